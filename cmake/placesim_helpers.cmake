@@ -1,0 +1,25 @@
+# placesim_library(NAME DIR DEPS ...): one static library per layer, built from every .cpp
+# under DIR (excluding EXCLUDE globs), with a namespaced alias (placesim::NAME) and the
+# repository root as include root. Layers link only downwards (DESIGN.md "Layout").
+function(placesim_library name)
+  cmake_parse_arguments(ARG "" "DIR" "SOURCES;DEPS;EXCLUDE" ${ARGN})
+  set(srcs ${ARG_SOURCES})
+  if(ARG_DIR)
+    file(GLOB_RECURSE found CONFIGURE_DEPENDS ${ARG_DIR}/*.cpp)
+    foreach(ex ${ARG_EXCLUDE})
+      list(FILTER found EXCLUDE REGEX "${ex}")
+    endforeach()
+    list(APPEND srcs ${found})
+  endif()
+  if(NOT srcs)  # BOOTSTRAP-ONLY: a layer with no sources yet; removed once every layer has them
+    add_library(placesim_${name} INTERFACE)
+    add_library(placesim::${name} ALIAS placesim_${name})
+    target_include_directories(placesim_${name} INTERFACE ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR}/generated)
+    target_link_libraries(placesim_${name} INTERFACE ${ARG_DEPS})
+    return()
+  endif()
+  add_library(placesim_${name} STATIC ${srcs})
+  add_library(placesim::${name} ALIAS placesim_${name})
+  target_include_directories(placesim_${name} PUBLIC ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR}/generated)
+  target_link_libraries(placesim_${name} PUBLIC ${ARG_DEPS})
+endfunction()

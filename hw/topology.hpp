@@ -1,0 +1,81 @@
+// A machine as plain data (DESIGN.md, "Topology"): devices and full-duplex links between them,
+// with routes between any two devices computed (Boost.Graph, fewest hops then lowest latency)
+// or listed explicitly. A PCIe bus shared by two GPUs is one link both GPUs' routes cross, so
+// contention follows from the network model, not from a flag.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/core/error.hpp"
+
+namespace placesim::hw {
+
+enum class DeviceKind { Gpu, Cpu, HostMemory, Switch, Nic };
+const char* to_string(DeviceKind k);
+
+struct Device {
+  std::string id;
+  DeviceKind kind = DeviceKind::Switch;
+  std::string model;            // template or product name, for reports
+  SourceLoc loc;
+  // Compute devices (GPU, CPU). For a CPU the figures are for all its cores together.
+  double fp32_flops = 0;        // FLOP/s
+  double tensor_flops = 0;      // FP16/BF16 tensor-core FLOP/s; 0 = no tensor cores (use fp32)
+  double int8_ops = 0;          // INT8 OP/s; 0 = use tensor_flops
+  double memory_bw = 0;         // bytes/s of its own memory (roofline)
+  double memory = 0;            // capacity in bytes (GPU memory, host memory)
+  double launch_s = 0;          // kernel launch overhead per kernel (roofline constant)
+  bool concurrent_kernels = true;
+  int cores = 0;                // CPU
+  bool is_compute() const { return kind == DeviceKind::Gpu || kind == DeviceKind::Cpu; }
+};
+
+struct Link {
+  std::string id;
+  int a = -1, b = -1;        // device indices
+  double bw_ab = 0, bw_ba = 0;  // bytes/s per direction
+  double latency_s = 0;
+  std::string kind;          // pcie, nvlink, ib, ethernet, memory, ...
+  SourceLoc loc;
+};
+
+struct Hop {
+  int link;
+  bool forward;  // true: a -> b
+};
+
+struct Route {
+  std::vector<Hop> hops;
+  double latency_s = 0;  // sum over hops
+};
+
+class Topology {
+ public:
+  std::string name;
+  std::string description;
+  std::string source;        // citation for presets
+  bool network_ideal = false;
+  std::vector<Device> devices;
+  std::vector<Link> links;
+
+  int find(const std::string& id) const;                // -1 when absent
+  int index(const std::string& id, const SourceLoc& where = {}) const;  // InputError when absent
+  std::vector<int> compute_devices() const;              // GPUs then CPUs, file order within each
+  std::vector<int> gpus() const;
+  // The host memory a device's weights come from (the nearest HostMemory by route latency);
+  // -1 when the topology has none.
+  int host_memory_for(int device) const;
+  // Route from src to dst (devices). Throws InputError when unconnected. src == dst: empty.
+  const Route& route(int src, int dst) const;
+
+  // Called by the loader once devices and links are final; computes all routes.
+  void finalize(const std::map<std::pair<int, int>, Route>& explicit_routes = {});
+
+ private:
+  std::vector<std::vector<Route>> routes_;
+  std::vector<std::vector<bool>> connected_;
+};
+
+}  // namespace placesim::hw

@@ -1,0 +1,68 @@
+// The workload IR (DESIGN.md, "Graph"): a DAG of operator nodes and parameter nodes.
+//
+// An op node carries its work (flops, bytes of memory traffic, output size, an op type such as
+// "matmul") or explicit per-device durations in seconds; a parameter node carries the size of a
+// weight tensor and has edges to the ops that read it. Edges carry bytes (timed by the network
+// model) or a fixed time in seconds.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/dtype.hpp"
+#include "sim/core/error.hpp"
+
+namespace placesim::models {
+
+enum class NodeKind { Op, Param };
+
+struct Node {
+  std::string name;
+  NodeKind kind = NodeKind::Op;
+  std::string type;             // op type ("matmul", "add", ...); "param" for parameters
+  double flops = 0;
+  double bytes = 0;             // memory traffic of the op (read + write), bytes
+  double output_bytes = 0;      // activation it produces
+  double param_bytes = 0;       // Param: size of the weight
+  double state_bytes = 0;       // memory an op keeps on its device for the whole run (KV cache)
+  int layer = -1;               // transformer layer, -1 for none
+  std::map<std::string, double> durations;  // explicit seconds per device id (overrides work)
+  SourceLoc loc;
+};
+
+struct Edge {
+  int src = -1, dst = -1;
+  double bytes = 0;
+  std::optional<double> time_s;  // fixed time, independent of the network
+  SourceLoc loc;
+};
+
+class Graph {
+ public:
+  std::string name;
+  DType dtype = DType::FP32;
+  std::vector<Node> nodes;
+  std::vector<Edge> edges;
+
+  int add_node(Node n);
+  int add_edge(int src, int dst, double bytes);
+  int find(const std::string& name) const;  // -1 when absent
+
+  // Throws InputError (at the offending node or edge) for a dangling edge, a duplicate node
+  // name, a negative quantity or a cycle (naming a node on it). Builds the adjacency lists.
+  void validate();
+  const std::vector<int>& in_edges(int node) const { return in_[node]; }
+  const std::vector<int>& out_edges(int node) const { return out_[node]; }
+  // Nodes in topological order (ties by index), valid after validate().
+  const std::vector<int>& topo_order() const { return topo_; }
+  std::vector<int> ops() const;     // op nodes, in topological order
+  std::vector<int> params() const;  // param nodes, by index
+
+ private:
+  std::vector<std::vector<int>> in_, out_;
+  std::vector<int> topo_;
+};
+
+}  // namespace placesim::models

@@ -1,0 +1,25 @@
+// Graph files (JSON): read with locations for every error, written back losslessly.
+//
+//   {"name": "g", "dtype": "fp16",
+//    "nodes": [{"name": "a", "type": "matmul", "flops": 1e9, "bytes": 4e6, "output_bytes": 2e6},
+//              {"name": "w", "param_bytes": 8e6},
+//              {"name": "b", "durations": {"gpu0": 0.002, "cpu0": 0.01}}],
+//    "edges": [{"src": "w", "dst": "a"}, {"src": "a", "dst": "b", "bytes": 2e6},
+//              {"src": "a", "dst": "b", "time": 0.001}]}
+//
+// A node with "param_bytes" is a parameter; an edge without "bytes" from a parameter carries
+// its size, and from an op carries the op's output_bytes.
+#pragma once
+
+#include <string>
+
+#include "models/graph.hpp"
+#include "sim/core/yaml_doc.hpp"
+
+namespace placesim::models {
+
+Graph load_graph_json(const std::string& path);
+Graph parse_graph(const Yaml& doc);
+std::string graph_to_json(const Graph& g);  // pretty JSON; load(save(g)) == g
+
+}  // namespace placesim::models

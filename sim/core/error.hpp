@@ -1,0 +1,41 @@
+// Typed errors. Bad input (a file the user wrote) is an InputError carrying where it was found;
+// the command line prints it on one line and exits with code 2. A broken invariant is a bug and
+// uses assertions (PLACESIM_ASSERT), never InputError.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace placesim {
+
+// Where in a user file something was found. line/column are 1-based; 0 means "unknown".
+struct SourceLoc {
+  std::string file;
+  int line = 0;
+  int column = 0;
+
+  std::string str() const;  // "file:line:column", "file:line", "file" or "" as known
+};
+
+class InputError : public std::runtime_error {
+ public:
+  InputError(SourceLoc loc, const std::string& what);
+  explicit InputError(const std::string& what) : InputError(SourceLoc{}, what) {}
+  const SourceLoc& loc() const { return loc_; }
+  const std::string& detail() const { return detail_; }
+
+ private:
+  SourceLoc loc_;
+  std::string detail_;
+};
+
+[[noreturn]] void assertion_failed(const char* expr, const char* file, int line, const std::string& msg);
+
+}  // namespace placesim
+
+// Invariant checks stay on in Release: a simulator that silently continues past a broken
+// invariant prints wrong numbers.
+#define PLACESIM_ASSERT(expr, msg)                                                      \
+  do {                                                                                  \
+    if (!(expr)) ::placesim::assertion_failed(#expr, __FILE__, __LINE__, (msg));        \
+  } while (0)

@@ -1,0 +1,28 @@
+// Simulated time: an integer count of picoseconds (DESIGN.md, "Time").
+//
+// Integer time makes event order exact and results bit-identical across machines. Completion
+// instants are computed in double and rounded *up* to the next picosecond, so a task never ends
+// before the work it was given is done.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace placesim {
+
+using TimePs = std::int64_t;
+
+inline constexpr TimePs kPsPerSecond = 1'000'000'000'000;
+inline constexpr TimePs kTimeNever = std::numeric_limits<TimePs>::max();
+
+inline double to_seconds(TimePs t) { return static_cast<double>(t) / static_cast<double>(kPsPerSecond); }
+
+// Seconds -> picoseconds, rounded up (a duration is never shortened by rounding).
+inline TimePs ceil_ps(double seconds) {
+  const double ps = std::ceil(seconds * static_cast<double>(kPsPerSecond));
+  if (!(ps < static_cast<double>(kTimeNever))) return kTimeNever;
+  return static_cast<TimePs>(ps);
+}
+
+}  // namespace placesim

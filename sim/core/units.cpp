@@ -1,0 +1,119 @@
+#include "sim/core/units.hpp"
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+
+namespace placesim::units {
+namespace {
+
+struct Split {
+  double value;
+  std::string unit;  // without surrounding spaces
+};
+
+Split split(std::string_view text, const char* what) {
+  std::string s(text);
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  s = s.substr(b, e - b);
+  double v = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || ptr == s.data())
+    throw InputError(fmt::format("expected {} such as {}, got '{}'", what,
+                                 std::string_view(what) == "a size" ? "'32GiB'" : "a number with a unit", text));
+  std::string unit(ptr, static_cast<const char*>(s.data() + s.size()));
+  size_t ub = 0;
+  while (ub < unit.size() && std::isspace(static_cast<unsigned char>(unit[ub]))) ++ub;
+  unit = unit.substr(ub);
+  if (!std::isfinite(v)) throw InputError(fmt::format("expected a finite {}, got '{}'", what, text));
+  return {v, unit};
+}
+
+// Returns the multiplier of a prefix at the start of `u` and removes it; 1 when none.
+double take_prefix(std::string& u, bool allow_binary) {
+  static const std::pair<const char*, double> kBinary[] = {
+      {"Ki", 1024.0}, {"Mi", 1048576.0}, {"Gi", 1073741824.0}, {"Ti", 1099511627776.0}, {"Pi", 1125899906842624.0}};
+  static const std::pair<const char*, double> kDecimal[] = {
+      {"k", 1e3}, {"K", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}, {"P", 1e15}};
+  if (allow_binary)
+    for (auto& [p, m] : kBinary)
+      if (u.rfind(p, 0) == 0 && u.size() > 2) { u = u.substr(2); return m; }
+  for (auto& [p, m] : kDecimal)
+    if (u.rfind(p, 0) == 0 && u.size() > 1) { u = u.substr(1); return m; }
+  return 1.0;
+}
+
+[[noreturn]] void bad_unit(std::string_view text, const char* expected) {
+  throw InputError(fmt::format("unknown unit in '{}': expected {}", text, expected));
+}
+
+}  // namespace
+
+double parse_bytes(std::string_view text) {
+  auto [v, u] = split(text, "a size");
+  if (u.empty()) return v;
+  const double m = take_prefix(u, true);
+  if (u == "B") return v * m;
+  if (u == "b" || u == "bit") return v * m / 8.0;
+  bad_unit(text, "B, kB, MB, GB, TB, KiB, MiB, GiB or TiB");
+}
+
+double parse_bandwidth(std::string_view text) {
+  auto [v, u] = split(text, "a bandwidth");
+  if (u.empty()) return v;
+  const double m = take_prefix(u, true);
+  if (u == "B/s" || u == "Bps") return v * m;
+  if (u == "b/s" || u == "bps" || u == "bit/s") return v * m / 8.0;
+  bad_unit(text, "a rate such as 16GB/s, 12.5GiB/s or 100Gb/s");
+}
+
+double parse_duration(std::string_view text) {
+  auto [v, u] = split(text, "a duration");
+  if (u.empty() || u == "s") return v;
+  if (u == "ms") return v * 1e-3;
+  if (u == "us" || u == "\xc2\xb5s") return v * 1e-6;
+  if (u == "ns") return v * 1e-9;
+  if (u == "ps") return v * 1e-12;
+  if (u == "min") return v * 60.0;
+  if (u == "h") return v * 3600.0;
+  bad_unit(text, "s, ms, us, ns, ps, min or h");
+}
+
+double parse_flops(std::string_view text) {
+  auto [v, u] = split(text, "a compute rate");
+  if (u.empty()) return v;
+  const double m = take_prefix(u, false);
+  if (u == "FLOPS" || u == "FLOP/s" || u == "flops" || u == "flop/s" || u == "OPS" || u == "OP/s") return v * m;
+  bad_unit(text, "a rate such as 125TFLOPS or 15.7 TFLOP/s");
+}
+
+double parse_frequency(std::string_view text) {
+  auto [v, u] = split(text, "a frequency");
+  if (u.empty()) return v;
+  const double m = take_prefix(u, false);
+  if (u == "Hz") return v * m;
+  bad_unit(text, "Hz, MHz or GHz");
+}
+
+std::string format_bytes(double bytes) {
+  const char* names[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int i = 0;
+  double v = bytes;
+  while (std::fabs(v) >= 1024.0 && i < 4) { v /= 1024.0; ++i; }
+  return i == 0 ? fmt::format("{:.0f} B", v) : fmt::format("{:.2f} {}", v, names[i]);
+}
+
+std::string format_seconds(double s) {
+  const double a = std::fabs(s);
+  if (a >= 1.0 || a == 0.0) return fmt::format("{:.4g} s", s);
+  if (a >= 1e-3) return fmt::format("{:.4g} ms", s * 1e3);
+  if (a >= 1e-6) return fmt::format("{:.4g} us", s * 1e6);
+  return fmt::format("{:.4g} ns", s * 1e9);
+}
+
+}  // namespace placesim::units

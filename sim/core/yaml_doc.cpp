@@ -1,0 +1,161 @@
+#include "sim/core/yaml_doc.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <fstream>
+#include <sstream>
+
+#include "sim/core/units.hpp"
+
+namespace placesim {
+
+Yaml Yaml::load_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(SourceLoc{path}, "cannot open file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return load_string(ss.str(), path);
+}
+
+Yaml Yaml::load_string(const std::string& text, const std::string& name) {
+  try {
+    return Yaml(YAML::Load(text), name);
+  } catch (const YAML::Exception& e) {
+    throw InputError(SourceLoc{name, e.mark.line + 1, e.mark.column + 1}, "malformed YAML/JSON: " + e.msg);
+  }
+}
+
+SourceLoc Yaml::loc() const {
+  if (!node_.IsDefined()) return SourceLoc{file_};
+  const YAML::Mark m = node_.Mark();
+  if (m.is_null()) return SourceLoc{file_};
+  return SourceLoc{file_, m.line + 1, m.column + 1};
+}
+
+void Yaml::fail(const std::string& what) const { throw InputError(loc(), what); }
+
+bool Yaml::has(std::string_view key) const {
+  return node_.IsMap() && node_[std::string(key)].IsDefined();
+}
+
+Yaml Yaml::at(std::string_view key) const {
+  if (!node_.IsMap()) fail(fmt::format("expected a map with key '{}'", key));
+  YAML::Node n = node_[std::string(key)];
+  if (!n.IsDefined()) fail(fmt::format("missing key '{}'", key));
+  return Yaml(n, file_);
+}
+
+Yaml Yaml::get(std::string_view key) const {
+  if (!node_.IsMap()) return Yaml(YAML::Node(YAML::NodeType::Undefined), file_);
+  return Yaml(node_[std::string(key)], file_);
+}
+
+void Yaml::allow_keys(std::initializer_list<std::string_view> allowed) const {
+  if (!node_.IsMap()) fail("expected a map");
+  for (auto it = node_.begin(); it != node_.end(); ++it) {
+    const std::string k = it->first.Scalar();
+    bool ok = false;
+    for (auto a : allowed) ok = ok || a == k;
+    if (!ok) {
+      std::string list;
+      for (auto a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+      Yaml(it->first, file_).fail(fmt::format("unknown key '{}' (expected one of: {})", k, list));
+    }
+  }
+}
+
+std::vector<std::pair<std::string, Yaml>> Yaml::entries() const {
+  if (!node_.IsMap()) fail("expected a map");
+  std::vector<std::pair<std::string, Yaml>> out;
+  for (auto it = node_.begin(); it != node_.end(); ++it)
+    out.emplace_back(it->first.Scalar(), Yaml(it->second, file_));
+  return out;
+}
+
+std::vector<Yaml> Yaml::items() const {
+  if (!node_.IsSequence()) fail("expected a list");
+  std::vector<Yaml> out;
+  for (const auto& n : node_) out.emplace_back(n, file_);
+  return out;
+}
+
+template <class F>
+auto Yaml::with_loc(F&& f) const -> decltype(f()) {
+  try {
+    return f();
+  } catch (const InputError& e) {
+    if (!e.loc().file.empty()) throw;
+    fail(e.detail());
+  }
+}
+
+std::string Yaml::str() const {
+  if (!node_.IsScalar()) fail("expected a string");
+  return node_.Scalar();
+}
+
+double Yaml::number() const {
+  if (!node_.IsScalar()) fail("expected a number");
+  double v = 0;
+  if (!YAML::convert<double>::decode(node_, v) || !std::isfinite(v))
+    fail(fmt::format("expected a number, got '{}'", node_.Scalar()));
+  return v;
+}
+
+std::int64_t Yaml::integer() const {
+  if (!node_.IsScalar()) fail("expected an integer");
+  long long v = 0;
+  if (!YAML::convert<long long>::decode(node_, v)) fail(fmt::format("expected an integer, got '{}'", node_.Scalar()));
+  return v;
+}
+
+bool Yaml::boolean() const {
+  if (!node_.IsScalar()) fail("expected true or false");
+  bool v = false;
+  if (!YAML::convert<bool>::decode(node_, v)) fail(fmt::format("expected true or false, got '{}'", node_.Scalar()));
+  return v;
+}
+
+double Yaml::bytes() const { return with_loc([&] { return units::parse_bytes(str()); }); }
+double Yaml::bandwidth() const { return with_loc([&] { return units::parse_bandwidth(str()); }); }
+double Yaml::duration() const { return with_loc([&] { return units::parse_duration(str()); }); }
+double Yaml::flops() const { return with_loc([&] { return units::parse_flops(str()); }); }
+
+double Yaml::positive_bandwidth() const {
+  const double v = bandwidth();
+  if (!(v > 0)) fail(fmt::format("expected a positive bandwidth, got '{}'", str()));
+  return v;
+}
+
+double Yaml::positive_number() const {
+  const double v = number();
+  if (!(v > 0)) fail(fmt::format("expected a positive number, got '{}'", str()));
+  return v;
+}
+
+std::string Yaml::str_or(std::string_view key, std::string def) const {
+  Yaml v = get(key);
+  return v.defined() ? v.str() : def;
+}
+double Yaml::number_or(std::string_view key, double def) const {
+  Yaml v = get(key);
+  return v.defined() ? v.number() : def;
+}
+std::int64_t Yaml::integer_or(std::string_view key, std::int64_t def) const {
+  Yaml v = get(key);
+  return v.defined() ? v.integer() : def;
+}
+bool Yaml::boolean_or(std::string_view key, bool def) const {
+  Yaml v = get(key);
+  return v.defined() ? v.boolean() : def;
+}
+
+std::string yaml_to_string(const YAML::Node& n) {
+  YAML::Emitter e;
+  e.SetMapFormat(YAML::Flow);
+  e.SetSeqFormat(YAML::Flow);
+  e << n;
+  return e.c_str();
+}
+
+}  // namespace placesim

@@ -1,0 +1,75 @@
+// Reading user files (YAML, and JSON, which YAML 1.2 contains) with their locations.
+//
+// Every scenario, topology, graph and plan file is read through `Yaml`, so that every error a
+// user sees names the file, line and column and what was expected (DESIGN.md, "Files"). JSON is
+// parsed by yaml-cpp too: one parser, one error format, positions for every node.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+#include <yaml-cpp/yaml.h>
+
+#include "sim/core/error.hpp"
+
+namespace placesim {
+
+class Yaml {
+ public:
+  Yaml() = default;
+  Yaml(YAML::Node node, std::string file) : node_(std::move(node)), file_(std::move(file)) {}
+
+  static Yaml load_file(const std::string& path);                        // InputError if unreadable/malformed
+  static Yaml load_string(const std::string& text, const std::string& name);
+
+  const YAML::Node& node() const { return node_; }
+  const std::string& file() const { return file_; }
+  SourceLoc loc() const;
+  [[noreturn]] void fail(const std::string& what) const;
+
+  bool defined() const { return node_.IsDefined() && !node_.IsNull(); }
+  bool is_map() const { return node_.IsMap(); }
+  bool is_seq() const { return node_.IsSequence(); }
+  bool is_scalar() const { return node_.IsScalar(); }
+
+  // Map access. `at` requires the key; `get` returns an undefined Yaml when absent.
+  bool has(std::string_view key) const;
+  Yaml at(std::string_view key) const;
+  Yaml get(std::string_view key) const;
+  // Fails on the first key not in `allowed`, pointing at that key.
+  void allow_keys(std::initializer_list<std::string_view> allowed) const;
+  std::vector<std::pair<std::string, Yaml>> entries() const;  // map entries in file order
+  std::vector<Yaml> items() const;                            // sequence items
+
+  // Scalars. Each fails with "expected ..." at this node's location.
+  std::string str() const;
+  double number() const;
+  std::int64_t integer() const;
+  bool boolean() const;
+  double bytes() const;       // "32GiB" or a number of bytes
+  double bandwidth() const;   // "16GB/s"
+  double duration() const;    // "5us" or seconds
+  double flops() const;       // "125TFLOPS"
+  double positive_bandwidth() const;  // > 0
+  double positive_number() const;     // > 0
+
+  // With defaults when the key is absent.
+  std::string str_or(std::string_view key, std::string def) const;
+  double number_or(std::string_view key, double def) const;
+  std::int64_t integer_or(std::string_view key, std::int64_t def) const;
+  bool boolean_or(std::string_view key, bool def) const;
+
+ private:
+  template <class F>
+  auto with_loc(F&& f) const -> decltype(f());
+
+  YAML::Node node_;
+  std::string file_;
+};
+
+// Emits a YAML node as compact text (for scenario text stored in results, `--set` values).
+std::string yaml_to_string(const YAML::Node& n);
+
+}  // namespace placesim

@@ -1,0 +1,94 @@
+// The TaskGraph: the single IR every executor runs (DESIGN.md, "How a TaskGraph executes").
+//
+// It knows nothing of GPUs, models or placers. It holds
+//   * resources: capacities per second (a GPU's compute = 1, a link direction = bytes/s, ...);
+//   * queues: named orderings; a task starts only after the task before it in its queue ended;
+//   * tasks: each with dependencies, a queue, the resources it uses and how much of each
+//     (a_r: the amount consumed over the task's whole life), an optional latency waited before
+//     it becomes an activity, and an optional cap on its progress rate;
+//   * memory pools and buffers: bytes held on a pool between two task events.
+// scheduler/lower.cpp is the one place that builds TaskGraphs from plans.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "sim/core/time.hpp"
+
+namespace placesim::engine {
+
+using ResourceId = std::int32_t;
+using QueueId = std::int32_t;
+using TaskId = std::int32_t;
+using PoolId = std::int32_t;
+
+inline constexpr double kUnbounded = std::numeric_limits<double>::infinity();
+
+struct Resource {
+  std::string name;       // "gpu0", "pcie0.up", ...: for traces only
+  double capacity = 1.0;  // units per second, > 0
+  // Serve one activity at a time, in start order (a GPU with concurrent_kernels: false).
+  bool exclusive = false;
+};
+
+enum class TaskKind : std::uint8_t { Compute, Transfer, Dha, Launch };
+const char* to_string(TaskKind k);
+
+// A task consumes `amount` of a resource over its life: a Compute of duration d uses d of its
+// device (capacity 1/s); a Transfer of b bytes uses b of every link direction on its route.
+struct Use {
+  ResourceId resource;
+  double amount;
+};
+
+struct Task {
+  std::string name;
+  TaskKind kind = TaskKind::Compute;
+  QueueId queue = -1;
+  std::vector<TaskId> deps;
+  std::vector<Use> uses;          // empty: ends as soon as its latency has passed
+  TimePs latency = 0;             // waited before the task becomes an activity
+  double rate_cap = kUnbounded;   // upper bound on progress rate (1/s)
+  double bytes = 0;               // bytes moved, for metrics (Transfer, Dha)
+  std::int32_t op = -1;           // graph node it implements, -1 if none (for trace diffs)
+};
+
+struct Pool {
+  std::string name;  // "gpu0.mem"
+  double capacity = kUnbounded;
+};
+
+// Memory held on a pool: from an allocation event to the end of the last of `free_after`.
+struct Buffer {
+  std::string name;
+  PoolId pool = -1;
+  double bytes = 0;
+  TaskId alloc_task = -1;        // -1: allocated at time 0
+  bool alloc_at_end = false;     // allocate when alloc_task ends (else when it starts)
+  std::vector<TaskId> free_after;  // empty: held until the end of the run
+};
+
+struct TaskGraph {
+  std::vector<Resource> resources;
+  std::vector<std::string> queues;               // queue names
+  std::vector<std::vector<TaskId>> queue_order;  // per queue, its tasks in execution order
+  std::vector<Task> tasks;
+  std::vector<Pool> pools;
+  std::vector<Buffer> buffers;
+
+  ResourceId add_resource(std::string name, double capacity, bool exclusive = false);
+  QueueId add_queue(std::string name);
+  QueueId find_queue(const std::string& name) const;  // -1 when absent
+  // Appends the task to the end of its queue's order.
+  TaskId add_task(Task t);
+  PoolId add_pool(std::string name, double capacity);
+  void add_buffer(Buffer b);
+
+  // Checks ids, capacities, amounts and that deps point backwards or are at least valid.
+  // Throws InputError naming the task on violation.
+  void validate() const;
+};
+
+}  // namespace placesim::engine
