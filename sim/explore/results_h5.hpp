@@ -1,0 +1,21 @@
+// HDF5 results file: one per scenario run (DESIGN.md, "Results").
+//
+// Layout: a `runs` compound dataset (one row per RunResult), a `peak_memory` dataset
+// (run index, device, bytes), and root attributes: schema_version, placesim_version,
+// git_commit, scenario, scenario_text, hardware_text, baseline, axes, created (UTC date).
+// Written to PATH.tmp-<pid> and renamed, so an interrupted run never leaves a corrupt file.
+#pragma once
+
+#include <string>
+
+#include "sim/explore/run_result.hpp"
+
+namespace placesim::explore {
+
+inline constexpr int kResultsSchemaVersion = 1;
+
+void write_results_h5(const std::string& path, const RunSet& set);
+// Throws InputError when the file is missing, not HDF5, or of another schema version.
+RunSet read_results_h5(const std::string& path);
+
+}  // namespace placesim::explore

@@ -1,0 +1,37 @@
+// The outcome of one placer at one sweep point, and of a whole scenario run: what
+// `placesim run --json` prints and what the HDF5 results file stores.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace placesim::explore {
+
+struct RunResult {
+  int point_index = 0;                                    // index of the sweep point
+  std::vector<std::pair<std::string, std::string>> point; // axis -> value (YAML text), axis order
+  std::string placer;                                     // its label (name, or name + options)
+  std::string status;                                     // ok | infeasible | timeout | error
+  std::optional<double> makespan_s;                       // simulated; none for bounds and failures
+  std::optional<double> predicted_s;                      // the placer's own prediction
+  std::optional<double> speedup;                          // baseline makespan / this makespan
+  std::map<std::string, double> peak_mem_bytes;           // per device id
+  double placement_s = 0;                                 // wall-clock time of the placer (measured)
+  std::string message;
+  std::uint64_t seed = 0;
+};
+
+struct RunSet {
+  std::string scenario;        // scenario name
+  std::string scenario_text;   // the scenario file as given (after --set), for reproducibility
+  std::string hardware_text;   // the hardware description used
+  std::string baseline;        // baseline placer label, "" when none
+  std::vector<std::string> axes;
+  std::vector<RunResult> runs; // ordered by (point_index, placer order in the scenario)
+};
+
+}  // namespace placesim::explore
