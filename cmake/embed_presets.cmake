@@ -1,4 +1,7 @@
-# Writes a C++ file defining placesim::hw::embedded_presets(): {name, text} per preset file.
+# Writes a C++ file defining placesim::hw::embedded_presets(): {name, text} per DIR/*.yaml,
+# in name order.
+file(GLOB FILES ${DIR}/*.yaml)
+list(SORT FILES)
 set(body "")
 foreach(f ${FILES})
   get_filename_component(name ${f} NAME_WE)

@@ -2,6 +2,11 @@
 // with routes between any two devices computed (Boost.Graph, fewest hops then lowest latency)
 // or listed explicitly. A PCIe bus shared by two GPUs is one link both GPUs' routes cross, so
 // contention follows from the network model, not from a flag.
+//
+// Routes are computed once, for every pair of devices, in finalize() (hw/routing.hpp states the
+// rule, ties included); after that a Topology is read-only, so sweeps may share one between
+// threads. With `network_ideal` every pair is connected by an empty route (zero latency,
+// infinite bandwidth) and links, if any, are not used.
 #pragma once
 
 #include <map>
@@ -38,6 +43,7 @@ struct Link {
   double bw_ab = 0, bw_ba = 0;  // bytes/s per direction
   double latency_s = 0;
   std::string kind;          // pcie, nvlink, ib, ethernet, memory, ...
+  int count = 1;             // parallel physical links it stands for (bw_ab/bw_ba already summed)
   SourceLoc loc;
 };
 
@@ -64,18 +70,28 @@ class Topology {
   int index(const std::string& id, const SourceLoc& where = {}) const;  // InputError when absent
   std::vector<int> compute_devices() const;              // GPUs then CPUs, file order within each
   std::vector<int> gpus() const;
-  // The host memory a device's weights come from (the nearest HostMemory by route latency);
-  // -1 when the topology has none.
+  std::vector<int> host_memories() const;
+  // The lowest-index link joining devices a and b directly (either way round); -1 when none.
+  int link_between(int a, int b) const;
+  // The host memory a device's weights come from: the nearest connected HostMemory by route
+  // latency, ties to the lowest index (a host memory is its own); -1 when there is none.
   int host_memory_for(int device) const;
-  // Route from src to dst (devices). Throws InputError when unconnected. src == dst: empty.
+  // Route from src to dst (devices). src == dst: empty. Throws InputError naming both devices,
+  // located at src's definition, when no chain of links joins them.
   const Route& route(int src, int dst) const;
+  bool connected(int src, int dst) const;  // true when route() would not throw
 
-  // Called by the loader once devices and links are final; computes all routes.
+  // Called by the loader once devices and links are final; computes all routes. An explicit
+  // route replaces the computed one for its (src, dst) pair only.
   void finalize(const std::map<std::pair<int, int>, Route>& explicit_routes = {});
 
  private:
+  void check_device(int d) const;
+  bool joins(const Route& r, int src, int dst) const;
+
   std::vector<std::vector<Route>> routes_;
   std::vector<std::vector<bool>> connected_;
+  std::vector<int> host_memory_;  // host_memory_for, per device
 };
 
 }  // namespace placesim::hw

@@ -7,8 +7,13 @@
 //    "edges": [{"src": "w", "dst": "a"}, {"src": "a", "dst": "b", "bytes": 2e6},
 //              {"src": "a", "dst": "b", "time": 0.001}]}
 //
-// A node with "param_bytes" is a parameter; an edge without "bytes" from a parameter carries
-// its size, and from an op carries the op's output_bytes.
+// A node with "param_bytes" is a parameter (keys: name, param_bytes, layer); an op node may also
+// carry "state_bytes" (memory it holds for the whole run, e.g. a KV cache) and "layer". An edge
+// without "bytes" from a parameter carries its size, and from an op carries the op's
+// output_bytes. Sizes accept units ("4MB", "1GiB"), durations and times accept "10ms".
+// Defaults: name = the file's stem, dtype fp32, type "op", every quantity 0, layer -1.
+// Unknown keys, missing nodes, duplicates, negative quantities and cycles are InputErrors
+// at their file:line:column.
 #pragma once
 
 #include <string>

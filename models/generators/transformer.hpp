@@ -3,6 +3,11 @@
 // Prefill processes `seq` tokens per sequence; decode processes one new token per sequence
 // against a KV cache of `seq` tokens held on the device of each attention op. Parameters are
 // separate nodes with edges to the ops that read them.
+//
+// Dtype: weights are stored in the model dtype; activations and the KV cache stay in the
+// compute dtype: fp32 for fp32, fp16/bf16 for themselves, and fp16 for int8/int4, which are
+// weight-only quantisation (as in llama.cpp, AWQ, GPTQ). Graph::dtype is the model dtype; the
+// cost model picks its peak from it. The work formulas of each op are in transformer_ops.cpp.
 #pragma once
 
 #include <string>
@@ -18,8 +23,15 @@ struct TransformerArch {
   int layers, hidden, heads, kv_heads, ffn, vocab;
   bool gated_mlp;    // SwiGLU (LLaMA) vs GELU (GPT-2)
   std::string description;
+  int positions = 0;             // rows of a learned position table (GPT-2: 1024); 0 = rotary
+  bool biases = false;           // GPT-2: biases on every linear layer and LayerNorm (scale and
+                                 // shift); otherwise no biases and RMSNorm (scale only)
+  bool tied_embeddings = false;  // lm_head reuses the token embedding table (GPT-2)
 };
 const std::vector<TransformerArch>& transformer_archs();
+// The architecture called `name`; InputError (no location) listing the known ones when absent.
+const TransformerArch& find_transformer_arch(const std::string& name);
+int head_dim(const TransformerArch& a);  // hidden / heads
 
 enum class Phase { Prefill, Decode };
 enum class Granularity { Op, Layer };
@@ -34,7 +46,12 @@ struct TransformerSpec {
   int layers = 0;  // 0: the architecture's own; otherwise truncate (tests, tutorials)
 };
 
-TransformerSpec parse_transformer_spec(const Yaml& model);  // keys: generator, arch, batch, ...
+// Keys: generator (optional, must be "transformer"), arch, batch, seq, phase (prefill | decode),
+// dtype, granularity (op | layer), layers; each error located at the offending key or value.
+TransformerSpec parse_transformer_spec(const Yaml& model);
+// The graph, validated. InputError (no location) for a spec parse_transformer_spec would reject.
 Graph generate_transformer(const TransformerSpec& spec);
+const char* to_string(Phase p);        // "prefill", "decode"
+const char* to_string(Granularity g);  // "op", "layer"
 
 }  // namespace placesim::models

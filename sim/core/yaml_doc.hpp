@@ -20,6 +20,14 @@ class Yaml {
  public:
   Yaml() = default;
   Yaml(YAML::Node node, std::string file) : node_(std::move(node)), file_(std::move(file)) {}
+  Yaml(const Yaml&) = default;
+  // yaml-cpp's Node::operator= overwrites the *content* of the node it is bound to (and so of
+  // every other handle to it); a Yaml handle must rebind instead.
+  Yaml& operator=(const Yaml& o) {
+    node_.reset(o.node_);
+    file_ = o.file_;
+    return *this;
+  }
 
   static Yaml load_file(const std::string& path);                        // InputError if unreadable/malformed
   static Yaml load_string(const std::string& text, const std::string& name);
@@ -39,6 +47,7 @@ class Yaml {
   Yaml at(std::string_view key) const;
   Yaml get(std::string_view key) const;
   // Fails on the first key not in `allowed`, pointing at that key.
+  // (yaml-cpp marks a key of a flow map `{a: 1}` at its value, so there the column is the value's.)
   void allow_keys(std::initializer_list<std::string_view> allowed) const;
   std::vector<std::pair<std::string, Yaml>> entries() const;  // map entries in file order
   std::vector<Yaml> items() const;                            // sequence items

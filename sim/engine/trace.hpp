@@ -28,8 +28,10 @@ struct Trace {
   std::vector<double> consumed;   // per resource: total amount consumed (bytes for a link)
   std::vector<double> busy_s;     // per resource: consumed / capacity (seconds of full use)
   std::vector<double> peak_memory;              // per pool, bytes
-  std::vector<std::vector<Sample>> memory;      // per pool, bytes in use over time
-  std::vector<std::vector<Sample>> usage;       // per resource, rate of use over time (if recorded)
+  std::vector<std::vector<Sample>> memory;      // per pool, bytes in use over time, from t = 0
+  // per resource, rate of use over time (sum of amount * rate over its activities), one sample
+  // per change, 0 before the first; the series stay empty unless SimOptions::record_usage
+  std::vector<std::vector<Sample>> usage;
 };
 
 }  // namespace placesim::engine

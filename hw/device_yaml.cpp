@@ -1,0 +1,143 @@
+#include "hw/device_yaml.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <string_view>
+#include <vector>
+
+#include "hw/yaml_values.hpp"
+
+namespace placesim::hw {
+namespace {
+
+struct KindInfo {
+  std::string_view name;
+  DeviceKind kind;
+  std::vector<std::string_view> keys;      // fields this type may carry, besides kCommonKeys
+  std::vector<std::string_view> required;
+};
+
+const std::vector<KindInfo>& kinds() {
+  static const std::vector<KindInfo> k = {
+      {"gpu", DeviceKind::Gpu,
+       {"memory", "memory_bw", "fp32", "tensor", "int8", "launch", "concurrent_kernels"},
+       {"memory", "memory_bw", "fp32"}},
+      {"cpu", DeviceKind::Cpu, {"cores", "memory_bw", "fp32", "tensor", "int8", "launch"}, {"cores", "memory_bw", "fp32"}},
+      {"host_memory", DeviceKind::HostMemory, {"memory", "memory_bw"}, {"memory"}},
+      {"switch", DeviceKind::Switch, {}, {}},
+      {"nic", DeviceKind::Nic, {}, {}},
+  };
+  return k;
+}
+
+const std::vector<std::string_view> kCommonKeys = {"id", "type", "template", "model"};
+const std::vector<std::string_view> kTemplateKeys = {"type", "model"};
+
+std::string join(const std::vector<std::string_view>& words) {
+  std::string s;
+  for (auto w : words) s += (s.empty() ? "" : ", ") + std::string(w);
+  return s;
+}
+
+std::string_view example(std::string_view key) {
+  if (key == "memory") return "32GiB";
+  if (key == "memory_bw") return "900GB/s";
+  if (key == "fp32") return "15.7TFLOPS";
+  return "20";  // cores
+}
+
+const KindInfo& kind_named(const Yaml& type) {
+  const std::string name = type.str();
+  for (const KindInfo& k : kinds())
+    if (k.name == name) return k;
+  std::vector<std::string_view> names;
+  for (const KindInfo& k : kinds()) names.push_back(k.name);
+  type.fail(fmt::format("unknown device type '{}' (expected one of: {})", name, join(names)));
+}
+
+// Fails at the first key of `map` not in `a` or `b`, pointing at the key.
+void check_keys(const Yaml& map, const std::vector<std::string_view>& a, const std::vector<std::string_view>& b,
+                const std::string& what) {
+  for (auto it = map.node().begin(); it != map.node().end(); ++it) {
+    const std::string key = it->first.Scalar();
+    const auto in = [&](const std::vector<std::string_view>& v) { return std::find(v.begin(), v.end(), key) != v.end(); };
+    if (in(a) || in(b)) continue;
+    std::vector<std::string_view> all = a;
+    all.insert(all.end(), b.begin(), b.end());
+    Yaml(it->first, map.file()).fail(fmt::format("unknown key '{}' for {} (expected one of: {})", key, what, join(all)));
+  }
+}
+
+// A device's fields: its own map first, then its template's.
+struct Fields {
+  Yaml own, tmpl;
+  Yaml get(std::string_view key) const {
+    Yaml v = own.get(key);
+    return v.defined() ? v : tmpl.get(key);
+  }
+};
+
+}  // namespace
+
+DeviceTemplates parse_device_templates(const Yaml& templates) {
+  std::vector<std::string_view> fields;
+  for (const KindInfo& k : kinds())
+    for (auto key : k.keys)
+      if (std::find(fields.begin(), fields.end(), key) == fields.end()) fields.push_back(key);
+  DeviceTemplates out;
+  for (auto& [name, t] : templates.entries()) {
+    if (!t.is_map()) t.fail("expected a device template map such as {type: gpu, memory: 32GiB, ...}");
+    check_keys(t, kTemplateKeys, fields, "a device template");
+    out.emplace(name, t);
+  }
+  return out;
+}
+
+Device parse_device(const Yaml& node, const DeviceTemplates& templates) {
+  if (!node.is_map()) node.fail("expected a device map such as {id: gpu0, type: gpu, ...}");
+  Fields f{node, Yaml()};
+  std::string template_name;
+  if (Yaml t = node.get("template"); t.defined()) {
+    template_name = t.str();
+    auto it = templates.find(template_name);
+    if (it == templates.end()) {
+      std::string known;
+      for (auto& [name, _] : templates) known += (known.empty() ? "" : ", ") + name;
+      t.fail(fmt::format("unknown template '{}' (templates: {})", template_name, known.empty() ? "none" : known));
+    }
+    f.tmpl = it->second;
+  }
+  const Yaml type = f.get("type");
+  if (!type.defined()) {
+    std::vector<std::string_view> names;
+    for (const KindInfo& k : kinds()) names.push_back(k.name);
+    node.fail(fmt::format("missing key 'type' (expected one of: {})", join(names)));
+  }
+  const KindInfo& k = kind_named(type);
+  const std::string what = fmt::format("a {} device", k.name);
+  check_keys(node, kCommonKeys, k.keys, what);
+  if (f.tmpl.defined()) check_keys(f.tmpl, kTemplateKeys, k.keys, what);
+
+  Device d;
+  d.id = node.at("id").str();
+  if (d.id.empty()) node.at("id").fail("expected a non-empty device id");
+  d.kind = k.kind;
+  d.loc = node.loc();
+  const Yaml model = f.get("model");
+  d.model = model.defined() ? model.str() : template_name;
+  for (auto key : k.required)
+    if (!f.get(key).defined())
+      node.fail(fmt::format("{} device '{}' needs '{}' (such as {}: {})", k.name, d.id, key, key, example(key)));
+
+  if (Yaml v = f.get("memory"); v.defined()) d.memory = positive_size(v);
+  if (Yaml v = f.get("memory_bw"); v.defined()) d.memory_bw = v.positive_bandwidth();
+  if (Yaml v = f.get("fp32"); v.defined()) d.fp32_flops = positive_rate(v);
+  if (Yaml v = f.get("tensor"); v.defined()) d.tensor_flops = positive_rate(v);
+  if (Yaml v = f.get("int8"); v.defined()) d.int8_ops = positive_rate(v);
+  if (Yaml v = f.get("launch"); v.defined()) d.launch_s = nonnegative_duration(v);
+  if (Yaml v = f.get("concurrent_kernels"); v.defined()) d.concurrent_kernels = v.boolean();
+  if (Yaml v = f.get("cores"); v.defined()) d.cores = positive_count(v);
+  return d;
+}
+
+}  // namespace placesim::hw

@@ -1,0 +1,101 @@
+#include "hw/link_yaml.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <vector>
+
+#include "hw/yaml_values.hpp"
+
+namespace placesim::hw {
+namespace {
+
+bool link_id_taken(const Topology& t, const std::string& id) {
+  return std::any_of(t.links.begin(), t.links.end(), [&](const Link& l) { return l.id == id; });
+}
+
+std::string default_link_id(const Topology& t, const Link& l) {
+  const std::string base = t.devices[l.a].id + "-" + t.devices[l.b].id;
+  std::string id = base;
+  for (int k = 2; link_id_taken(t, id); ++k) id = fmt::format("{}#{}", base, k);
+  return id;
+}
+
+// Route along `path` (device indices), taking the lowest-index link between consecutive devices.
+Route route_along(const Topology& t, const std::vector<int>& path) {
+  Route r;
+  for (size_t i = 1; i < path.size(); ++i) {
+    const int l = t.link_between(path[i - 1], path[i]);
+    r.hops.push_back(Hop{l, t.links[l].a == path[i - 1]});
+    r.latency_s += t.links[l].latency_s;
+  }
+  return r;
+}
+
+}  // namespace
+
+void add_link(const Yaml& node, Topology& t) {
+  if (!node.is_map()) node.fail("expected a link map such as {a: gpu0, b: bus0, bw: 12GB/s, latency: 1us}");
+  node.allow_keys({"id", "a", "b", "bw", "bw_ab", "bw_ba", "latency", "count", "kind"});
+  Link l;
+  l.loc = node.loc();
+  const Yaml a = node.at("a"), b = node.at("b");
+  l.a = t.index(a.str(), a.loc());
+  l.b = t.index(b.str(), b.loc());
+  if (l.a == l.b) b.fail(fmt::format("a link joins two different devices, but both ends are '{}'", b.str()));
+  l.count = node.has("count") ? positive_count(node.at("count")) : 1;
+  if (node.has("bw")) {
+    if (node.has("bw_ab") || node.has("bw_ba"))
+      node.fail("expected either 'bw' (both directions) or 'bw_ab' and 'bw_ba', not both");
+    l.bw_ab = l.bw_ba = node.at("bw").positive_bandwidth();
+  } else {
+    if (!node.has("bw_ab") || !node.has("bw_ba"))
+      node.fail("expected 'bw' (both directions) or both 'bw_ab' and 'bw_ba'");
+    l.bw_ab = node.at("bw_ab").positive_bandwidth();
+    l.bw_ba = node.at("bw_ba").positive_bandwidth();
+  }
+  l.bw_ab *= l.count;
+  l.bw_ba *= l.count;
+  if (node.has("latency")) l.latency_s = nonnegative_duration(node.at("latency"));
+  l.kind = node.str_or("kind", "");
+  if (node.has("id")) {
+    const Yaml id = node.at("id");
+    l.id = id.str();
+    if (link_id_taken(t, l.id)) id.fail(fmt::format("duplicate link id '{}'", l.id));
+  } else {
+    l.id = default_link_id(t, l);
+  }
+  t.links.push_back(std::move(l));
+}
+
+std::map<std::pair<int, int>, Route> parse_routes(const Yaml& routes, const Topology& t) {
+  std::map<std::pair<int, int>, Route> listed;
+  std::vector<std::vector<int>> paths;
+  for (const Yaml& item : routes.items()) {
+    if (!item.is_seq()) item.fail("expected a route: a list of device ids such as [gpu0, bus0, host]");
+    std::vector<int> path;
+    for (const Yaml& id : item.items()) {
+      const int d = t.index(id.str(), id.loc());
+      if (std::find(path.begin(), path.end(), d) != path.end())
+        id.fail(fmt::format("device '{}' appears twice in this route", id.str()));
+      if (!path.empty() && t.link_between(path.back(), d) < 0)
+        id.fail(fmt::format("no link joins '{}' and '{}' (an explicit route must follow links)",
+                            t.devices[path.back()].id, id.str()));
+      path.push_back(d);
+    }
+    if (path.size() < 2) item.fail("expected a route of at least two device ids");
+    const std::pair<int, int> ends{path.front(), path.back()};
+    if (listed.count(ends))
+      item.fail(fmt::format("a route from '{}' to '{}' is already listed", t.devices[ends.first].id,
+                            t.devices[ends.second].id));
+    listed.emplace(ends, route_along(t, path));
+    paths.push_back(std::move(path));
+  }
+  std::map<std::pair<int, int>, Route> out = listed;
+  for (std::vector<int>& path : paths) {
+    std::reverse(path.begin(), path.end());
+    if (!listed.count({path.front(), path.back()})) out.emplace(std::pair{path.front(), path.back()}, route_along(t, path));
+  }
+  return out;
+}
+
+}  // namespace placesim::hw

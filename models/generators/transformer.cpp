@@ -1,0 +1,127 @@
+// Builds the Graph of a transformer forward pass from its blocks (transformer_ops.cpp).
+//
+// Op granularity: one node per op, one Param node per weight, an edge from each weight to each
+// op that reads it (bytes = the weight's size) and from each producer to each consumer (bytes =
+// the producer's output_bytes).
+// Layer granularity: one node per block (embedding, each layer, head) whose flops, bytes and
+// state are the sums over its ops and whose output is its last op's; the weights used only by
+// one block merge into one Param node "<block>.w", a weight shared by blocks (GPT-2's tied
+// embedding table) stays its own node. Both granularities hold the same total work and weights.
+#include "models/generators/transformer.hpp"
+
+#include <fmt/format.h>
+#include <map>
+#include <set>
+
+#include "models/generators/transformer_ops.hpp"
+
+namespace placesim::models {
+
+const char* to_string(Phase p) { return p == Phase::Prefill ? "prefill" : "decode"; }
+const char* to_string(Granularity g) { return g == Granularity::Op ? "op" : "layer"; }
+
+namespace {
+
+Node param_node(std::string name, double bytes, int layer) {
+  Node n;
+  n.name = std::move(name);
+  n.kind = NodeKind::Param;
+  n.type = "param";
+  n.param_bytes = bytes;
+  n.layer = layer;
+  return n;
+}
+
+Node op_node(std::string name, std::string type, int layer) {
+  Node n;
+  n.name = std::move(name);
+  n.type = std::move(type);
+  n.layer = layer;
+  return n;
+}
+
+// Adds the Param node on first use, then the edge to the op that reads it.
+void read_param(Graph& g, std::map<std::string, int>& params, const std::string& name, double bytes, int layer,
+                int op) {
+  auto it = params.find(name);
+  if (it == params.end()) it = params.emplace(name, g.add_node(param_node(name, bytes, layer))).first;
+  g.add_edge(it->second, op, g.nodes[it->second].param_bytes);
+}
+
+void build_ops(Graph& g, const std::vector<Block>& blocks, double w) {
+  std::map<std::string, int> index, params;
+  for (const Block& b : blocks)
+    for (const OpWork& work : b.ops) {
+      Node n = op_node(work.name, work.type, b.layer);
+      n.flops = work.flops;
+      n.bytes = work.bytes;
+      n.output_bytes = work.output_bytes;
+      n.state_bytes = work.state_bytes;
+      const int v = g.add_node(std::move(n));
+      index[work.name] = v;
+      for (const ParamUse& p : work.params) read_param(g, params, p.name, p.elements * w, b.layer, v);
+      for (const std::string& in : work.inputs) g.add_edge(index.at(in), v, g.nodes[index.at(in)].output_bytes);
+    }
+}
+
+void build_layers(Graph& g, const std::vector<Block>& blocks, double w) {
+  // Which blocks read each weight, to tell private weights from shared ones.
+  std::map<std::string, std::set<std::string>> readers;
+  for (const Block& b : blocks)
+    for (const OpWork& op : b.ops)
+      for (const ParamUse& p : op.params) readers[p.name].insert(b.name);
+
+  std::map<std::string, int> block_node, params;
+  for (const Block& b : blocks) {
+    Node n = op_node(b.name, b.type, b.layer);
+    std::set<std::string> inside;
+    for (const OpWork& op : b.ops) inside.insert(op.name);
+    double own_params = 0;
+    std::map<std::string, double> shared;  // name -> elements
+    std::set<int> sources;
+    for (const OpWork& op : b.ops) {
+      n.flops += op.flops;
+      n.bytes += op.bytes;
+      n.state_bytes += op.state_bytes;
+      n.output_bytes = op.output_bytes;
+      for (const ParamUse& p : op.params) {
+        if (readers.at(p.name).size() == 1) own_params += p.elements;
+        else shared[p.name] = p.elements;
+      }
+      for (const std::string& in : op.inputs)
+        if (!inside.contains(in)) sources.insert(block_node.at(in));
+    }
+    const int v = g.add_node(std::move(n));
+    for (const OpWork& op : b.ops) block_node[op.name] = v;
+    if (own_params > 0) read_param(g, params, b.name + ".w", own_params * w, b.layer, v);
+    for (const auto& [name, elements] : shared) read_param(g, params, name, elements * w, -1, v);
+    for (int src : sources) g.add_edge(src, v, g.nodes[src].output_bytes);
+  }
+}
+
+}  // namespace
+
+Graph generate_transformer(const TransformerSpec& spec) {
+  const TransformerArch& arch = find_transformer_arch(spec.arch);
+  if (spec.batch < 1) throw InputError(fmt::format("batch must be >= 1, got {}", spec.batch));
+  if (spec.seq < 1) throw InputError(fmt::format("seq must be >= 1, got {}", spec.seq));
+  if (arch.positions > 0 && spec.seq > arch.positions)
+    throw InputError(fmt::format("seq {} exceeds {}'s {} positions", spec.seq, arch.name, arch.positions));
+  if (spec.layers < 0 || spec.layers > arch.layers)
+    throw InputError(fmt::format("layers must be between 0 and {} for {}, got {}", arch.layers, arch.name, spec.layers));
+  const int layers = spec.layers == 0 ? arch.layers : spec.layers;
+
+  Graph g;
+  g.name = fmt::format("{}-{}-b{}-s{}-{}-{}", arch.name, to_string(spec.phase), spec.batch, spec.seq,
+                       to_string(spec.dtype), to_string(spec.granularity));
+  if (layers != arch.layers) g.name += fmt::format("-{}l", layers);
+  g.dtype = spec.dtype;
+  const std::vector<Block> blocks = transformer_blocks(arch, spec, layers);
+  const double w = bytes_per_element(spec.dtype);
+  if (spec.granularity == Granularity::Op) build_ops(g, blocks, w);
+  else build_layers(g, blocks, w);
+  g.validate();
+  return g;
+}
+
+}  // namespace placesim::models

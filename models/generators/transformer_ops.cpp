@@ -1,0 +1,167 @@
+// Work of each operator of a decoder forward pass.
+//
+// Notation: B batch, S seq, q tokens per sequence in this pass (S for prefill, 1 for decode),
+// N = B*q tokens, kv = S positions attended (decode: the new token's K/V sits in the last of
+// the S cache slots), h hidden, H heads, d = h/H, kvd = H_kv*d, f ffn, V vocab,
+// w bytes per weight element (model dtype), a bytes per activation element (compute dtype:
+// fp16 for int8/int4 weight-only quantisation).
+//
+// flops count multiply and add separately (a multiply-accumulate is 2). bytes is memory
+// traffic: every input read once, weights read once, the output written once.
+//
+//   matmul [N,K] x [K,M] (+ bias)   flops 2*N*K*M (+ N*M)      bytes a*N*K + w*(K*M (+ M)) + a*N*M
+//   attention (fused scores, softmax, context; full q x kv rectangle, no causal halving)
+//                                   flops 4*B*q*kv*h + 5*B*H*q*kv   (QK^T and PV: 2*B*q*kv*h each;
+//                                         softmax: max, subtract, exp, sum, divide per score)
+//                                   bytes a*(N*h + 2*B*kv*kvd + N*h)  (Q, K and V, context out)
+//                                   state (decode) 2*B*S*kvd*a: the KV cache it holds
+//   layernorm (GPT-2)               flops 8*N*h  (mean 1, variance 3, normalise 2, scale+shift 2)
+//   rmsnorm (LLaMA)                 flops 4*N*h  (square+sum 2, normalise 1, scale 1)
+//                                   bytes a*N*h + w*(2h or h) + a*N*h
+//   add (residual)                  flops N*h    bytes 3*a*N*h
+//   gelu (tanh form)                flops 8*N*f  bytes 2*a*N*f
+//   swiglu silu(gate)*up            flops 5*N*f  (exp, add, divide, multiply; times up)
+//                                   bytes 3*a*N*f
+//   embedding (gather N rows)       flops N*h for GPT-2's position add, else 0
+//                                   bytes w*N*h (tokens) (+ w*N*h positions) + a*N*h
+//   lm_head                         a matmul [N,h] x [h,V] over all N tokens (what a plain
+//                                   forward pass computes; a server may keep only the last)
+//
+// Prefill K/V are part of the qkv activation and are not counted again as state; cache writes
+// (2*N*kvd*a per layer) are left out of bytes, as they are small next to the reads.
+#include "models/generators/transformer_ops.hpp"
+
+#include <fmt/format.h>
+
+namespace placesim::models {
+
+namespace {
+
+struct Shape {
+  double B, S, q, N, kv;
+  double h, H, d, kvd, f, V;
+  double w, a;
+  bool biases;
+};
+
+Shape shape_of(const TransformerArch& arch, const TransformerSpec& spec) {
+  Shape s{};
+  s.B = spec.batch;
+  s.S = spec.seq;
+  s.q = spec.phase == Phase::Prefill ? spec.seq : 1;
+  s.N = s.B * s.q;
+  s.kv = spec.seq;
+  s.h = arch.hidden;
+  s.H = arch.heads;
+  s.d = head_dim(arch);
+  s.kvd = static_cast<double>(arch.kv_heads) * s.d;
+  s.f = arch.ffn;
+  s.V = arch.vocab;
+  s.w = bytes_per_element(spec.dtype);
+  const bool weight_only = spec.dtype == DType::INT8 || spec.dtype == DType::INT4;
+  s.a = weight_only ? bytes_per_element(DType::FP16) : s.w;
+  s.biases = arch.biases;
+  return s;
+}
+
+OpWork matmul(const Shape& s, std::string name, std::string input, std::string param, double K, double M,
+              bool bias) {
+  OpWork op{.name = std::move(name), .type = "matmul"};
+  const double bias_elems = bias ? M : 0;
+  op.flops = 2 * s.N * K * M + (bias ? s.N * M : 0);
+  op.bytes = s.a * s.N * K + s.w * (K * M + bias_elems) + s.a * s.N * M;
+  op.output_bytes = s.a * s.N * M;
+  op.inputs = {std::move(input)};
+  op.params = {{std::move(param), K * M + bias_elems}};
+  return op;
+}
+
+OpWork norm(const Shape& s, std::string name, std::string input) {
+  OpWork op{.name = name, .type = s.biases ? "layernorm" : "rmsnorm"};
+  const double elems = s.biases ? 2 * s.h : s.h;
+  op.flops = (s.biases ? 8 : 4) * s.N * s.h;
+  op.bytes = s.a * s.N * s.h + s.w * elems + s.a * s.N * s.h;
+  op.output_bytes = s.a * s.N * s.h;
+  op.inputs = {std::move(input)};
+  op.params = {{name + ".w", elems}};
+  return op;
+}
+
+OpWork residual(const Shape& s, std::string name, std::string x, std::string y) {
+  OpWork op{.name = std::move(name), .type = "add"};
+  op.flops = s.N * s.h;
+  op.bytes = 3 * s.a * s.N * s.h;
+  op.output_bytes = s.a * s.N * s.h;
+  op.inputs = {std::move(x), std::move(y)};
+  return op;
+}
+
+OpWork attention(const Shape& s, const TransformerSpec& spec, std::string name, std::string qkv) {
+  OpWork op{.name = std::move(name), .type = "attention"};
+  op.flops = 4 * s.B * s.q * s.kv * s.h + 5 * s.B * s.H * s.q * s.kv;
+  op.bytes = s.a * (s.N * s.h + 2 * s.B * s.kv * s.kvd + s.N * s.h);
+  op.output_bytes = s.a * s.N * s.h;
+  if (spec.phase == Phase::Decode) op.state_bytes = 2 * s.B * s.S * s.kvd * s.a;
+  op.inputs = {std::move(qkv)};
+  return op;
+}
+
+OpWork activation(const Shape& s, std::string name, std::string up, std::string gate, bool gated) {
+  OpWork op{.name = std::move(name), .type = gated ? "swiglu" : "gelu"};
+  op.flops = (gated ? 5 : 8) * s.N * s.f;
+  op.bytes = (gated ? 3 : 2) * s.a * s.N * s.f;
+  op.output_bytes = s.a * s.N * s.f;
+  op.inputs = {std::move(up)};
+  if (gated) op.inputs.push_back(std::move(gate));
+  return op;
+}
+
+Block embedding(const TransformerArch& arch, const Shape& s) {
+  OpWork op{.name = "embed", .type = "embedding"};
+  const double tables = arch.positions > 0 ? 2 : 1;
+  op.flops = arch.positions > 0 ? s.N * s.h : 0;
+  op.bytes = s.w * tables * s.N * s.h + s.a * s.N * s.h;
+  op.output_bytes = s.a * s.N * s.h;
+  op.params = {{"embed.wte", s.V * s.h}};
+  if (arch.positions > 0) op.params.push_back({"embed.wpe", static_cast<double>(arch.positions) * s.h});
+  return Block{"embed", "embedding", -1, {std::move(op)}};
+}
+
+Block layer(const TransformerArch& arch, const TransformerSpec& spec, const Shape& s, int l, const std::string& x) {
+  const std::string p = fmt::format("l{}.", l);
+  Block b{fmt::format("l{}", l), "transformer_layer", l, {}};
+  auto& ops = b.ops;
+  ops.push_back(norm(s, p + "ln1", x));
+  ops.push_back(matmul(s, p + "qkv", p + "ln1", p + "qkv.w", s.h, s.h + 2 * s.kvd, s.biases));
+  ops.push_back(attention(s, spec, p + "attn", p + "qkv"));
+  ops.push_back(matmul(s, p + "out", p + "attn", p + "out.w", s.h, s.h, s.biases));
+  ops.push_back(residual(s, p + "add1", x, p + "out"));
+  ops.push_back(norm(s, p + "ln2", p + "add1"));
+  ops.push_back(matmul(s, p + "up", p + "ln2", p + "up.w", s.h, s.f, s.biases));
+  if (arch.gated_mlp) ops.push_back(matmul(s, p + "gate", p + "ln2", p + "gate.w", s.h, s.f, s.biases));
+  ops.push_back(activation(s, p + "act", p + "up", p + "gate", arch.gated_mlp));
+  ops.push_back(matmul(s, p + "down", p + "act", p + "down.w", s.f, s.h, s.biases));
+  ops.push_back(residual(s, p + "add2", p + "add1", p + "down"));
+  return b;
+}
+
+Block head(const TransformerArch& arch, const Shape& s, const std::string& x) {
+  Block b{"head", "lm_head", -1, {}};
+  b.ops.push_back(norm(s, "final_norm", x));
+  b.ops.push_back(matmul(s, "lm_head", "final_norm", arch.tied_embeddings ? "embed.wte" : "lm_head.w", s.h, s.V,
+                         false));
+  return b;
+}
+
+}  // namespace
+
+std::vector<Block> transformer_blocks(const TransformerArch& arch, const TransformerSpec& spec, int layers) {
+  const Shape s = shape_of(arch, spec);
+  std::vector<Block> blocks;
+  blocks.push_back(embedding(arch, s));
+  for (int l = 0; l < layers; ++l) blocks.push_back(layer(arch, spec, s, l, blocks.back().ops.back().name));
+  blocks.push_back(head(arch, s, blocks.back().ops.back().name));
+  return blocks;
+}
+
+}  // namespace placesim::models

@@ -1,0 +1,134 @@
+// Graph checks and derived structure: adjacency lists and a deterministic topological order.
+//
+// Topological order is Kahn's algorithm taking the ready node with the smallest index first,
+// so the same graph always gives the same order (placers that iterate it stay reproducible).
+// When Kahn stops early the remaining nodes contain a cycle; walking back along in-edges that
+// stay inside the remainder must revisit a node, and that node lies on the cycle reported.
+#include "models/graph.hpp"
+
+#include <fmt/format.h>
+#include <functional>
+#include <queue>
+#include <unordered_map>
+
+namespace placesim::models {
+
+int Graph::add_node(Node n) {
+  nodes.push_back(std::move(n));
+  return static_cast<int>(nodes.size()) - 1;
+}
+
+int Graph::add_edge(int src, int dst, double bytes) {
+  Edge e;
+  e.src = src;
+  e.dst = dst;
+  e.bytes = bytes;
+  edges.push_back(std::move(e));
+  return static_cast<int>(edges.size()) - 1;
+}
+
+int Graph::find(const std::string& n) const {
+  for (size_t i = 0; i < nodes.size(); ++i)
+    if (nodes[i].name == n) return static_cast<int>(i);
+  return -1;
+}
+
+namespace {
+
+void check_non_negative(const SourceLoc& loc, const std::string& what, const std::string& field, double v) {
+  if (!(v >= 0)) throw InputError(loc, fmt::format("{}: {} must be >= 0, got {}", what, field, v));
+}
+
+void check_node(const Node& n) {
+  const std::string what = fmt::format("node '{}'", n.name);
+  check_non_negative(n.loc, what, "flops", n.flops);
+  check_non_negative(n.loc, what, "bytes", n.bytes);
+  check_non_negative(n.loc, what, "output_bytes", n.output_bytes);
+  check_non_negative(n.loc, what, "param_bytes", n.param_bytes);
+  check_non_negative(n.loc, what, "state_bytes", n.state_bytes);
+  for (const auto& [dev, s] : n.durations) check_non_negative(n.loc, what, "duration on '" + dev + "'", s);
+}
+
+}  // namespace
+
+void Graph::validate() {
+  const int n = static_cast<int>(nodes.size());
+  std::unordered_map<std::string, int> by_name;
+  for (int i = 0; i < n; ++i) {
+    const Node& node = nodes[i];
+    if (node.name.empty()) throw InputError(node.loc, "node without a name");
+    auto [it, fresh] = by_name.emplace(node.name, i);
+    if (!fresh)
+      throw InputError(node.loc, fmt::format("duplicate node name '{}' (first defined at {})", node.name,
+                                             nodes[it->second].loc.str()));
+    check_node(node);
+  }
+
+  in_.assign(n, {});
+  out_.assign(n, {});
+  for (int e = 0; e < static_cast<int>(edges.size()); ++e) {
+    const Edge& edge = edges[e];
+    if (edge.src < 0 || edge.src >= n || edge.dst < 0 || edge.dst >= n)
+      throw InputError(edge.loc, fmt::format("edge {} -> {} names a missing node", edge.src, edge.dst));
+    const std::string what = fmt::format("edge '{}' -> '{}'", nodes[edge.src].name, nodes[edge.dst].name);
+    check_non_negative(edge.loc, what, "bytes", edge.bytes);
+    if (edge.time_s) check_non_negative(edge.loc, what, "time", *edge.time_s);
+    if (nodes[edge.dst].kind == NodeKind::Param)
+      throw InputError(edge.loc, fmt::format("{}: a parameter cannot have inputs", what));
+    out_[edge.src].push_back(e);
+    in_[edge.dst].push_back(e);
+  }
+
+  // Kahn, smallest ready index first.
+  std::vector<int> indegree(n);
+  std::priority_queue<int, std::vector<int>, std::greater<>> ready;
+  for (int i = 0; i < n; ++i) {
+    indegree[i] = static_cast<int>(in_[i].size());
+    if (indegree[i] == 0) ready.push(i);
+  }
+  topo_.clear();
+  while (!ready.empty()) {
+    const int v = ready.top();
+    ready.pop();
+    topo_.push_back(v);
+    for (int e : out_[v])
+      if (--indegree[edges[e].dst] == 0) ready.push(edges[e].dst);
+  }
+  if (static_cast<int>(topo_.size()) == n) return;
+
+  // Every node left has an in-edge from another node left: walk back until one repeats.
+  int v = 0;
+  while (indegree[v] == 0) ++v;
+  std::vector<int> seen_at(n, -1);
+  std::vector<int> path;
+  while (seen_at[v] < 0) {
+    seen_at[v] = static_cast<int>(path.size());
+    path.push_back(v);
+    for (int e : in_[v])
+      if (indegree[edges[e].src] > 0) {
+        v = edges[e].src;
+        break;
+      }
+  }
+  // path[seen_at[v]..] walked backwards is the cycle; print it forwards from v.
+  std::string cycle = nodes[v].name;
+  for (int i = static_cast<int>(path.size()) - 1; i >= seen_at[v]; --i) cycle += " -> " + nodes[path[i]].name;
+  topo_.clear();
+  throw InputError(nodes[v].loc, fmt::format("cycle through node '{}': {}", nodes[v].name, cycle));
+}
+
+std::vector<int> Graph::ops() const {
+  std::vector<int> out;
+  for (int v : topo_)
+    if (nodes[v].kind == NodeKind::Op) out.push_back(v);
+  return out;
+}
+
+std::vector<int> Graph::params() const {
+  std::vector<int> out;
+  for (int i = 0; i < static_cast<int>(nodes.size()); ++i)
+    if (nodes[i].kind == NodeKind::Param) out.push_back(i);
+  return out;
+}
+
+}  // namespace placesim::models

@@ -1,0 +1,139 @@
+// Graph files: JSON read through Yaml (every error located), written with nlohmann::json.
+//
+// Writing omits fields at their defaults (zero work, layer -1, an edge's default bytes) and
+// prints doubles with nlohmann's shortest round-tripping form; reading parses numbers exactly
+// (std::from_chars / strtod), so parse_graph(graph_to_json(g)) reproduces g field for field.
+#include "models/graph_json.hpp"
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <unordered_map>
+
+namespace placesim::models {
+
+namespace {
+
+// An edge without "bytes" carries the size of what its source produces.
+double default_edge_bytes(const Node& src) {
+  return src.kind == NodeKind::Param ? src.param_bytes : src.output_bytes;
+}
+
+Node parse_node(const Yaml& y) {
+  Node n;
+  n.loc = y.loc();
+  if (y.has("param_bytes")) {
+    y.allow_keys({"name", "param_bytes", "layer"});
+    n.kind = NodeKind::Param;
+    n.type = "param";
+    n.param_bytes = y.at("param_bytes").bytes();
+  } else {
+    y.allow_keys({"name", "type", "flops", "bytes", "output_bytes", "state_bytes", "layer", "durations"});
+    n.type = y.str_or("type", "op");
+    n.flops = y.number_or("flops", 0);
+    if (y.has("bytes")) n.bytes = y.at("bytes").bytes();
+    if (y.has("output_bytes")) n.output_bytes = y.at("output_bytes").bytes();
+    if (y.has("state_bytes")) n.state_bytes = y.at("state_bytes").bytes();
+    if (y.has("durations"))
+      for (const auto& [dev, s] : y.at("durations").entries()) n.durations[dev] = s.duration();
+  }
+  n.name = y.at("name").str();
+  const Yaml layer = y.get("layer");
+  if (layer.defined()) {
+    const auto l = layer.integer();
+    if (l < -1 || l > 1'000'000) layer.fail("expected a layer index >= 0 (or -1 for none)");
+    n.layer = static_cast<int>(l);
+  }
+  return n;
+}
+
+int node_index(const Yaml& y, const std::unordered_map<std::string, int>& by_name) {
+  const std::string name = y.str();
+  auto it = by_name.find(name);
+  if (it == by_name.end()) y.fail("edge to missing node '" + name + "'");
+  return it->second;
+}
+
+}  // namespace
+
+Graph parse_graph(const Yaml& doc) {
+  doc.allow_keys({"name", "dtype", "nodes", "edges"});
+  Graph g;
+  g.name = doc.has("name") ? doc.at("name").str() : std::filesystem::path(doc.file()).stem().string();
+  if (doc.has("dtype")) {
+    const Yaml d = doc.at("dtype");
+    try {
+      g.dtype = parse_dtype(d.str());
+    } catch (const InputError& e) {
+      d.fail(e.detail());
+    }
+  }
+
+  std::unordered_map<std::string, int> by_name;
+  for (const Yaml& item : doc.at("nodes").items()) {
+    Node n = parse_node(item);
+    auto [it, fresh] = by_name.emplace(n.name, static_cast<int>(g.nodes.size()));
+    if (!fresh)
+      item.at("name").fail("duplicate node name '" + n.name + "' (first defined at " +
+                           g.nodes[it->second].loc.str() + ")");
+    g.add_node(std::move(n));
+  }
+
+  if (doc.has("edges"))
+    for (const Yaml& item : doc.at("edges").items()) {
+      item.allow_keys({"src", "dst", "bytes", "time"});
+      Edge e;
+      e.loc = item.loc();
+      e.src = node_index(item.at("src"), by_name);
+      e.dst = node_index(item.at("dst"), by_name);
+      e.bytes = item.has("bytes") ? item.at("bytes").bytes() : default_edge_bytes(g.nodes[e.src]);
+      if (item.has("time")) e.time_s = item.at("time").duration();
+      g.edges.push_back(std::move(e));
+    }
+
+  g.validate();
+  return g;
+}
+
+Graph load_graph_json(const std::string& path) { return parse_graph(Yaml::load_file(path)); }
+
+std::string graph_to_json(const Graph& g) {
+  using Json = nlohmann::ordered_json;
+  Json nodes = Json::array();
+  for (const Node& n : g.nodes) {
+    Json j;
+    j["name"] = n.name;
+    if (n.kind == NodeKind::Param) {
+      j["param_bytes"] = n.param_bytes;
+    } else {
+      j["type"] = n.type;
+      if (n.flops != 0) j["flops"] = n.flops;
+      if (n.bytes != 0) j["bytes"] = n.bytes;
+      if (n.output_bytes != 0) j["output_bytes"] = n.output_bytes;
+      if (n.state_bytes != 0) j["state_bytes"] = n.state_bytes;
+      if (!n.durations.empty()) {
+        Json d = Json::object();
+        for (const auto& [dev, s] : n.durations) d[dev] = s;
+        j["durations"] = d;
+      }
+    }
+    if (n.layer != -1) j["layer"] = n.layer;
+    nodes.push_back(std::move(j));
+  }
+  Json edges = Json::array();
+  for (const Edge& e : g.edges) {
+    Json j;
+    j["src"] = g.nodes[e.src].name;
+    j["dst"] = g.nodes[e.dst].name;
+    if (e.bytes != default_edge_bytes(g.nodes[e.src])) j["bytes"] = e.bytes;
+    if (e.time_s) j["time"] = *e.time_s;
+    edges.push_back(std::move(j));
+  }
+  Json doc;
+  doc["name"] = g.name;
+  doc["dtype"] = to_string(g.dtype);
+  doc["nodes"] = std::move(nodes);
+  doc["edges"] = std::move(edges);
+  return doc.dump(2) + "\n";
+}
+
+}  // namespace placesim::models

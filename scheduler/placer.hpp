@@ -1,0 +1,69 @@
+// The placer interface and its registry (DESIGN.md, "Placer").
+//
+// A placer reads a Problem and returns a Plan plus, where it has one, its own predicted
+// makespan. A bound (critical-path) returns a prediction and no plan. Placers are registered
+// by name with their declared options (name, default, help); an option not declared is an
+// InputError at its location in the scenario.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scheduler/plan.hpp"
+#include "scheduler/problem.hpp"
+#include "sim/core/registry.hpp"
+#include "sim/core/yaml_doc.hpp"
+
+namespace placesim::scheduler {
+
+struct PlacerResult {
+  std::optional<Plan> plan;          // none for bounds
+  std::optional<double> predicted_s; // the placer's own prediction, if it makes one
+  std::string status = "ok";         // ok | infeasible | timeout | error
+  std::string message;
+};
+
+class Placer {
+ public:
+  virtual ~Placer() = default;
+  virtual PlacerResult place(const Problem& p) const = 0;
+};
+
+// The options a scenario gave one placer, checked against the declared ones; values not
+// given fall back to the declared defaults.
+class PlacerOptions {
+ public:
+  PlacerOptions(const std::vector<OptionSpec>& specs, const Yaml& given);  // InputError on unknown keys
+  Yaml get(const std::string& name) const;  // given value, else the default parsed as YAML
+ private:
+  std::map<std::string, Yaml> values_;
+};
+
+struct PlacerEntry {
+  std::string description;
+  std::vector<OptionSpec> options;
+  bool bound = false;  // its result is a bound, not a plan
+  std::function<std::unique_ptr<Placer>(const PlacerOptions&)> make;
+};
+
+Registry<PlacerEntry>& placers();  // filled with the built-in placers on first use
+
+// One placer as named in a scenario: `name` or `{name: X, option: value, ...}`.
+struct PlacerSpec {
+  std::string name;
+  std::string label;   // name, plus its options when given ("round-robin{unit=op}")
+  std::shared_ptr<const Placer> placer;
+  bool bound = false;
+};
+PlacerSpec make_placer(const Yaml& spec);
+// The label a placer spec gets in results: "round-robin", or "round-robin{unit=op}".
+std::string placer_label(const Yaml& spec);
+
+// Devices a placer spreads over by default: the GPUs, or every compute device when none.
+std::vector<int> default_devices(const hw::Topology& topo);
+
+}  // namespace placesim::scheduler

@@ -1,0 +1,11 @@
+#include "scheduler/placers/builtin.hpp"
+
+namespace placesim::scheduler {
+
+void register_builtin_placers(Registry<PlacerEntry>& r) {
+  register_critical_path(r);
+  register_round_robin(r);
+  register_single_device(r);
+}
+
+}  // namespace placesim::scheduler

@@ -1,0 +1,15 @@
+// Registration of every built-in placer (explicit, never static constructors: STYLE.md).
+#pragma once
+
+#include "scheduler/placer.hpp"
+
+namespace placesim::scheduler {
+
+void register_builtin_placers(Registry<PlacerEntry>& r);
+
+// One registration function per placer file.
+void register_single_device(Registry<PlacerEntry>& r);
+void register_round_robin(Registry<PlacerEntry>& r);
+void register_critical_path(Registry<PlacerEntry>& r);
+
+}  // namespace placesim::scheduler

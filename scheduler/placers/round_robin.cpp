@@ -1,0 +1,80 @@
+// round-robin: consecutive units (transformer layers, or single ops) dealt to the devices in
+// turn, a naive pipeline split. Ops outside any layer (embedding, head) join the unit of the
+// op before them in topological order (the first unit when none is).
+#include <fmt/format.h>
+
+#include "scheduler/plan_builder.hpp"
+#include "scheduler/placers/builtin.hpp"
+
+namespace placesim::scheduler {
+namespace {
+
+class RoundRobin final : public Placer {
+ public:
+  explicit RoundRobin(const PlacerOptions& o) {
+    const Yaml unit = o.get("unit");
+    if (unit.str() != "layer" && unit.str() != "op") unit.fail(fmt::format("unit must be layer or op, got '{}'", unit.str()));
+    by_layer_ = unit.str() == "layer";
+    const Yaml devices = o.get("devices");
+    if (devices.is_scalar() && devices.str() == "auto") return;
+    for (const Yaml& d : devices.items()) devices_.emplace_back(d.str(), d.loc());
+    if (devices_.empty()) devices.fail("expected at least one device");
+  }
+
+  PlacerResult place(const Problem& p) const override {
+    const models::Graph& g = *p.graph;
+    const std::vector<int> devs = devices(p);
+    const std::vector<int> ops = g.ops();
+    bool has_layers = false;
+    for (int op : ops) has_layers = has_layers || g.nodes[op].layer >= 0;
+    const bool by_layer = by_layer_ && has_layers;
+
+    std::vector<int> device_of(g.nodes.size(), -1);
+    int unit = 0, last_layer = -1, k = 0;
+    for (int op : ops) {
+      if (by_layer) {
+        const int layer = g.nodes[op].layer;
+        if (layer >= 0 && layer != last_layer) {
+          if (last_layer >= 0) ++unit;
+          last_layer = layer;
+        }
+      } else {
+        unit = k++;
+      }
+      device_of[op] = devs[static_cast<size_t>(unit) % devs.size()];
+    }
+    PlacerResult r;
+    r.plan = build_plan(p, "round-robin", device_of, ops);
+    return r;
+  }
+
+ private:
+  std::vector<int> devices(const Problem& p) const {
+    if (devices_.empty()) return default_devices(*p.topo);
+    std::vector<int> out;
+    for (auto& [id, loc] : devices_) {
+      const int i = p.topo->find(id);
+      if (i < 0 || !p.topo->devices[i].is_compute())
+        throw InputError(loc, fmt::format("'{}' is not a compute device of '{}'", id, p.topo->name));
+      out.push_back(i);
+    }
+    return out;
+  }
+
+  // Plain values, not YAML nodes: place() runs on many threads at once.
+  bool by_layer_ = true;
+  std::vector<std::pair<std::string, SourceLoc>> devices_;  // empty: auto
+};
+
+}  // namespace
+
+void register_round_robin(Registry<PlacerEntry>& r) {
+  r.add("round-robin",
+        {"consecutive layers (or ops) dealt to the devices in turn: a naive pipeline split",
+         {{"unit", "layer", "layer: whole transformer layers; op: single ops"},
+          {"devices", "auto", "list of device ids, or auto: every GPU (every compute device if none)"}},
+         false,
+         [](const PlacerOptions& o) { return std::make_unique<RoundRobin>(o); }});
+}
+
+}  // namespace placesim::scheduler

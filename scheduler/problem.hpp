@@ -1,0 +1,32 @@
+// A placement problem: what runs (graph), on what (topology), at what cost (cost model), and
+// where the weights start (DESIGN.md, "Problem").
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "hw/topology.hpp"
+#include "models/cost/cost_model.hpp"
+#include "models/graph.hpp"
+
+namespace placesim::scheduler {
+
+// host: weights start in host memory and must be copied before use (SortingHat, DeepPlan).
+// resident: weights already sit on the device of every op that reads them (MOIRAI, HEFT).
+enum class WeightsMode { Host, Resident };
+WeightsMode parse_weights(const std::string& s);  // InputError (no location) when unknown
+const char* to_string(WeightsMode m);
+
+struct Problem {
+  std::shared_ptr<const models::Graph> graph;
+  std::shared_ptr<const hw::Topology> topo;
+  std::shared_ptr<const models::CostModel> cost;
+  WeightsMode weights = WeightsMode::Host;
+  std::uint64_t seed = 1;
+
+  // Seconds op `node` takes on device `dev` (models::kCannotRun when it cannot run there).
+  double duration(int node, int dev) const;
+};
+
+}  // namespace placesim::scheduler

@@ -1,0 +1,42 @@
+// The subcommands of `placesim`, each in its own file, and what they share: option parsing with
+// --help and --json, and printing either a table (for people) or one JSON document (for
+// scripts) on stdout. Logs and progress go to stderr.
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <functional>
+#include <string>
+#include <vector>
+#include <nlohmann/json.hpp>
+
+namespace placesim::cli {
+
+namespace po = boost::program_options;
+
+struct Command {
+  std::string name;
+  std::string usage;    // "run SCENARIO.yaml [options]"
+  std::string summary;  // one line for `placesim --help`
+  std::function<int(const std::vector<std::string>& args)> main;
+};
+
+const std::vector<Command>& commands();
+
+// Parses `args` against `opts` (+ --help, --json, --verbose) with `positional` names in order.
+// Returns false when --help was printed. Throws InputError on bad options.
+struct Parsed {
+  po::variables_map vm;
+  bool json = false;
+};
+bool parse_args(const Command& cmd, const std::vector<std::string>& args, po::options_description opts,
+                const std::vector<std::string>& positional, Parsed& out);
+
+void print_json(const nlohmann::ordered_json& j);  // one document on stdout, newline-terminated
+
+int cmd_run(const std::vector<std::string>& args);
+int cmd_plan(const std::vector<std::string>& args);
+int cmd_simulate(const std::vector<std::string>& args);
+int cmd_list(const std::vector<std::string>& args);
+int cmd_compare(const std::vector<std::string>& args);
+
+}  // namespace placesim::cli

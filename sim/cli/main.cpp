@@ -1,0 +1,46 @@
+// placesim: simulate and compare placements of DL inference on heterogeneous hardware.
+// Exit codes: 0 success, 2 bad input (with file:line:column), 1 internal failure.
+#include <cstdio>
+#include <exception>
+#include <fmt/format.h>
+#include <string>
+#include <vector>
+
+#include "sim/cli/command.hpp"
+#include "sim/core/error.hpp"
+
+using namespace placesim;
+
+static void print_help() {
+  std::string text =
+      "placesim: a discrete-event simulator and design-space explorer for DL inference placement.\n\n"
+      "usage: placesim COMMAND [options]   (placesim COMMAND --help for details)\n\ncommands:\n";
+  for (const cli::Command& c : cli::commands()) text += fmt::format("  {:<44} {}\n", c.usage, c.summary);
+  text +=
+      "\nEvery command takes --json and then prints one JSON document on stdout; logs go to stderr.\n"
+      "Bad input exits with code 2 and a message naming the file, line and column.\n";
+  std::fputs(text.c_str(), stdout);
+}
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    print_help();
+    return args.empty() ? 2 : 0;
+  }
+  if (args[0] == "--version") {
+    std::puts("placesim " PLACESIM_VERSION_STRING);
+    return 0;
+  }
+  try {
+    for (const cli::Command& c : cli::commands())
+      if (c.name == args[0]) return c.main({args.begin() + 1, args.end()});
+    throw InputError(fmt::format("unknown command '{}' (run placesim --help)", args[0]));
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "placesim: error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "placesim: internal error: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,53 @@
+#include "sim/core/file_io.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "sim/core/error.hpp"
+
+namespace placesim {
+
+namespace fs = std::filesystem;
+
+std::string temp_path_for(const std::string& path) { return path + ".tmp-" + std::to_string(::getpid()); }
+
+void commit_temp_file(const std::string& tmp, const std::string& path) {
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    throw InputError(SourceLoc{path}, "cannot write file: " + ec.message());
+  }
+}
+
+void write_file_atomic(const std::string& path, const std::function<void(std::ostream&)>& write) {
+  std::error_code ec;
+  const fs::path parent = fs::path(path).parent_path();
+  if (!parent.empty()) fs::create_directories(parent, ec);
+  const std::string tmp = temp_path_for(path);
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError(SourceLoc{path}, "cannot write file (is the directory writable?)");
+    try {
+      write(out);
+    } catch (...) {
+      out.close();
+      fs::remove(tmp, ec);
+      throw;
+    }
+    out.flush();
+    if (!out) {
+      out.close();
+      fs::remove(tmp, ec);
+      throw InputError(SourceLoc{path}, "cannot write file (disk full?)");
+    }
+  }
+  commit_temp_file(tmp, path);
+}
+
+void write_file_atomic(const std::string& path, const std::string& text) {
+  write_file_atomic(path, [&](std::ostream& o) { o << text; });
+}
+
+}  // namespace placesim

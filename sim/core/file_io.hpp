@@ -1,0 +1,20 @@
+// Output files are written whole or not at all: to PATH.tmp-<pid>, then renamed over PATH,
+// so an interrupted or failed run never leaves a half-written file.
+#pragma once
+
+#include <functional>
+#include <ostream>
+#include <string>
+
+namespace placesim {
+
+// Creates missing parent directories. Throws InputError naming the path when it cannot write.
+void write_file_atomic(const std::string& path, const std::function<void(std::ostream&)>& write);
+void write_file_atomic(const std::string& path, const std::string& text);
+
+// The temporary name write_file_atomic uses for `path` (for writers that need a file name).
+std::string temp_path_for(const std::string& path);
+// Renames `tmp` over `path`; removes `tmp` and throws InputError on failure.
+void commit_temp_file(const std::string& tmp, const std::string& path);
+
+}  // namespace placesim

@@ -1,0 +1,320 @@
+// The simulator's event loop (DESIGN.md, "How a TaskGraph executes").
+//
+// A task moves through: waiting (deps, queue predecessor) -> start -> latency -> [FIFO wait on
+// its exclusive resources] -> activity -> end. An activity's progress runs from 0 to 1 at rate
+// x, consuming a_r * x of each resource r it uses.
+//
+// Fairness is measured in dominant shares, not in raw progress. Equal progress rates would give
+// a 1 KB transfer and a 1 GB transfer on one link the same *completion time* (bandwidth in
+// proportion to size), which no link does. Instead each activity's solver variable is its
+// dominant share y = D x, with D = max_r a_r / C_r (the fraction of its busiest resource that
+// one unit of progress per second takes; Ghodsi et al.'s dominant resource fairness). The
+// solver's element coefficients are then a_r / D and its bound is cap * D, and equal-weight
+// max-min over y is weighted max-min over x. Consequences: flows sharing a link get equal
+// bytes/s whatever their sizes (as TCP-like sharing and SimGrid's CM02 give, exactly so when
+// every link on the routes has the same capacity); kernels on one GPU get equal fractions of
+// it; a DHA kernel competes on the bus as a flow and on the GPU as a kernel. All of DESIGN.md's
+// worked examples hold unchanged (their activities are all of one size).
+//
+// Each instant: pop every event at that time in (time, insertion) order, and after each one
+// start whatever became ready (cascading through tasks that end at once); then re-solve once
+// and reschedule only the activities whose rate changed. Remaining work is updated lazily (only
+// when the rate changes) and completion events are invalidated lazily (an event counts only if
+// its task is still active and still due at that instant).
+#include "sim/engine/executor.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <string>
+
+#include "sim/core/error.hpp"
+#include "sim/engine/calendar.hpp"
+#include "sim/engine/max_min.hpp"
+#include "sim/engine/memory_ledger.hpp"
+
+namespace placesim::engine {
+
+namespace {
+
+// Progress (a task's whole work is 1) still undone that counts as done: absorbs the rounding of
+// rate and time arithmetic (a few ulps), far below a picosecond for any task under ~100 s.
+constexpr double kDoneTolerance = 1e-14;
+
+// Calendar payload: task id << 1 | what happens.
+enum EventKind : std::uint32_t { kLatencyOver = 0, kCompletion = 1 };
+
+enum class State : std::uint8_t { Waiting, Latency, Queued, Active, Done };
+
+struct Activity {
+  VariableId var = -1;
+  double remaining = 1;  // progress left, as of `since`
+  double rate = 0;       // progress per second
+  double dominant = 1;   // D = max_r a_r / C_r: the solver's variable is D * rate
+  TimePs since = 0;
+  TimePs end = kTimeNever;  // instant of its valid completion event
+};
+
+class Run {
+ public:
+  Run(const TaskGraph& g, const SimOptions& opts);
+  Trace run();
+
+ private:
+  void build_links();
+  void drain_ready();
+  void start(TaskId t);
+  void arrive(TaskId t);
+  void try_grant(TaskId t);
+  void become_activity(TaskId t);
+  void finish(TaskId t);
+  void handle(Calendar::Event e);
+  void end_instant();
+  void reschedule(TaskId t, double rate);
+  [[noreturn]] void report_deadlock() const;
+
+  const TaskGraph& g_;
+  const SimOptions& opts_;
+  TimePs now_ = 0;
+  Calendar cal_;
+  MaxMinSystem solver_;
+  MemoryLedger memory_;
+  Trace trace_;
+
+  std::vector<State> state_;
+  std::vector<Activity> act_;
+  std::vector<std::int32_t> waiting_;       // unfinished deps + unfinished queue predecessor
+  std::vector<std::int32_t> succ_start_;    // dependents, compressed rows (with queue successor)
+  std::vector<TaskId> succ_;
+  std::vector<TaskId> queue_pred_;          // -1 for the first of a queue
+  std::vector<std::vector<ResourceId>> exclusive_;  // per task, the exclusive resources it uses
+  std::vector<TaskId> holder_;                      // per resource, -1 when free
+  std::vector<std::deque<TaskId>> fifo_;            // per resource, tasks waiting for it
+  std::vector<TaskId> task_of_var_;
+  std::vector<TaskId> ready_;
+  std::size_t ready_head_ = 0;
+  std::size_t done_ = 0;
+};
+
+Run::Run(const TaskGraph& g, const SimOptions& opts)
+    : g_(g), opts_(opts), memory_(g) {
+  const std::size_t n = g.tasks.size();
+  state_.assign(n, State::Waiting);
+  act_.assign(n, Activity{});
+  trace_.tasks.assign(n, TaskRecord{});
+  trace_.consumed.assign(g.resources.size(), 0.0);
+  trace_.usage.assign(g.resources.size(), {});
+  holder_.assign(g.resources.size(), -1);
+  fifo_.resize(g.resources.size());
+  for (const Resource& r : g.resources) solver_.add_constraint(r.capacity);
+  build_links();
+}
+
+// Successor lists and waiting counts from deps and queue orders; exclusive uses per task.
+void Run::build_links() {
+  const std::size_t n = g_.tasks.size();
+  waiting_.assign(n, 0);
+  queue_pred_.assign(n, -1);
+  succ_start_.assign(n + 1, 0);
+  for (const auto& order : g_.queue_order) {
+    for (std::size_t k = 1; k < order.size(); ++k) {
+      queue_pred_[order[k]] = order[k - 1];
+      ++succ_start_[order[k - 1] + 1];
+    }
+  }
+  for (std::size_t t = 0; t < n; ++t) {
+    for (TaskId d : g_.tasks[t].deps) ++succ_start_[d + 1];
+    waiting_[t] = static_cast<std::int32_t>(g_.tasks[t].deps.size()) + (queue_pred_[t] >= 0 ? 1 : 0);
+  }
+  for (std::size_t t = 0; t < n; ++t) succ_start_[t + 1] += succ_start_[t];
+  succ_.resize(succ_start_[n]);
+  std::vector<std::int32_t> fill(succ_start_.begin(), succ_start_.end() - 1);
+  for (std::size_t t = 0; t < n; ++t) {
+    for (TaskId d : g_.tasks[t].deps) succ_[fill[d]++] = static_cast<TaskId>(t);
+    if (queue_pred_[t] >= 0) succ_[fill[queue_pred_[t]]++] = static_cast<TaskId>(t);
+  }
+  exclusive_.resize(n);
+  for (std::size_t t = 0; t < n; ++t) {
+    for (const Use& u : g_.tasks[t].uses) {
+      std::vector<ResourceId>& ex = exclusive_[t];
+      if (u.amount > 0 && g_.resources[u.resource].exclusive &&
+          std::find(ex.begin(), ex.end(), u.resource) == ex.end()) {
+        ex.push_back(u.resource);
+      }
+    }
+  }
+}
+
+void Run::drain_ready() {
+  while (ready_head_ < ready_.size()) start(ready_[ready_head_++]);
+  ready_.clear();
+  ready_head_ = 0;
+}
+
+void Run::start(TaskId t) {
+  state_[t] = State::Latency;
+  trace_.tasks[t].start = now_;
+  memory_.task_started(t);
+  const TimePs latency = g_.tasks[t].latency;
+  if (latency > 0) {
+    cal_.push(now_ + latency, static_cast<std::uint32_t>(t) << 1 | kLatencyOver);
+  } else {
+    arrive(t);
+  }
+}
+
+// Latency over: wait (FIFO, in order of arrival) for the exclusive resources, if any.
+void Run::arrive(TaskId t) {
+  if (exclusive_[t].empty()) {
+    become_activity(t);
+    return;
+  }
+  state_[t] = State::Queued;
+  for (ResourceId r : exclusive_[t]) fifo_[r].push_back(t);
+  try_grant(t);
+}
+
+// Every FIFO is in one global arrival order, so the oldest waiting task heads all of its
+// FIFOs as soon as its resources are free: no circular wait.
+void Run::try_grant(TaskId t) {
+  for (ResourceId r : exclusive_[t]) {
+    if (holder_[r] >= 0 || fifo_[r].front() != t) return;
+  }
+  for (ResourceId r : exclusive_[t]) {
+    fifo_[r].pop_front();
+    holder_[r] = t;
+  }
+  become_activity(t);
+}
+
+void Run::become_activity(TaskId t) {
+  trace_.tasks[t].active = now_;
+  const Task& task = g_.tasks[t];
+  const bool uses_any = std::any_of(task.uses.begin(), task.uses.end(), [](const Use& u) { return u.amount > 0; });
+  if (!uses_any) {
+    finish(t);  // an activity that uses no resource ends at once
+    return;
+  }
+  state_[t] = State::Active;
+  double dominant = 0;
+  for (const Use& u : task.uses) dominant = std::max(dominant, u.amount / g_.resources[u.resource].capacity);
+  const VariableId v = solver_.add_variable(task.rate_cap * dominant);
+  for (const Use& u : task.uses) solver_.expand(v, u.resource, u.amount / dominant);
+  if (static_cast<std::size_t>(v) >= task_of_var_.size()) task_of_var_.resize(v + 1, -1);
+  task_of_var_[v] = t;
+  act_[t] = Activity{v, 1.0, 0.0, dominant, now_, kTimeNever};
+}
+
+void Run::finish(TaskId t) {
+  state_[t] = State::Done;
+  ++done_;
+  trace_.tasks[t].end = now_;
+  trace_.makespan = std::max(trace_.makespan, now_);
+  const Task& task = g_.tasks[t];
+  for (const Use& u : task.uses) trace_.consumed[u.resource] += u.amount;
+  if (act_[t].var >= 0) {
+    solver_.remove_variable(act_[t].var);
+    act_[t].var = -1;
+  }
+  memory_.task_ended(t);
+  for (ResourceId r : exclusive_[t]) holder_[r] = -1;
+  for (ResourceId r : exclusive_[t]) {
+    if (holder_[r] < 0 && !fifo_[r].empty()) try_grant(fifo_[r].front());
+  }
+  for (std::int32_t k = succ_start_[t]; k < succ_start_[t + 1]; ++k) {
+    if (--waiting_[succ_[k]] == 0) ready_.push_back(succ_[k]);
+  }
+}
+
+void Run::handle(Calendar::Event e) {
+  const auto t = static_cast<TaskId>(e.payload >> 1);
+  if ((e.payload & 1u) == kLatencyOver) {
+    arrive(t);
+  } else if (state_[t] == State::Active && act_[t].end == now_) {
+    finish(t);
+  }
+}
+
+// Advances the activity to now at its old rate, then schedules its completion at the new one:
+// the instant its remaining progress falls under kDoneTolerance, rounded up to the next
+// picosecond, and at least one picosecond away (it was not done at this instant).
+void Run::reschedule(TaskId t, double rate) {
+  Activity& a = act_[t];
+  PLACESIM_ASSERT(rate > 0 && std::isfinite(rate), "an activity with resources got no finite positive rate");
+  a.remaining -= a.rate * to_seconds(now_ - a.since);
+  a.since = now_;
+  a.rate = rate;
+  const TimePs dt = std::max<TimePs>(1, ceil_ps(std::max(0.0, a.remaining - kDoneTolerance) / rate));
+  if (dt >= kTimeNever - now_) {
+    throw InputError("task '" + g_.tasks[t].name + "' would end beyond the largest representable time");
+  }
+  a.end = now_ + dt;
+  cal_.push(a.end, static_cast<std::uint32_t>(t) << 1 | kCompletion);
+}
+
+// One re-solve per instant; only activities whose rate changed are touched.
+void Run::end_instant() {
+  solver_.solve();
+  for (VariableId v : solver_.solved_variables()) {
+    const TaskId t = task_of_var_[v];
+    const double x = solver_.rate(v) / act_[t].dominant;
+    if (x != act_[t].rate) reschedule(t, x);
+  }
+  if (opts_.record_usage) {
+    for (ConstraintId c : solver_.solved_constraints()) {
+      std::vector<Sample>& s = trace_.usage[c];
+      const double load = solver_.load(c);
+      if (s.empty() ? load != 0 : s.back().value != load) s.push_back(Sample{now_, load});
+    }
+  }
+  memory_.end_instant(now_);
+}
+
+void Run::report_deadlock() const {
+  for (std::size_t i = 0; i < g_.tasks.size(); ++i) {
+    if (state_[i] != State::Waiting) continue;
+    std::string blockers;
+    for (TaskId d : g_.tasks[i].deps) {
+      if (state_[d] != State::Done) blockers += (blockers.empty() ? "" : ", ") + ("dependency '" + g_.tasks[d].name + "'");
+    }
+    const TaskId p = queue_pred_[i];
+    if (p >= 0 && state_[p] != State::Done) {
+      blockers += (blockers.empty() ? "" : ", ") + ("'" + g_.tasks[p].name + "' before it in queue '" + g_.queues[g_.tasks[i].queue] + "'");
+    }
+    throw InputError("the task graph cannot finish: " + std::to_string(g_.tasks.size() - done_) +
+                     " task(s) never start; task '" + g_.tasks[i].name + "' waits for " + blockers +
+                     " (a queue order that contradicts the dependencies, or a dependency cycle)");
+  }
+  PLACESIM_ASSERT(false, "unfinished tasks but none waiting");
+  __builtin_unreachable();
+}
+
+Trace Run::run() {
+  for (std::size_t t = 0; t < g_.tasks.size(); ++t) {
+    if (waiting_[t] == 0) ready_.push_back(static_cast<TaskId>(t));
+  }
+  drain_ready();
+  end_instant();
+  while (!cal_.empty()) {
+    now_ = cal_.top_time();
+    while (!cal_.empty() && cal_.top_time() == now_) {
+      handle(cal_.pop());
+      drain_ready();
+    }
+    end_instant();
+  }
+  if (done_ != g_.tasks.size()) report_deadlock();
+  trace_.busy_s.resize(g_.resources.size());
+  for (std::size_t r = 0; r < g_.resources.size(); ++r) trace_.busy_s[r] = trace_.consumed[r] / g_.resources[r].capacity;
+  memory_.write(trace_);
+  return std::move(trace_);
+}
+
+}  // namespace
+
+Trace simulate(const TaskGraph& g, const SimOptions& opts) {
+  g.validate();
+  return Run(g, opts).run();
+}
+
+}  // namespace placesim::engine

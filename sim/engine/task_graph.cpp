@@ -1,0 +1,120 @@
+#include "sim/engine/task_graph.hpp"
+
+#include <cmath>
+
+#include "sim/core/error.hpp"
+
+namespace placesim::engine {
+
+const char* to_string(TaskKind k) {
+  switch (k) {
+    case TaskKind::Compute: return "compute";
+    case TaskKind::Transfer: return "transfer";
+    case TaskKind::Dha: return "dha";
+    case TaskKind::Launch: return "launch";
+  }
+  return "unknown";
+}
+
+ResourceId TaskGraph::add_resource(std::string name, double capacity, bool exclusive) {
+  resources.push_back(Resource{std::move(name), capacity, exclusive});
+  return static_cast<ResourceId>(resources.size() - 1);
+}
+
+QueueId TaskGraph::add_queue(std::string name) {
+  queues.push_back(std::move(name));
+  queue_order.emplace_back();
+  return static_cast<QueueId>(queues.size() - 1);
+}
+
+QueueId TaskGraph::find_queue(const std::string& name) const {
+  for (std::size_t q = 0; q < queues.size(); ++q) {
+    if (queues[q] == name) return static_cast<QueueId>(q);
+  }
+  return -1;
+}
+
+TaskId TaskGraph::add_task(Task t) {
+  const auto id = static_cast<TaskId>(tasks.size());
+  if (t.queue < 0 || t.queue >= static_cast<QueueId>(queue_order.size())) {
+    throw InputError("task '" + t.name + "': queue " + std::to_string(t.queue) + " does not exist");
+  }
+  queue_order[t.queue].push_back(id);
+  tasks.push_back(std::move(t));
+  return id;
+}
+
+PoolId TaskGraph::add_pool(std::string name, double capacity) {
+  pools.push_back(Pool{std::move(name), capacity});
+  return static_cast<PoolId>(pools.size() - 1);
+}
+
+void TaskGraph::add_buffer(Buffer b) { buffers.push_back(std::move(b)); }
+
+namespace {
+
+template <class Id>
+bool valid(Id id, std::size_t n) {
+  return id >= 0 && static_cast<std::size_t>(id) < n;
+}
+
+[[noreturn]] void bad_task(const Task& t, TaskId id, const std::string& what) {
+  throw InputError("task '" + t.name + "' (#" + std::to_string(id) + "): " + what);
+}
+
+}  // namespace
+
+void TaskGraph::validate() const {
+  for (const Resource& r : resources) {
+    if (!(r.capacity > 0) || !std::isfinite(r.capacity)) {
+      throw InputError("resource '" + r.name + "': capacity must be positive and finite");
+    }
+  }
+  for (const Pool& p : pools) {
+    if (!(p.capacity > 0)) throw InputError("memory pool '" + p.name + "': capacity must be positive");
+  }
+  if (queue_order.size() != queues.size()) {
+    throw InputError("task graph: " + std::to_string(queues.size()) + " queues but " +
+                     std::to_string(queue_order.size()) + " queue orders");
+  }
+  std::vector<int> placed(tasks.size(), 0);
+  for (std::size_t q = 0; q < queue_order.size(); ++q) {
+    for (TaskId id : queue_order[q]) {
+      if (!valid(id, tasks.size())) {
+        throw InputError("queue '" + queues[q] + "': task " + std::to_string(id) + " does not exist");
+      }
+      if (tasks[id].queue != static_cast<QueueId>(q)) bad_task(tasks[id], id, "listed in the order of queue '" + queues[q] + "' but not in that queue");
+      ++placed[id];
+    }
+  }
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    const Task& t = tasks[i];
+    const auto id = static_cast<TaskId>(i);
+    if (!valid(t.queue, queues.size())) bad_task(t, id, "queue " + std::to_string(t.queue) + " does not exist");
+    if (placed[i] != 1) bad_task(t, id, "appears " + std::to_string(placed[i]) + " times in its queue's order (expected once)");
+    for (TaskId d : t.deps) {
+      if (!valid(d, tasks.size())) bad_task(t, id, "dependency " + std::to_string(d) + " does not exist");
+      if (d == id) bad_task(t, id, "depends on itself");
+    }
+    for (const Use& u : t.uses) {
+      if (!valid(u.resource, resources.size())) bad_task(t, id, "resource " + std::to_string(u.resource) + " does not exist");
+      if (!(u.amount >= 0) || !std::isfinite(u.amount)) bad_task(t, id, "amount of '" + resources[u.resource].name + "' must be finite and >= 0");
+    }
+    if (t.latency < 0) bad_task(t, id, "latency must be >= 0");
+    if (!(t.rate_cap > 0)) bad_task(t, id, "rate cap must be positive");
+    if (!(t.bytes >= 0)) bad_task(t, id, "bytes must be >= 0");
+  }
+  for (const Buffer& b : buffers) {
+    const std::string where = "buffer '" + b.name + "': ";
+    if (!valid(b.pool, pools.size())) throw InputError(where + "memory pool " + std::to_string(b.pool) + " does not exist");
+    if (!(b.bytes >= 0) || !std::isfinite(b.bytes)) throw InputError(where + "bytes must be finite and >= 0");
+    if (b.alloc_task != -1 && !valid(b.alloc_task, tasks.size())) {
+      throw InputError(where + "allocating task " + std::to_string(b.alloc_task) + " does not exist");
+    }
+    for (TaskId f : b.free_after) {
+      if (!valid(f, tasks.size())) throw InputError(where + "freeing task " + std::to_string(f) + " does not exist");
+    }
+  }
+}
+
+}  // namespace placesim::engine

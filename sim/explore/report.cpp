@@ -1,0 +1,154 @@
+#include "sim/explore/report.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+
+namespace placesim::explore {
+
+static nlohmann::ordered_json opt(const std::optional<double>& v) {
+  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+}
+
+nlohmann::ordered_json runs_to_json(const RunSet& set, bool timing) {
+  nlohmann::ordered_json runs = nlohmann::ordered_json::array();
+  for (const RunResult& r : set.runs) {
+    nlohmann::ordered_json point = nlohmann::ordered_json::object();
+    for (auto& [axis, value] : r.point) point[axis] = value;
+    nlohmann::ordered_json mem = nlohmann::ordered_json::object();
+    for (auto& [dev, bytes] : r.peak_mem_bytes) mem[dev] = bytes;
+    nlohmann::ordered_json j;
+    j["point"] = point;
+    j["placer"] = r.placer;
+    j["status"] = r.status;
+    j["makespan_s"] = opt(r.makespan_s);
+    j["predicted_s"] = opt(r.predicted_s);
+    j["speedup"] = opt(r.speedup);
+    j["peak_mem_bytes"] = mem;
+    if (timing) j["placement_s"] = r.placement_s;
+    j["message"] = r.message;
+    j["seed"] = r.seed;
+    runs.push_back(std::move(j));
+  }
+  nlohmann::ordered_json out;
+  out["scenario"] = set.scenario;
+  out["baseline"] = set.baseline.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(set.baseline);
+  out["runs"] = runs;
+  return out;
+}
+
+Metric parse_metric(const std::string& s) {
+  if (s == "makespan") return Metric::Makespan;
+  if (s == "predicted") return Metric::Predicted;
+  throw InputError(fmt::format("unknown metric '{}' (expected makespan or predicted)", s));
+}
+
+Comparison compare(const RunSet& set, const std::string& baseline, Metric metric) {
+  Comparison c;
+  c.metric = metric;
+  c.baseline = baseline.empty() ? set.baseline : baseline;
+  std::map<std::string, size_t> col;
+  for (const RunResult& r : set.runs)
+    if (col.emplace(r.placer, c.placers.size()).second) c.placers.push_back(r.placer);
+  if (!c.baseline.empty() && !col.count(c.baseline)) {
+    std::string known;
+    for (auto& p : c.placers) known += (known.empty() ? "" : ", ") + p;
+    throw InputError(fmt::format("baseline '{}' is not among the placers (known: {})", c.baseline, known));
+  }
+  std::map<int, size_t> row;
+  for (const RunResult& r : set.runs) {
+    auto [it, added] = row.emplace(r.point_index, c.rows.size());
+    if (added) {
+      Comparison::Row nr;
+      nr.point = r.point;
+      nr.value.resize(c.placers.size());
+      nr.speedup.resize(c.placers.size());
+      nr.status.resize(c.placers.size());
+      c.rows.push_back(std::move(nr));
+    }
+    Comparison::Row& rr = c.rows[it->second];
+    const size_t k = col[r.placer];
+    rr.value[k] = metric == Metric::Makespan ? r.makespan_s : r.predicted_s;
+    rr.status[k] = r.status;
+  }
+  std::vector<double> log_sum(c.placers.size(), 0.0);
+  std::vector<int> count(c.placers.size(), 0);
+  for (Comparison::Row& rr : c.rows) {
+    if (c.baseline.empty()) break;
+    const auto& base = rr.value[col[c.baseline]];
+    for (size_t k = 0; k < c.placers.size(); ++k)
+      if (base && rr.value[k] && *rr.value[k] > 0) {
+        rr.speedup[k] = *base / *rr.value[k];
+        log_sum[k] += std::log(*rr.speedup[k]);
+        ++count[k];
+      }
+  }
+  for (size_t k = 0; k < c.placers.size(); ++k)
+    c.geomean.push_back(count[k] ? std::optional<double>(std::exp(log_sum[k] / count[k])) : std::nullopt);
+  return c;
+}
+
+static std::string cell(const std::optional<double>& v, const std::optional<double>& sp, const std::string& status) {
+  if (!v) return status.empty() ? "-" : status;
+  std::string s = fmt::format("{:.4f} ms", *v * 1e3);
+  if (sp) s += fmt::format(" ({:.2f}x)", *sp);
+  return s;
+}
+
+std::string format_comparison(const Comparison& c) {
+  std::vector<std::vector<std::string>> table;
+  std::vector<std::string> head{"point"};
+  for (auto& p : c.placers) head.push_back(p);
+  table.push_back(head);
+  for (const Comparison::Row& r : c.rows) {
+    std::string point;
+    for (auto& [axis, value] : r.point) point += (point.empty() ? "" : " ") + axis + "=" + value;
+    std::vector<std::string> line{point.empty() ? "(single point)" : point};
+    for (size_t k = 0; k < c.placers.size(); ++k) line.push_back(cell(r.value[k], r.speedup[k], r.status[k]));
+    table.push_back(line);
+  }
+  if (!c.baseline.empty()) {
+    std::vector<std::string> line{"geomean speed-up"};
+    for (auto& g : c.geomean) line.push_back(g ? fmt::format("{:.3f}x", *g) : "-");
+    table.push_back(line);
+  }
+  std::vector<size_t> width(head.size(), 0);
+  for (auto& line : table)
+    for (size_t k = 0; k < line.size(); ++k) width[k] = std::max(width[k], line[k].size());
+  std::string out = fmt::format("{} per point{}\n", c.metric == Metric::Makespan ? "simulated makespan" : "placer's prediction",
+                                c.baseline.empty() ? "" : fmt::format(" (speed-up over {})", c.baseline));
+  for (size_t i = 0; i < table.size(); ++i) {
+    for (size_t k = 0; k < table[i].size(); ++k)
+      out += k == 0 ? fmt::format("{:<{}}", table[i][k], width[k]) : fmt::format("  {:>{}}", table[i][k], width[k]);
+    out += "\n";
+    if (i == 0 || (i + 2 == table.size() && !c.baseline.empty())) {
+      size_t total = 0;
+      for (size_t w : width) total += w + 2;
+      out += std::string(total - 2, '-') + "\n";
+    }
+  }
+  return out;
+}
+
+nlohmann::ordered_json comparison_to_json(const Comparison& c) {
+  nlohmann::ordered_json j;
+  j["metric"] = c.metric == Metric::Makespan ? "makespan" : "predicted";
+  j["baseline"] = c.baseline.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(c.baseline);
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const Comparison::Row& r : c.rows) {
+    nlohmann::ordered_json point = nlohmann::ordered_json::object();
+    for (auto& [axis, value] : r.point) point[axis] = value;
+    nlohmann::ordered_json placers = nlohmann::ordered_json::object();
+    for (size_t k = 0; k < c.placers.size(); ++k)
+      placers[c.placers[k]] = {{"value_s", opt(r.value[k])}, {"speedup", opt(r.speedup[k])}, {"status", r.status[k]}};
+    rows.push_back({{"point", point}, {"placers", placers}});
+  }
+  j["points"] = rows;
+  nlohmann::ordered_json g = nlohmann::ordered_json::object();
+  for (size_t k = 0; k < c.placers.size(); ++k) g[c.placers[k]] = opt(c.geomean[k]);
+  j["geomean_speedup"] = g;
+  return j;
+}
+
+}  // namespace placesim::explore

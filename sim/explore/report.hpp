@@ -1,0 +1,41 @@
+// Presenting a RunSet: the `--json` document of `placesim run`, and the comparison table
+// (makespan and speed-up over the baseline per sweep point, geometric mean per placer) that
+// `placesim run` and `placesim compare` print.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <nlohmann/json.hpp>
+
+#include "sim/explore/run_result.hpp"
+
+namespace placesim::explore {
+
+// timing: include placement_s (a wall-clock measurement, so it differs between runs; without
+// it the document is byte-identical for identical inputs).
+nlohmann::ordered_json runs_to_json(const RunSet& set, bool timing);
+
+enum class Metric { Makespan, Predicted };
+Metric parse_metric(const std::string& s);  // InputError when unknown
+
+struct Comparison {
+  std::string baseline;
+  Metric metric = Metric::Makespan;
+  std::vector<std::string> placers;  // labels in scenario order
+  struct Row {
+    std::vector<std::pair<std::string, std::string>> point;
+    std::vector<std::optional<double>> value;    // per placer: the metric, seconds
+    std::vector<std::optional<double>> speedup;  // per placer: baseline value / value
+    std::vector<std::string> status;
+  };
+  std::vector<Row> rows;
+  std::vector<std::optional<double>> geomean;  // per placer, over points where defined
+};
+
+// baseline: "" uses the run's own baseline; a name not among the placers is an InputError.
+Comparison compare(const RunSet& set, const std::string& baseline, Metric metric);
+std::string format_comparison(const Comparison& c);
+nlohmann::ordered_json comparison_to_json(const Comparison& c);
+
+}  // namespace placesim::explore

@@ -1,0 +1,339 @@
+// The HDF5 results file, through the HDF5 C API (serial, 1.10).
+//
+// Datasets (1-D, one row per record; compound members are read by name, so field order in the
+// file does not matter):
+//   runs:        point_index int32, point str, placer str, status str, makespan_s f64,
+//                predicted_s f64, speedup f64, placement_s f64, message str, seed uint64
+//   peak_memory: run int32 (row of `runs`), device str, bytes f64
+// Strings are variable-length UTF-8. `point` is a JSON object {axis: value} in axis order; absent
+// optionals are NaN. Root attributes: schema_version (int) and variable-length strings
+// placesim_version, git_commit, scenario, scenario_text, hardware_text, baseline,
+// axes (a JSON array of the axis names) and created (UTC, ISO 8601).
+#include "sim/explore/results_h5.hpp"
+
+#include <hdf5.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdint>
+#include <ctime>
+#include <filesystem>
+#include <limits>
+#include <optional>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/core/error.hpp"
+
+#ifndef PLACESIM_GIT_COMMIT
+#define PLACESIM_GIT_COMMIT "unknown"
+#endif
+
+namespace placesim::explore {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Thrown inside this file by every failed HDF5 call; turned into an InputError naming the file.
+struct H5Failure {
+  std::string what;
+};
+
+hid_t check(hid_t id, const char* what) {
+  if (id < 0) throw H5Failure{what};
+  return id;
+}
+
+void check(herr_t status, const char* what) {
+  if (status < 0) throw H5Failure{what};
+}
+
+// Owns one HDF5 identifier and closes it with the function of its kind.
+class Handle {
+ public:
+  Handle(hid_t id, herr_t (*close)(hid_t), const char* what) : id_(check(id, what)), close_(close) {}
+  Handle(Handle&& other) noexcept : id_(std::exchange(other.id_, -1)), close_(other.close_) {}
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  Handle& operator=(Handle&&) = delete;
+  ~Handle() {
+    if (id_ >= 0) close_(id_);
+  }
+  operator hid_t() const { return id_; }
+
+ private:
+  hid_t id_;
+  herr_t (*close_)(hid_t);
+};
+
+// In-memory rows; the file types are packed copies of these.
+struct RunRow {
+  std::int32_t point_index;
+  const char* point;
+  const char* placer;
+  const char* status;
+  double makespan_s;
+  double predicted_s;
+  double speedup;
+  double placement_s;
+  const char* message;
+  std::uint64_t seed;
+};
+
+struct PeakRow {
+  std::int32_t run;
+  const char* device;
+  double bytes;
+};
+
+Handle string_type() {
+  Handle t(H5Tcopy(H5T_C_S1), H5Tclose, "string type");
+  check(H5Tset_size(t, H5T_VARIABLE), "string type");
+  check(H5Tset_cset(t, H5T_CSET_UTF8), "string type");
+  return t;
+}
+
+Handle run_type(hid_t str) {
+  Handle t(H5Tcreate(H5T_COMPOUND, sizeof(RunRow)), H5Tclose, "runs type");
+  check(H5Tinsert(t, "point_index", HOFFSET(RunRow, point_index), H5T_NATIVE_INT32), "runs type");
+  check(H5Tinsert(t, "point", HOFFSET(RunRow, point), str), "runs type");
+  check(H5Tinsert(t, "placer", HOFFSET(RunRow, placer), str), "runs type");
+  check(H5Tinsert(t, "status", HOFFSET(RunRow, status), str), "runs type");
+  check(H5Tinsert(t, "makespan_s", HOFFSET(RunRow, makespan_s), H5T_NATIVE_DOUBLE), "runs type");
+  check(H5Tinsert(t, "predicted_s", HOFFSET(RunRow, predicted_s), H5T_NATIVE_DOUBLE), "runs type");
+  check(H5Tinsert(t, "speedup", HOFFSET(RunRow, speedup), H5T_NATIVE_DOUBLE), "runs type");
+  check(H5Tinsert(t, "placement_s", HOFFSET(RunRow, placement_s), H5T_NATIVE_DOUBLE), "runs type");
+  check(H5Tinsert(t, "message", HOFFSET(RunRow, message), str), "runs type");
+  check(H5Tinsert(t, "seed", HOFFSET(RunRow, seed), H5T_NATIVE_UINT64), "runs type");
+  return t;
+}
+
+Handle peak_type(hid_t str) {
+  Handle t(H5Tcreate(H5T_COMPOUND, sizeof(PeakRow)), H5Tclose, "peak_memory type");
+  check(H5Tinsert(t, "run", HOFFSET(PeakRow, run), H5T_NATIVE_INT32), "peak_memory type");
+  check(H5Tinsert(t, "device", HOFFSET(PeakRow, device), str), "peak_memory type");
+  check(H5Tinsert(t, "bytes", HOFFSET(PeakRow, bytes), H5T_NATIVE_DOUBLE), "peak_memory type");
+  return t;
+}
+
+double or_nan(const std::optional<double>& v) { return v ? *v : std::numeric_limits<double>::quiet_NaN(); }
+
+std::optional<double> from_nan(double v) {
+  if (std::isnan(v)) return std::nullopt;
+  return v;
+}
+
+std::string utc_now_iso() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+// --- writing ---
+
+void write_string_attr(hid_t file, const char* name, const std::string& value) {
+  Handle str = string_type();
+  Handle space(H5Screate(H5S_SCALAR), H5Sclose, name);
+  Handle attr(H5Acreate2(file, name, str, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose, name);
+  const char* text = value.c_str();
+  check(H5Awrite(attr, str, &text), name);
+}
+
+void write_int_attr(hid_t file, const char* name, int value) {
+  Handle space(H5Screate(H5S_SCALAR), H5Sclose, name);
+  Handle attr(H5Acreate2(file, name, H5T_STD_I32LE, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose, name);
+  check(H5Awrite(attr, H5T_NATIVE_INT, &value), name);
+}
+
+// A 1-D dataset of `rows` in memory type `mem`, stored as its packed copy.
+template <class Row>
+void write_table(hid_t file, const char* name, hid_t mem, const std::vector<Row>& rows) {
+  Handle file_type(H5Tcopy(mem), H5Tclose, name);
+  check(H5Tpack(file_type), name);
+  const hsize_t n = rows.size();
+  Handle space(H5Screate_simple(1, &n, nullptr), H5Sclose, name);
+  Handle set(H5Dcreate2(file, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose, name);
+  if (n > 0) check(H5Dwrite(set, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data()), name);
+}
+
+std::string point_json(const RunResult& r) {
+  Json point = Json::object();
+  for (const auto& [axis, value] : r.point) point[axis] = value;
+  return point.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+void write_file(const std::string& path, const RunSet& set) {
+  Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, "create");
+  write_int_attr(file, "schema_version", kResultsSchemaVersion);
+  write_string_attr(file, "placesim_version", PLACESIM_VERSION);
+  write_string_attr(file, "git_commit", PLACESIM_GIT_COMMIT);
+  write_string_attr(file, "scenario", set.scenario);
+  write_string_attr(file, "scenario_text", set.scenario_text);
+  write_string_attr(file, "hardware_text", set.hardware_text);
+  write_string_attr(file, "baseline", set.baseline);
+  write_string_attr(file, "axes", Json(set.axes).dump());
+  write_string_attr(file, "created", utc_now_iso());
+
+  std::vector<std::string> points;  // owns the point texts the rows point into
+  points.reserve(set.runs.size());
+  std::vector<RunRow> runs;
+  std::vector<PeakRow> peaks;
+  for (std::size_t i = 0; i < set.runs.size(); ++i) {
+    const RunResult& r = set.runs[i];
+    points.push_back(point_json(r));
+    runs.push_back({r.point_index, points.back().c_str(), r.placer.c_str(), r.status.c_str(), or_nan(r.makespan_s),
+                    or_nan(r.predicted_s), or_nan(r.speedup), r.placement_s, r.message.c_str(), r.seed});
+    for (const auto& [device, bytes] : r.peak_mem_bytes) {
+      peaks.push_back({static_cast<std::int32_t>(i), device.c_str(), bytes});
+    }
+  }
+  Handle str = string_type();
+  write_table(file, "runs", run_type(str), runs);
+  write_table(file, "peak_memory", peak_type(str), peaks);
+  check(H5Fflush(file, H5F_SCOPE_GLOBAL), "flush");
+}
+
+// --- reading ---
+
+std::string read_string_attr(hid_t file, const char* name) {
+  Handle attr(H5Aopen(file, name, H5P_DEFAULT), H5Aclose, name);
+  Handle str = string_type();
+  char* text = nullptr;
+  check(H5Aread(attr, str, &text), name);
+  std::string value = text ? text : "";
+  H5free_memory(text);
+  return value;
+}
+
+int read_int_attr(hid_t file, const char* name) {
+  Handle attr(H5Aopen(file, name, H5P_DEFAULT), H5Aclose, name);
+  int value = 0;
+  check(H5Aread(attr, H5T_NATIVE_INT, &value), name);
+  return value;
+}
+
+// Frees the variable-length strings HDF5 allocated while reading rows, however reading ends.
+class VlenRelease {
+ public:
+  VlenRelease(hid_t mem, hid_t space, void* rows) : mem_(mem), space_(space), rows_(rows) {}
+  VlenRelease(const VlenRelease&) = delete;
+  VlenRelease& operator=(const VlenRelease&) = delete;
+  ~VlenRelease() { H5Dvlen_reclaim(mem_, space_, H5P_DEFAULT, rows_); }
+
+ private:
+  hid_t mem_;
+  hid_t space_;
+  void* rows_;
+};
+
+// Reads a 1-D dataset into rows of memory type `mem` and hands each row to `take`, which copies
+// out what it keeps.
+template <class Row, class Take>
+void read_table(hid_t file, const char* name, hid_t mem, Take take) {
+  Handle set(H5Dopen2(file, name, H5P_DEFAULT), H5Dclose, name);
+  Handle space(H5Dget_space(set), H5Sclose, name);
+  const hssize_t n = H5Sget_simple_extent_npoints(space);
+  if (n < 0) throw H5Failure{name};
+  if (n == 0) return;
+  std::vector<Row> rows(static_cast<std::size_t>(n));
+  check(H5Dread(set, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data()), name);
+  const VlenRelease release(mem, space, rows.data());
+  for (const Row& row : rows) take(row);
+}
+
+std::string text_of(const char* s) { return s ? s : ""; }
+
+std::vector<std::pair<std::string, std::string>> parse_point(const std::string& text) {
+  const Json point = Json::parse(text);
+  std::vector<std::pair<std::string, std::string>> axes;
+  for (const auto& [axis, value] : point.items()) axes.emplace_back(axis, value.get<std::string>());
+  return axes;
+}
+
+RunSet read_file(const std::string& path) {
+  Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, "open");
+  if (H5Aexists(file, "schema_version") <= 0) {
+    throw InputError("results file " + path + " is not a placesim results file (no schema_version)");
+  }
+  const int version = read_int_attr(file, "schema_version");
+  if (version != kResultsSchemaVersion) {
+    throw InputError("results file " + path + " has schema version " + std::to_string(version) +
+                     ", this placesim reads " + std::to_string(kResultsSchemaVersion));
+  }
+  RunSet set;
+  set.scenario = read_string_attr(file, "scenario");
+  set.scenario_text = read_string_attr(file, "scenario_text");
+  set.hardware_text = read_string_attr(file, "hardware_text");
+  set.baseline = read_string_attr(file, "baseline");
+  set.axes = Json::parse(read_string_attr(file, "axes")).get<std::vector<std::string>>();
+
+  Handle str = string_type();
+  read_table<RunRow>(file, "runs", run_type(str), [&](const RunRow& row) {
+    RunResult r;
+    r.point_index = row.point_index;
+    r.point = parse_point(text_of(row.point));
+    r.placer = text_of(row.placer);
+    r.status = text_of(row.status);
+    r.makespan_s = from_nan(row.makespan_s);
+    r.predicted_s = from_nan(row.predicted_s);
+    r.speedup = from_nan(row.speedup);
+    r.placement_s = row.placement_s;
+    r.message = text_of(row.message);
+    r.seed = row.seed;
+    set.runs.push_back(std::move(r));
+  });
+  read_table<PeakRow>(file, "peak_memory", peak_type(str), [&](const PeakRow& row) {
+    if (row.run < 0 || static_cast<std::size_t>(row.run) >= set.runs.size()) {
+      throw InputError("results file " + path + ": peak_memory names run " + std::to_string(row.run) +
+                       " of " + std::to_string(set.runs.size()));
+    }
+    set.runs[static_cast<std::size_t>(row.run)].peak_mem_bytes[text_of(row.device)] = row.bytes;
+  });
+  return set;
+}
+
+}  // namespace
+
+void write_results_h5(const std::string& path, const RunSet& set) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // failures are reported by our exceptions
+  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
+  std::error_code ec;
+  try {
+    write_file(tmp, set);
+  } catch (const H5Failure& f) {
+    std::filesystem::remove(tmp, ec);
+    throw InputError("cannot write results file " + path + " (HDF5: " + f.what + ")");
+  } catch (...) {
+    std::filesystem::remove(tmp, ec);
+    throw;
+  }
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::error_code ignored;
+    std::filesystem::remove(tmp, ignored);
+    throw InputError("cannot write results file " + path + ": " + ec.message());
+  }
+}
+
+RunSet read_results_h5(const std::string& path) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw InputError("results file " + path + " does not exist");
+  if (H5Fis_hdf5(path.c_str()) <= 0) throw InputError("results file " + path + " is not an HDF5 file");
+  try {
+    return read_file(path);
+  } catch (const H5Failure& f) {
+    throw InputError("results file " + path + " is not a placesim results file (cannot read " + f.what + ")");
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError("results file " + path + " holds malformed JSON: " + e.what());
+  }
+}
+
+}  // namespace placesim::explore

@@ -1,0 +1,59 @@
+// Scenarios: the unit a user sweeps (DESIGN.md, "Files and the command line").
+//
+//   name: quickstart
+//   hardware: sortinghat-v100          # preset name, path (relative to this file), or inline map
+//   model: {generator: transformer, arch: gpt2-large, batch: 1, seq: 128, phase: prefill}
+//                                      # or {file: graph.json}
+//   weights: host                      # or resident
+//   cost: roofline
+//   placers: [single-device, {name: round-robin, unit: op}, critical-path]
+//   baseline: single-device
+//   sweep:                             # cartesian product, first axis outermost
+//     model.arch: [gpt2-large, gpt2-xl]
+//     model.[batch,seq]: [[1, 32], [4, 128]]     # one axis setting several keys
+//     zip: {model.seq: [32, 64], model.batch: [1, 2]}  # axes advanced together
+//   seed: 1
+//
+// `--set key=value` overrides apply before the sweep is expanded; the value is YAML.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+#include <yaml-cpp/yaml.h>
+
+#include "scheduler/placer.hpp"
+#include "scheduler/problem.hpp"
+#include "sim/core/yaml_doc.hpp"
+
+namespace placesim::explore {
+
+// One sweep point: the value of every axis, and the scenario with those values applied.
+struct Point {
+  int index = 0;
+  std::vector<std::pair<std::string, std::string>> values;  // axis label -> value (YAML text)
+  YAML::Node root;
+};
+
+struct Scenario {
+  std::string name;
+  std::string file;          // path it was read from
+  std::string text;          // the scenario as run (after --set), as YAML text
+  std::string hardware_text; // the hardware description of the unswept scenario
+  Yaml root;                 // after --set
+  std::vector<scheduler::PlacerSpec> placers;
+  std::string baseline;      // a label of one of `placers`, or ""
+  std::uint64_t seed = 1;
+  std::vector<std::string> axes;
+  std::vector<Point> points;
+};
+
+// Reads, applies overrides ("key=value"), checks keys, placers and the sweep, expands points.
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {});
+
+// Builds the problem of one point (topology, graph, cost model, weights): InputError on bad
+// hardware or model descriptions, with their locations.
+scheduler::Problem build_problem(const Scenario& s, const Point& p);
+
+}  // namespace placesim::explore

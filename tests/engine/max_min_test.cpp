@@ -1,0 +1,311 @@
+// Max-min solver: each expected allocation is worked by hand with progressive filling (every
+// unfixed rate rises as one level t; a constraint saturates at t = R_c / U_c).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "sim/engine/max_min.hpp"
+
+namespace placesim::engine {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+TEST(MaxMin, NFlowsOnOneLinkGetOneNthEach) {
+  for (int n = 1; n <= 7; ++n) {
+    MaxMinSystem s;
+    const ConstraintId link = s.add_constraint(1.0);
+    std::vector<VariableId> v;
+    for (int i = 0; i < n; ++i) {
+      v.push_back(s.add_variable(kInf));
+      s.expand(v.back(), link, 1.0);
+    }
+    s.solve();
+    for (VariableId x : v) EXPECT_DOUBLE_EQ(s.rate(x), 1.0 / n) << "n=" << n;
+    EXPECT_DOUBLE_EQ(s.load(link), 1.0);
+  }
+}
+
+TEST(MaxMin, TwoLinksSharedFlowBottleneckedOnTheSmaller) {
+  // L1 = 1, L2 = 2. A over L1+L2, B over L1, C over L2.
+  // L1: t = 1/2, L2: t = 2/2 = 1 -> L1 first: A = B = 0.5.
+  // L2: R = 2 - 0.5 = 1.5, U = 1 -> C = 1.5.
+  MaxMinSystem s;
+  const ConstraintId l1 = s.add_constraint(1), l2 = s.add_constraint(2);
+  const VariableId a = s.add_variable(kInf), b = s.add_variable(kInf), c = s.add_variable(kInf);
+  s.expand(a, l1, 1);
+  s.expand(a, l2, 1);
+  s.expand(b, l1, 1);
+  s.expand(c, l2, 1);
+  s.solve();
+  EXPECT_DOUBLE_EQ(s.rate(a), 0.5);
+  EXPECT_DOUBLE_EQ(s.rate(b), 0.5);
+  EXPECT_DOUBLE_EQ(s.rate(c), 1.5);
+  EXPECT_DOUBLE_EQ(s.load(l2), 2.0);
+}
+
+TEST(MaxMin, ParkingLotOverThreeLinks) {
+  // L1 = 1, L2 = 2, L3 = 3; F0 crosses all three, Fi crosses only Li.
+  // t(L1) = 1/2, t(L2) = 1, t(L3) = 1.5 -> L1: F0 = F1 = 0.5.
+  // L2: R = 1.5, U = 1 -> F2 = 1.5.  L3: R = 2.5, U = 1 -> F3 = 2.5.
+  MaxMinSystem s;
+  const ConstraintId l[3] = {s.add_constraint(1), s.add_constraint(2), s.add_constraint(3)};
+  const VariableId f0 = s.add_variable(kInf);
+  VariableId f[3];
+  for (int i = 0; i < 3; ++i) {
+    s.expand(f0, l[i], 1);
+    f[i] = s.add_variable(kInf);
+    s.expand(f[i], l[i], 1);
+  }
+  s.solve();
+  EXPECT_DOUBLE_EQ(s.rate(f0), 0.5);
+  EXPECT_DOUBLE_EQ(s.rate(f[0]), 0.5);
+  EXPECT_DOUBLE_EQ(s.rate(f[1]), 1.5);
+  EXPECT_DOUBLE_EQ(s.rate(f[2]), 2.5);
+}
+
+TEST(MaxMin, ThreeLinksThreeDifferentBottlenecks) {
+  // L1 = 10 {A, B, C}, L2 = 4 {C, D}, L3 = 3 {D, E}.
+  // t: L1 10/3, L2 2, L3 1.5 -> L3 first: D = E = 1.5.
+  // L2: R = 4 - 1.5 = 2.5, U = 1 -> t = 2.5 < L1's 10/3 -> C = 2.5.
+  // L1: R = 10 - 2.5 = 7.5, U = 2 -> A = B = 3.75.
+  MaxMinSystem s;
+  const ConstraintId l1 = s.add_constraint(10), l2 = s.add_constraint(4), l3 = s.add_constraint(3);
+  VariableId v[5];
+  for (VariableId& x : v) x = s.add_variable(kInf);
+  const auto [a, b, c, d, e] = v;
+  s.expand(a, l1, 1);
+  s.expand(b, l1, 1);
+  s.expand(c, l1, 1);
+  s.expand(c, l2, 1);
+  s.expand(d, l2, 1);
+  s.expand(d, l3, 1);
+  s.expand(e, l3, 1);
+  s.solve();
+  EXPECT_DOUBLE_EQ(s.rate(d), 1.5);
+  EXPECT_DOUBLE_EQ(s.rate(e), 1.5);
+  EXPECT_DOUBLE_EQ(s.rate(c), 2.5);
+  EXPECT_DOUBLE_EQ(s.rate(a), 3.75);
+  EXPECT_DOUBLE_EQ(s.rate(b), 3.75);
+}
+
+TEST(MaxMin, CoefficientsShareRatesNotAmounts) {
+  // One link of 10; A consumes 1 per unit rate, B consumes 4: t + 4t = 10 -> t = 2 for both;
+  // the link carries 2 + 8 = 10.
+  MaxMinSystem s;
+  const ConstraintId l = s.add_constraint(10);
+  const VariableId a = s.add_variable(kInf), b = s.add_variable(kInf);
+  s.expand(a, l, 1);
+  s.expand(b, l, 4);
+  s.solve();
+  EXPECT_DOUBLE_EQ(s.rate(a), 2.0);
+  EXPECT_DOUBLE_EQ(s.rate(b), 2.0);
+  EXPECT_DOUBLE_EQ(s.load(l), 10.0);
+}
+
+TEST(MaxMin, DhaAndCopyOnOneBus) {
+  // DESIGN.md example 3: GPU = 1/s, bus = 1e10 B/s. The Dha uses GPU 0.05 and bus 1e9, the
+  // copy uses bus 1e9. Bus: t = 1e10 / 2e9 = 5; GPU: t = 1 / 0.05 = 20 -> the bus saturates
+  // first, both run at 5/s; the GPU carries 0.05 * 5 = 0.25.
+  MaxMinSystem s;
+  const ConstraintId gpu = s.add_constraint(1), bus = s.add_constraint(1e10);
+  const VariableId dha = s.add_variable(kInf), copy = s.add_variable(kInf);
+  s.expand(dha, gpu, 0.05);
+  s.expand(dha, bus, 1e9);
+  s.expand(copy, bus, 1e9);
+  s.solve();
+  EXPECT_DOUBLE_EQ(s.rate(dha), 5.0);
+  EXPECT_DOUBLE_EQ(s.rate(copy), 5.0);
+  EXPECT_DOUBLE_EQ(s.load(gpu), 0.25);
+}
+
+TEST(MaxMin, RepeatedExpandAddsCoefficients) {
+  // Two expands of 1 on the same link: coefficient 2, so t = 4 / 2 = 2.
+  MaxMinSystem s;
+  const ConstraintId l = s.add_constraint(4);
+  const VariableId a = s.add_variable(kInf);
+  s.expand(a, l, 1);
+  s.expand(a, l, 1);
+  s.solve();
+  EXPECT_DOUBLE_EQ(s.rate(a), 2.0);
+}
+
+TEST(MaxMin, BoundsCapAndReleaseTheRest) {
+  // Link 1, A bounded at 0.1: 0.1 < 1/3, so A = 0.1; then R = 0.9, U = 2 -> B = C = 0.45.
+  MaxMinSystem s;
+  const ConstraintId l = s.add_constraint(1);
+  const VariableId a = s.add_variable(0.1), b = s.add_variable(kInf), c = s.add_variable(kInf);
+  for (VariableId v : {a, b, c}) s.expand(v, l, 1);
+  s.solve();
+  EXPECT_DOUBLE_EQ(s.rate(a), 0.1);
+  EXPECT_DOUBLE_EQ(s.rate(b), 0.45);
+  EXPECT_DOUBLE_EQ(s.rate(c), 0.45);
+}
+
+TEST(MaxMin, LooseBoundChangesNothing) {
+  // A bounded at 0.5 > 1/3: the link saturates first and all get 1/3.
+  MaxMinSystem s;
+  const ConstraintId l = s.add_constraint(1);
+  const VariableId a = s.add_variable(0.5), b = s.add_variable(kInf), c = s.add_variable(kInf);
+  for (VariableId v : {a, b, c}) s.expand(v, l, 1);
+  s.solve();
+  for (VariableId v : {a, b, c}) EXPECT_DOUBLE_EQ(s.rate(v), 1.0 / 3.0);
+}
+
+TEST(MaxMin, UnconstrainedVariables) {
+  // No constraint: its bound, or +inf without one. A zero coefficient adds no constraint.
+  MaxMinSystem s;
+  const ConstraintId l = s.add_constraint(1);
+  const VariableId bounded = s.add_variable(3), free = s.add_variable(kInf);
+  s.expand(free, l, 0.0);
+  s.solve();
+  EXPECT_DOUBLE_EQ(s.rate(bounded), 3.0);
+  EXPECT_EQ(s.rate(free), kInf);
+  EXPECT_EQ(s.load(l), 0.0);
+}
+
+TEST(MaxMin, OnlyTheTouchedComponentIsResolved) {
+  MaxMinSystem s;
+  const ConstraintId l1 = s.add_constraint(1), l2 = s.add_constraint(1);
+  const VariableId a = s.add_variable(kInf), b = s.add_variable(kInf);
+  s.expand(a, l1, 1);
+  s.expand(b, l2, 1);
+  s.solve();
+  EXPECT_EQ(s.solved_variables().size(), 2u);
+  const VariableId c = s.add_variable(kInf);
+  s.expand(c, l2, 1);
+  s.solve();
+  EXPECT_EQ(s.solved_variables(), (std::vector<VariableId>{b, c}));
+  EXPECT_EQ(s.solved_constraints(), (std::vector<ConstraintId>{l2}));
+  EXPECT_DOUBLE_EQ(s.rate(a), 1.0);
+  EXPECT_DOUBLE_EQ(s.rate(b), 0.5);
+  s.remove_variable(b);
+  s.solve();
+  EXPECT_EQ(s.solved_variables(), (std::vector<VariableId>{c}));
+  EXPECT_DOUBLE_EQ(s.rate(c), 1.0);
+  s.remove_variable(c);
+  s.solve();  // the emptied link is still re-solved: its load drops to 0
+  EXPECT_EQ(s.solved_constraints(), (std::vector<ConstraintId>{l2}));
+  EXPECT_EQ(s.load(l2), 0.0);
+}
+
+// An independent, slow progressive filling: each step recomputes R_c and U_c from scratch.
+struct Flow {
+  std::vector<std::pair<int, double>> uses;  // (link, coefficient)
+  double bound;
+};
+
+std::vector<double> reference_rates(const std::vector<double>& cap, const std::vector<Flow>& flows) {
+  const std::size_t n = flows.size();
+  std::vector<double> x(n, 0);
+  std::vector<bool> fixed(n, false);
+  for (;;) {
+    double best = kInf;
+    for (std::size_t c = 0; c < cap.size(); ++c) {
+      double r = cap[c], u = 0;
+      for (std::size_t f = 0; f < n; ++f) {
+        for (auto [l, a] : flows[f].uses) {
+          if (l != static_cast<int>(c)) continue;
+          if (fixed[f]) r -= a * x[f]; else u += a;
+        }
+      }
+      if (u > 0) best = std::min(best, r / u);
+    }
+    for (std::size_t f = 0; f < n; ++f) {
+      if (!fixed[f]) best = std::min(best, flows[f].bound);
+    }
+    if (best == kInf) break;
+    // Fix the bounded flows at `best` and every flow of a saturated link.
+    bool any = false;
+    for (std::size_t c = 0; c < cap.size(); ++c) {
+      double r = cap[c], u = 0;
+      for (std::size_t f = 0; f < n; ++f) {
+        for (auto [l, a] : flows[f].uses) {
+          if (l == static_cast<int>(c)) (fixed[f] ? r -= a * x[f] : u += a);
+        }
+      }
+      if (u > 0 && r / u <= best * (1 + 1e-12)) {
+        for (std::size_t f = 0; f < n; ++f) {
+          for (auto [l, a] : flows[f].uses) {
+            if (l == static_cast<int>(c) && !fixed[f]) fixed[f] = true, x[f] = best, any = true;
+          }
+        }
+      }
+    }
+    for (std::size_t f = 0; f < n; ++f) {
+      if (!fixed[f] && flows[f].bound <= best) fixed[f] = true, x[f] = flows[f].bound, any = true;
+    }
+    if (!any) break;
+  }
+  for (std::size_t f = 0; f < n; ++f) {
+    if (!fixed[f]) x[f] = kInf;
+  }
+  return x;
+}
+
+// Random churn of flows over random links: after every incremental solve() the rates equal,
+// bit for bit, a full re-solve (solve_all on a copy), and agree with the slow reference.
+TEST(MaxMin, IncrementalEqualsFullOnRandomFlowSets) {
+  constexpr int kSeeds = 2000;
+  constexpr double kRefTolerance = 1e-9;  // the reference sums in another order
+  for (int seed = 0; seed < kSeeds; ++seed) {
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<int> nlinks_d(1, 8);
+    const int nlinks = nlinks_d(rng);
+    std::uniform_real_distribution<double> cap_d(0.5, 10.0);
+    MaxMinSystem s;
+    std::vector<double> cap;
+    for (int l = 0; l < nlinks; ++l) {
+      cap.push_back(seed % 3 == 0 ? 1.0 : cap_d(rng));  // a third with equal capacities: many ties
+      s.add_constraint(cap.back());
+    }
+    std::vector<std::pair<VariableId, Flow>> live;
+    for (int step = 0; step < 30; ++step) {
+      const bool add = live.empty() || std::uniform_int_distribution<int>(0, 2)(rng) != 0;
+      if (add) {
+        Flow f;
+        f.bound = std::uniform_int_distribution<int>(0, 4)(rng) == 0 ? cap_d(rng) / 4 : kInf;
+        const int hops = std::uniform_int_distribution<int>(1, 3)(rng);
+        for (int h = 0; h < hops; ++h) {
+          const double a = seed % 2 == 0 ? 1.0 : std::uniform_real_distribution<double>(0.1, 3.0)(rng);
+          f.uses.emplace_back(std::uniform_int_distribution<int>(0, nlinks - 1)(rng), a);
+        }
+        const VariableId v = s.add_variable(f.bound);
+        for (auto [l, a] : f.uses) s.expand(v, l, a);
+        live.emplace_back(v, f);
+      } else {
+        const std::size_t k = std::uniform_int_distribution<std::size_t>(0, live.size() - 1)(rng);
+        s.remove_variable(live[k].first);
+        live.erase(live.begin() + static_cast<std::ptrdiff_t>(k));
+      }
+      s.solve();
+      MaxMinSystem full = s;
+      full.solve_all();
+      std::vector<Flow> flows;
+      for (const auto& [v, f] : live) flows.push_back(f);
+      // The reference merges repeated links of one flow the same way expand() does.
+      for (Flow& f : flows) {
+        std::vector<std::pair<int, double>> merged;
+        for (auto [l, a] : f.uses) {
+          bool found = false;
+          for (auto& m : merged) if (m.first == l) m.second += a, found = true;
+          if (!found) merged.emplace_back(l, a);
+        }
+        f.uses = merged;
+      }
+      const std::vector<double> ref = reference_rates(cap, flows);
+      for (std::size_t k = 0; k < live.size(); ++k) {
+        const VariableId v = live[k].first;
+        ASSERT_EQ(s.rate(v), full.rate(v)) << "seed " << seed << " step " << step;
+        ASSERT_NEAR(s.rate(v), ref[k], kRefTolerance * ref[k]) << "seed " << seed << " step " << step;
+      }
+      for (int l = 0; l < nlinks; ++l) ASSERT_EQ(s.load(l), full.load(l)) << "seed " << seed;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace placesim::engine

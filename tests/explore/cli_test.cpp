@@ -1,0 +1,199 @@
+// The command line end to end: determinism, bad input (exit 2, file:line:column, no output
+// file), infeasible as a result, --set overrides, list, plan -> simulate round trip, compare.
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "../support/run_cli.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using placesim::testing::read_all;
+using placesim::testing::run_cli;
+using placesim::testing::temp_dir;
+
+const std::string kSrc = PLACESIM_SOURCE_DIR;
+
+std::string write(const std::string& dir, const std::string& name, const std::string& text) {
+  const std::string path = dir + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+const char* kSmall =
+    "name: small\n"
+    "hardware: sortinghat-v100\n"
+    "model: {generator: transformer, arch: gpt2-large, layers: 2, batch: 1, seq: 32, phase: prefill}\n"
+    "placers: [single-device, round-robin, critical-path]\n"
+    "baseline: single-device\n"
+    "sweep:\n"
+    "  model.seq: [32, 64]\n";
+
+TEST(Cli, SameScenarioTwiceGivesByteIdenticalJson) {
+  const std::string dir = temp_dir("det");
+  const std::string s = write(dir, "s.yaml", kSmall);
+  const auto a = run_cli("run " + s + " --json -j 2 -o " + dir + "/a.h5");
+  const auto b = run_cli("run " + s + " --json -j 1 -o " + dir + "/b.h5");
+  ASSERT_EQ(a.code, 0) << a.err;
+  ASSERT_EQ(b.code, 0) << b.err;
+  EXPECT_EQ(a.out, b.out);
+  const auto j = nlohmann::json::parse(a.out);
+  EXPECT_EQ(j["runs"].size(), 6u);  // 2 points x 3 placers
+}
+
+struct BadCase {
+  const char* what;
+  std::string scenario;   // scenario text
+  std::string expect;     // substring of the one-line error (location and what was expected)
+};
+
+TEST(Cli, BadInputExitsTwoWithLocationAndWritesNothing) {
+  const std::string dir = temp_dir("bad");
+  const std::vector<BadCase> cases = {
+      {"malformed yaml", "name: x\nplacers: [a, b\n", "s.yaml:3:1"},
+      {"unknown key", "name: x\nhardwear: sortinghat-v100\n", "s.yaml:2:1: unknown key 'hardwear'"},
+      {"unknown placer",
+       "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large}\nplacers: [magic]\n",
+       "s.yaml:3:11: unknown placer 'magic'"},
+      {"unknown option",
+       "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large}\n"
+       "placers: [{name: round-robin, speed: 3}]\n",
+       "s.yaml:3:38: unknown option 'speed'"},
+      {"unknown preset",
+       "hardware: no-such-box\nmodel: {generator: transformer, arch: gpt2-large}\nplacers: [single-device]\n",
+       "no-such-box"},
+      {"baseline not a placer",
+       "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large}\nplacers: [single-device]\n"
+       "baseline: round-robin\n",
+       "s.yaml:4:11: baseline 'round-robin' is not one of this scenario's placers"},
+      {"zero bandwidth",
+       "hardware: {devices: [{id: h, type: host_memory, memory: 1GiB}, {id: g, type: gpu, memory: 1GiB, "
+       "memory_bw: 1GB/s, fp32: 1TFLOPS}], links: [{a: h, b: g, bw: 0GB/s}]}\n"
+       "model: {generator: transformer, arch: gpt2-large}\nplacers: [single-device]\n",
+       "s.yaml:1:"},
+  };
+  for (const BadCase& c : cases) {
+    const std::string s = write(dir, "s.yaml", c.scenario);
+    const std::string out = dir + "/should-not-exist.h5";
+    const auto r = run_cli("run " + s + " -o " + out);
+    EXPECT_EQ(r.code, 2) << c.what << ": " << r.err;
+    EXPECT_NE(r.err.find(c.expect), std::string::npos) << c.what << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << c.what << ": " << r.err;
+    EXPECT_FALSE(fs::exists(out)) << c.what;
+  }
+}
+
+TEST(Cli, CyclicGraphAndMissingNodeAreBadInput) {
+  const std::string dir = temp_dir("badgraph");
+  write(dir, "cyc.json",
+        "{\"nodes\": [{\"name\": \"a\", \"flops\": 1}, {\"name\": \"b\", \"flops\": 1}],\n"
+        " \"edges\": [{\"src\": \"a\", \"dst\": \"b\"}, {\"src\": \"b\", \"dst\": \"a\"}]}\n");
+  write(dir, "dangling.json",
+        "{\"nodes\": [{\"name\": \"a\", \"flops\": 1}],\n \"edges\": [{\"src\": \"a\", \"dst\": \"zz\"}]}\n");
+  for (const char* g : {"cyc.json", "dangling.json"}) {
+    const std::string s = write(dir, "s.yaml",
+                                std::string("hardware: sortinghat-v100\nmodel: {file: ") + g +
+                                    "}\nplacers: [single-device]\n");
+    const auto r = run_cli("run " + s + " -o " + dir + "/x.h5");
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_NE(r.err.find(std::string(g) + ":"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir + "/x.h5"));
+  }
+}
+
+TEST(Cli, ModelThatDoesNotFitIsInfeasibleAndOthersStillRun) {
+  // LLaMA-2 70B in fp16 is ~138 GB of weights: it cannot fit one 32 GiB V100.
+  const std::string dir = temp_dir("infeasible");
+  const std::string s = write(dir, "s.yaml",
+                              "hardware: sortinghat-v100\n"
+                              "model: {generator: transformer, arch: llama2-70b, seq: 16, granularity: layer}\n"
+                              "placers: [{name: single-device, device: gpu0}, critical-path]\n");
+  const auto r = run_cli("run " + s + " --json -o " + dir + "/x.h5");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["runs"][0]["status"], "infeasible");
+  EXPECT_NE(j["runs"][0]["message"].get<std::string>().find("gpu0"), std::string::npos);
+  EXPECT_EQ(j["runs"][1]["status"], "ok");
+}
+
+TEST(Cli, SetOverridesAKeyBeforeTheSweep) {
+  const std::string dir = temp_dir("set");
+  const std::string s = write(dir, "s.yaml", kSmall);
+  const auto a = run_cli("run " + s + " --json -o " + dir + "/a.h5 --set model.batch=4 --set sweep.model.seq=[16]");
+  ASSERT_EQ(a.code, 0) << a.err;
+  const auto j = nlohmann::json::parse(a.out);
+  ASSERT_EQ(j["runs"].size(), 3u);
+  EXPECT_EQ(j["runs"][0]["point"]["model.seq"], "16");
+}
+
+TEST(Cli, ListsPlacersPresetsAndModels) {
+  const auto p = run_cli("list placers --json");
+  ASSERT_EQ(p.code, 0) << p.err;
+  const auto pj = nlohmann::json::parse(p.out);
+  std::set<std::string> names;
+  for (const auto& e : pj) names.insert(e["name"]);
+  EXPECT_TRUE(names.count("single-device") && names.count("round-robin") && names.count("critical-path"));
+  const auto h = run_cli("list presets --json");
+  ASSERT_EQ(h.code, 0);
+  EXPECT_NE(h.out.find("sortinghat-v100"), std::string::npos);
+  const auto m = run_cli("list models");
+  ASSERT_EQ(m.code, 0);
+  EXPECT_NE(m.out.find("llama2-70b"), std::string::npos);
+  EXPECT_EQ(run_cli("list nonsense").code, 2);
+}
+
+TEST(Cli, PlanThenSimulateGivesTheSameMakespan) {
+  const std::string dir = temp_dir("plan");
+  const std::string s = write(dir, "s.yaml", kSmall);
+  const auto p = run_cli("plan " + s + " --placer round-robin --json -o " + dir + "/plan.json --graph-out " + dir +
+                         "/graph.json");
+  ASSERT_EQ(p.code, 0) << p.err;
+  const auto pj = nlohmann::json::parse(p.out);
+  const auto sim = run_cli("simulate --hardware sortinghat-v100 --graph " + dir + "/graph.json --plan " + dir +
+                           "/plan.json --json");
+  ASSERT_EQ(sim.code, 0) << sim.err;
+  const auto sj = nlohmann::json::parse(sim.out);
+  EXPECT_EQ(sj["makespan_s"].get<double>(), pj["makespan_s"].get<double>());
+  EXPECT_EQ(sj["status"], "ok");
+}
+
+TEST(Cli, EditedPlanMissingADeliveryIsBadInput) {
+  const std::string dir = temp_dir("plan-bad");
+  const std::string s = write(dir, "s.yaml", kSmall);
+  ASSERT_EQ(run_cli("plan " + s + " --placer single-device -o " + dir + "/plan.json --graph-out " + dir +
+                    "/graph.json").code, 0);
+  auto plan = nlohmann::json::parse(read_all(dir + "/plan.json"));
+  for (auto& q : plan["queues"])
+    if (q["name"].get<std::string>().find(".h2d") != std::string::npos) q["tasks"].erase(0);
+  std::ofstream(dir + "/plan.json") << plan.dump(1);
+  const auto r = run_cli("simulate --hardware sortinghat-v100 --graph " + dir + "/graph.json --plan " + dir +
+                         "/plan.json");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("no delivery"), std::string::npos) << r.err;
+}
+
+TEST(Cli, CompareRecomputesSpeedupsAgainstAnotherBaseline) {
+  const std::string dir = temp_dir("compare");
+  const std::string s = write(dir, "s.yaml", kSmall);
+  const auto run = run_cli("run " + s + " --json -o " + dir + "/r.h5");
+  ASSERT_EQ(run.code, 0) << run.err;
+  const auto rj = nlohmann::json::parse(run.out);
+  const auto c = run_cli("compare " + dir + "/r.h5 --baseline round-robin --json");
+  ASSERT_EQ(c.code, 0) << c.err;
+  const auto cj = nlohmann::json::parse(c.out);
+  // Point 0: speed-up of single-device over round-robin = rr makespan / single makespan.
+  const double single = rj["runs"][0]["makespan_s"], rr = rj["runs"][1]["makespan_s"];
+  EXPECT_DOUBLE_EQ(cj["points"][0]["placers"]["single-device"]["speedup"].get<double>(), rr / single);
+  EXPECT_DOUBLE_EQ(cj["points"][0]["placers"]["round-robin"]["speedup"].get<double>(), 1.0);
+  EXPECT_TRUE(cj["points"][0]["placers"]["critical-path"]["speedup"].is_null());
+  // Geometric mean over the two points, by hand.
+  const double g = std::sqrt((rj["runs"][1]["makespan_s"].get<double>() / rj["runs"][0]["makespan_s"].get<double>()) *
+                             (rj["runs"][4]["makespan_s"].get<double>() / rj["runs"][3]["makespan_s"].get<double>()));
+  EXPECT_NEAR(cj["geomean_speedup"]["single-device"].get<double>(), g, 1e-12);
+  EXPECT_EQ(run_cli("compare " + dir + "/r.h5 --baseline nobody").code, 2);
+  EXPECT_EQ(run_cli("compare " + dir + "/s.yaml").code, 2);
+}
+
+}  // namespace

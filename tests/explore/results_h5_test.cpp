@@ -1,0 +1,177 @@
+// The HDF5 results file: an exact round trip (absent optionals and peak-memory maps included),
+// its reproducibility attributes, atomic writing, and the errors for files it cannot read.
+#include "sim/explore/results_h5.hpp"
+
+#include <gtest/gtest.h>
+#include <hdf5.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "sim/core/error.hpp"
+
+namespace placesim::explore {
+namespace {
+
+namespace fs = std::filesystem;
+
+RunSet sample_set() {
+  RunSet set;
+  set.scenario = "sortinghat-v100";
+  set.scenario_text = "name: sortinghat-v100\nplacers: [single-device, critical-path]\n";
+  set.hardware_text = "devices:\n  gpu0: {type: gpu}\n";
+  set.baseline = "single-device";
+  set.axes = {"model.arch", "model.[batch,seq]"};
+
+  RunResult ok;
+  ok.point_index = 0;
+  ok.point = {{"model.arch", "gpt2-large"}, {"model.[batch,seq]", "[1, 32]"}};
+  ok.placer = "single-device";
+  ok.status = "ok";
+  ok.makespan_s = 0.125;
+  ok.predicted_s = 0.1;
+  ok.speedup = 1.0;
+  ok.peak_mem_bytes = {{"gpu0", 3.5e9}, {"gpu1", 1024.0}};
+  ok.placement_s = 0.002;
+  ok.seed = 18446744073709551615ull;
+
+  RunResult bound;
+  bound.point_index = 0;
+  bound.point = ok.point;
+  bound.placer = "critical-path";
+  bound.status = "ok";
+  bound.predicted_s = 0.05;
+  bound.placement_s = 1e-5;
+  bound.seed = 1;
+
+  RunResult failed;
+  failed.point_index = 1;
+  failed.point = {{"model.arch", "openllama-7b"}, {"model.[batch,seq]", "[4, 128]"}};
+  failed.placer = "milp-sortinghat{q=6; a=b}";
+  failed.status = "infeasible";
+  failed.peak_mem_bytes = {{"gpu0", 4.2e10}};
+  failed.message = "gpu0: needs 42 GB, has 32 GB\nsecond line, ünïcode";
+  failed.seed = 7;
+
+  set.runs = {ok, bound, failed};
+  return set;
+}
+
+void expect_same(const RunSet& a, const RunSet& b) {
+  EXPECT_EQ(a.scenario, b.scenario);
+  EXPECT_EQ(a.scenario_text, b.scenario_text);
+  EXPECT_EQ(a.hardware_text, b.hardware_text);
+  EXPECT_EQ(a.baseline, b.baseline);
+  EXPECT_EQ(a.axes, b.axes);
+  ASSERT_EQ(a.runs.size(), b.runs.size());
+  for (std::size_t i = 0; i < a.runs.size(); ++i) {
+    SCOPED_TRACE("run " + std::to_string(i));
+    const RunResult& x = a.runs[i];
+    const RunResult& y = b.runs[i];
+    EXPECT_EQ(x.point_index, y.point_index);
+    EXPECT_EQ(x.point, y.point);
+    EXPECT_EQ(x.placer, y.placer);
+    EXPECT_EQ(x.status, y.status);
+    EXPECT_EQ(x.makespan_s, y.makespan_s);
+    EXPECT_EQ(x.predicted_s, y.predicted_s);
+    EXPECT_EQ(x.speedup, y.speedup);
+    EXPECT_EQ(x.peak_mem_bytes, y.peak_mem_bytes);
+    EXPECT_EQ(x.placement_s, y.placement_s);
+    EXPECT_EQ(x.message, y.message);
+    EXPECT_EQ(x.seed, y.seed);
+  }
+}
+
+int int_attr(const std::string& path, const char* name) {
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t attr = H5Aopen(file, name, H5P_DEFAULT);
+  int value = -1;
+  H5Aread(attr, H5T_NATIVE_INT, &value);
+  H5Aclose(attr);
+  H5Fclose(file);
+  return value;
+}
+
+class ResultsH5 : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("placesim-results-h5-" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  std::vector<std::string> files() const {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(dir_)) names.push_back(entry.path().filename().string());
+    return names;
+  }
+  fs::path dir_;
+};
+
+TEST_F(ResultsH5, RoundTripsEveryField) {
+  const RunSet set = sample_set();
+  write_results_h5(path("r.h5"), set);
+  const RunSet back = read_results_h5(path("r.h5"));
+  expect_same(set, back);
+  EXPECT_FALSE(back.runs[1].makespan_s.has_value());
+  EXPECT_FALSE(back.runs[2].predicted_s.has_value());
+  EXPECT_TRUE(back.runs[1].peak_mem_bytes.empty());
+}
+
+TEST_F(ResultsH5, RoundTripsAnEmptyRunSet) {
+  RunSet set;
+  set.scenario = "empty";
+  write_results_h5(path("e.h5"), set);
+  expect_same(set, read_results_h5(path("e.h5")));
+}
+
+TEST_F(ResultsH5, CarriesTheSchemaVersionAndLeavesNoTempFile) {
+  write_results_h5(path("r.h5"), sample_set());
+  EXPECT_EQ(int_attr(path("r.h5"), "schema_version"), kResultsSchemaVersion);
+  EXPECT_EQ(files(), std::vector<std::string>{"r.h5"});
+  write_results_h5(path("r.h5"), sample_set());  // overwriting replaces the file
+  EXPECT_EQ(files(), std::vector<std::string>{"r.h5"});
+}
+
+TEST_F(ResultsH5, UnwritableDirectoryIsAnInputErrorAndLeavesNothing) {
+  EXPECT_THROW(write_results_h5(path("missing/r.h5"), sample_set()), InputError);
+  EXPECT_TRUE(files().empty());
+}
+
+TEST_F(ResultsH5, MissingFileIsAnInputError) {
+  EXPECT_THROW(read_results_h5(path("none.h5")), InputError);
+}
+
+TEST_F(ResultsH5, NonHdf5FileIsAnInputError) {
+  std::ofstream(path("x.h5")) << "not an HDF5 file\n";
+  EXPECT_THROW(read_results_h5(path("x.h5")), InputError);
+}
+
+TEST_F(ResultsH5, HdfFileWithoutOurLayoutIsAnInputError) {
+  H5Fclose(H5Fcreate(path("other.h5").c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+  EXPECT_THROW(read_results_h5(path("other.h5")), InputError);
+}
+
+TEST_F(ResultsH5, OtherSchemaVersionIsAnInputErrorSayingSo) {
+  write_results_h5(path("r.h5"), sample_set());
+  const hid_t file = H5Fopen(path("r.h5").c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  const hid_t attr = H5Aopen(file, "schema_version", H5P_DEFAULT);
+  const int future = kResultsSchemaVersion + 1;
+  H5Awrite(attr, H5T_NATIVE_INT, &future);
+  H5Aclose(attr);
+  H5Fclose(file);
+  try {
+    read_results_h5(path("r.h5"));
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "results file " + path("r.h5") + " has schema version " +
+                                         std::to_string(future) + ", this placesim reads " +
+                                         std::to_string(kResultsSchemaVersion));
+  }
+}
+
+}  // namespace
+}  // namespace placesim::explore

@@ -1,0 +1,69 @@
+// Golden test: tests/golden/two-layer.yaml (a two-layer model on two GPUs of the SortingHat V100
+// preset) run through the `placesim` binary, checked against numbers worked out by hand from the
+// preset (hw/presets/sortinghat-v100.yaml) and the roofline formula.
+//
+// Preset figures used:
+//   V100: tensor peak 125e12 FLOP/s (the graph is fp16), memory 900e9 B/s, launch 5e-6 s.
+//   PCIe: host -> bus0 (shared by gpu0 and gpu1) 12e9 B/s, 0.5 us; bus0 -> gpuN 12e9 B/s, 0.5 us.
+//   NVLink gpu0 - gpu1: one link, 22.5e9 B/s, 0.5 us.
+// Graph (two-layer.json): w1, w2 = 24e6 B each;
+//   l1: 2.5e12 flop, 9e9 B moved,  output 4.5e6 B;  l2: 1.25e12 flop, 18e9 B, output 1e6 B.
+// Roofline: d = launch + max(flops / peak, bytes / memory_bw)
+//   d1 = 5e-6 + max(2.5e12/125e12 = 0.02,  9e9/900e9 = 0.01) = 0.020005 s (compute-bound)
+//   d2 = 5e-6 + max(1.25e12/125e12 = 0.01, 18e9/900e9 = 0.02) = 0.020005 s (memory-bound)
+//
+// single-device on gpu0: w1 then w2 on the one copy queue gpu0.h2d, each alone on the route
+//   (1 us of latency, then 24e6 / 12e9 = 2 ms):  w1 ends 0.002001, w2 ends 0.004002.
+//   l1 runs 0.002001 .. 0.022006; l2 needs w2 and l1: 0.022006 .. 0.042011.   makespan 0.042011
+//   gpu0 memory peaks while l2 runs: w1 + w2 + l1.out + l2.out = 24e6+24e6+4.5e6+1e6 = 53.5e6 B.
+// round-robin, l1 on gpu0 and l2 on gpu1: w1@gpu0 and w2@gpu1 start together and share the
+//   host->bus0 uplink: 6e9 B/s each, so both end at 1e-6 + 24e6/6e9 = 0.004001.
+//   l1 runs 0.004001 .. 0.024006; its output crosses the NVLink in 0.5e-6 + 4.5e6/22.5e9 = 0.0002005
+//   (arrives 0.0242065); l2 runs 0.0242065 .. 0.0442115.                        makespan 0.0442115
+//   gpu0 peak: w1 + l1.out = 28.5e6 B; gpu1 peak: w2 + l1.out@gpu1 + l2.out = 29.5e6 B.
+// critical-path: each op at its fastest device (a V100), no communication: d1 + d2 = 0.04001.
+// speed-up of round-robin over single-device: 0.042011 / 0.0442115.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "../support/run_cli.hpp"
+
+namespace {
+
+using placesim::testing::run_cli;
+using placesim::testing::temp_dir;
+constexpr double kRel = 1e-9;
+
+nlohmann::json run_golden() {
+  const std::string dir = temp_dir("golden");
+  const auto r = run_cli("run " + std::string(PLACESIM_SOURCE_DIR) + "/tests/golden/two-layer.yaml --json -j 1 -o " + dir +
+                         "/g.h5");
+  EXPECT_EQ(r.code, 0) << r.err;
+  return nlohmann::json::parse(r.out);
+}
+
+TEST(Golden, TwoLayerOnTwoGpusMatchesHandWorking) {
+  const nlohmann::json j = run_golden();
+  ASSERT_EQ(j["runs"].size(), 3u);
+  const auto& single = j["runs"][0];
+  const auto& rr = j["runs"][1];
+  const auto& cp = j["runs"][2];
+
+  EXPECT_EQ(single["placer"], "single-device{device=gpu0}");
+  EXPECT_EQ(single["status"], "ok");
+  EXPECT_NEAR(single["makespan_s"].get<double>(), 0.042011, 0.042011 * kRel);
+  EXPECT_NEAR(single["peak_mem_bytes"]["gpu0"].get<double>(), 53.5e6, 53.5e6 * kRel);
+  EXPECT_DOUBLE_EQ(single["speedup"].get<double>(), 1.0);
+
+  EXPECT_EQ(rr["status"], "ok");
+  EXPECT_NEAR(rr["makespan_s"].get<double>(), 0.0442115, 0.0442115 * kRel);
+  EXPECT_NEAR(rr["peak_mem_bytes"]["gpu0"].get<double>(), 28.5e6, 28.5e6 * kRel);
+  EXPECT_NEAR(rr["peak_mem_bytes"]["gpu1"].get<double>(), 29.5e6, 29.5e6 * kRel);
+  EXPECT_NEAR(rr["speedup"].get<double>(), 0.042011 / 0.0442115, 1e-8);
+
+  EXPECT_EQ(cp["placer"], "critical-path");
+  EXPECT_TRUE(cp["makespan_s"].is_null());
+  EXPECT_NEAR(cp["predicted_s"].get<double>(), 0.04001, 0.04001 * kRel);
+}
+
+}  // namespace

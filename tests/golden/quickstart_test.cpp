@@ -1,0 +1,33 @@
+// The README's quickstart runs in the suite: every placer of scenarios/quickstart.yaml gives a
+// result at every point, the table is printed, and no simulated makespan beats the bound.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "../support/run_cli.hpp"
+
+using placesim::testing::run_cli;
+using placesim::testing::temp_dir;
+
+TEST(Quickstart, RunsAndPrintsATable) {
+  const std::string dir = temp_dir("quickstart");
+  const auto r = run_cli("run " + std::string(PLACESIM_SOURCE_DIR) + "/scenarios/quickstart.yaml -o " + dir + "/q.h5");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("geomean speed-up"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("single-device"), std::string::npos);
+}
+
+TEST(Quickstart, EveryPlanIsAtLeastTheCriticalPathBound) {
+  const std::string dir = temp_dir("quickstart-json");
+  const auto r = run_cli("run " + std::string(PLACESIM_SOURCE_DIR) + "/scenarios/quickstart.yaml --json -o " + dir + "/q.h5");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  std::map<std::string, double> bound;
+  for (const auto& run : j["runs"])
+    if (run["placer"] == "critical-path") bound[run["point"].dump()] = run["predicted_s"].get<double>();
+  ASSERT_FALSE(bound.empty());
+  for (const auto& run : j["runs"]) {
+    if (run["placer"] == "critical-path") continue;
+    ASSERT_EQ(run["status"], "ok") << run.dump();
+    EXPECT_GE(run["makespan_s"].get<double>(), bound[run["point"].dump()]) << run.dump();
+  }
+}

@@ -1,0 +1,168 @@
+// Graph files: reading (defaults, units, durations, fixed edge times), the lossless round trip,
+// and each kind of bad input reported at its file:line:column.
+#include <gtest/gtest.h>
+
+#include "models/generators/transformer.hpp"
+#include "models/graph_json.hpp"
+
+namespace placesim::models {
+namespace {
+
+Graph parse(const std::string& text) { return parse_graph(Yaml::load_string(text, "g.json")); }
+
+std::string error_of(const std::string& text) {
+  try {
+    parse(text);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Field-by-field equality (locations aside, which name where a node was read).
+void expect_same(const Graph& a, const Graph& b) {
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.dtype, b.dtype);
+  ASSERT_EQ(a.nodes.size(), b.nodes.size());
+  for (size_t i = 0; i < a.nodes.size(); ++i) {
+    const Node &x = a.nodes[i], &y = b.nodes[i];
+    SCOPED_TRACE(x.name);
+    EXPECT_EQ(x.name, y.name);
+    EXPECT_EQ(x.kind, y.kind);
+    EXPECT_EQ(x.type, y.type);
+    EXPECT_EQ(x.flops, y.flops);
+    EXPECT_EQ(x.bytes, y.bytes);
+    EXPECT_EQ(x.output_bytes, y.output_bytes);
+    EXPECT_EQ(x.param_bytes, y.param_bytes);
+    EXPECT_EQ(x.state_bytes, y.state_bytes);
+    EXPECT_EQ(x.layer, y.layer);
+    EXPECT_EQ(x.durations, y.durations);
+  }
+  ASSERT_EQ(a.edges.size(), b.edges.size());
+  for (size_t i = 0; i < a.edges.size(); ++i) {
+    EXPECT_EQ(a.edges[i].src, b.edges[i].src);
+    EXPECT_EQ(a.edges[i].dst, b.edges[i].dst);
+    EXPECT_EQ(a.edges[i].bytes, b.edges[i].bytes);
+    EXPECT_EQ(a.edges[i].time_s, b.edges[i].time_s);
+  }
+}
+
+TEST(GraphJson, ReadsTheDocumentedFormat) {
+  const Graph g = parse(R"({"name": "g", "dtype": "bf16",
+    "nodes": [{"name": "a", "type": "matmul", "flops": 1e9, "bytes": "4MB", "output_bytes": 2e6},
+              {"name": "w", "param_bytes": "1MiB"},
+              {"name": "b", "durations": {"gpu0": 0.002, "cpu0": "10ms"}, "layer": 3}],
+    "edges": [{"src": "w", "dst": "a"}, {"src": "a", "dst": "b"},
+              {"src": "a", "dst": "b", "bytes": 5}, {"src": "a", "dst": "b", "time": "1ms"}]})");
+  EXPECT_EQ(g.dtype, DType::BF16);
+  EXPECT_EQ(g.nodes[0].bytes, 4e6);
+  EXPECT_EQ(g.nodes[1].kind, NodeKind::Param);
+  EXPECT_EQ(g.nodes[1].type, "param");
+  EXPECT_EQ(g.nodes[2].type, "op");
+  EXPECT_EQ(g.nodes[2].layer, 3);
+  EXPECT_EQ(g.nodes[2].durations.at("cpu0"), 0.01);
+  EXPECT_EQ(g.edges[0].bytes, 1048576.0);  // a parameter's edge: its size
+  EXPECT_EQ(g.edges[1].bytes, 2e6);        // an op's edge: its output
+  EXPECT_EQ(g.edges[2].bytes, 5.0);
+  EXPECT_EQ(g.edges[3].time_s, 0.001);
+  EXPECT_EQ(g.nodes[2].loc.line, 4);
+  EXPECT_EQ(g.nodes[2].loc.column, 15);
+}
+
+TEST(GraphJson, RoundTripIsExact) {
+  Graph g = parse(R"({"name": "odd", "dtype": "int4",
+    "nodes": [{"name": "a", "type": "t", "flops": 0.1, "bytes": 123456789.123456789, "output_bytes": 3,
+               "state_bytes": 1e-300, "layer": 0},
+              {"name": "w", "param_bytes": 0, "layer": 7},
+              {"name": "b", "durations": {"p1": 14, "p2": 0.3333333333333333}}],
+    "edges": [{"src": "w", "dst": "a", "bytes": 1}, {"src": "a", "dst": "b", "time": 2.5e-7},
+              {"src": "a", "dst": "b", "bytes": 0.30000000000000004, "time": 0}]})");
+  g.nodes[0].flops = 1.0 / 3.0;  // a value no short decimal writes
+  const std::string text = graph_to_json(g);
+  const Graph back = parse(text);
+  expect_same(g, back);
+  EXPECT_EQ(graph_to_json(back), text);
+}
+
+TEST(GraphJson, GeneratedGraphsRoundTrip) {
+  TransformerSpec s;
+  s.arch = "llama2-70b";
+  s.layers = 2;
+  s.phase = Phase::Decode;
+  s.seq = 777;
+  s.batch = 3;
+  s.dtype = DType::INT4;
+  for (Granularity gran : {Granularity::Op, Granularity::Layer}) {
+    s.granularity = gran;
+    const Graph g = generate_transformer(s);
+    const Graph back = parse(graph_to_json(g));
+    expect_same(g, back);
+    EXPECT_EQ(back.topo_order(), g.topo_order());
+  }
+}
+
+TEST(GraphJson, ExampleFileLoads) {
+  // models/examples/two-layer.json: per layer a [500,1000] x [1000,1000] fp16 matmul:
+  // flops 2*500*1000*1000 = 1e9; bytes 1e6 (in) + 2e6 (weight) + 1e6 (out) = 4e6.
+  const Graph g = load_graph_json(std::string(PLACESIM_SOURCE_DIR) + "/models/examples/two-layer.json");
+  EXPECT_EQ(g.name, "two-layer");
+  EXPECT_EQ(g.ops().size(), 2u);
+  EXPECT_EQ(g.params().size(), 2u);
+  EXPECT_EQ(g.nodes[g.find("mm2")].flops, 2.0 * 500 * 1000 * 1000);
+  EXPECT_EQ(g.nodes[g.find("mm2")].bytes, 2.0 * 500 * 1000 + 2.0 * 1000 * 1000 + 2.0 * 500 * 1000);
+  EXPECT_EQ(g.edges[g.in_edges(g.find("mm2"))[0]].bytes, 2e6);  // w2: its size
+  EXPECT_EQ(g.edges[g.in_edges(g.find("mm2"))[1]].bytes, 1e6);  // mm1's output
+}
+
+TEST(GraphJson, NameDefaultsToTheFileStem) {
+  const Graph g = parse_graph(Yaml::load_string(R"({"nodes": [{"name": "a"}]})", "dir/my-graph.json"));
+  EXPECT_EQ(g.name, "my-graph");
+  EXPECT_EQ(g.dtype, DType::FP32);
+}
+
+TEST(GraphJson, BadInputIsLocated) {
+  // Malformed JSON: yaml-cpp's mark, 1-based.
+  const std::string malformed = error_of("{\"nodes\": [\n  {\"name\": \"a\"\n]}");
+  EXPECT_EQ(malformed.rfind("g.json:3:1: malformed YAML/JSON", 0), 0u) << malformed;
+
+  EXPECT_EQ(error_of("{\"nodes\": [\n  {\"name\": \"a\", \"flop\": 1}]}"),
+            "g.json:2:17: unknown key 'flop' (expected one of: name, type, flops, bytes, output_bytes, "
+            "state_bytes, layer, durations)");
+  EXPECT_EQ(error_of("{\"nodes\": [], \"edge\": []}"),
+            "g.json:1:15: unknown key 'edge' (expected one of: name, dtype, nodes, edges)");
+  EXPECT_EQ(error_of("{\"nodes\": [{\"name\": \"w\", \"param_bytes\": 1, \"flops\": 2}]}"),
+            "g.json:1:44: unknown key 'flops' (expected one of: name, param_bytes, layer)");
+
+  EXPECT_EQ(error_of("{\"nodes\": [{\"name\": \"a\"}],\n \"edges\": [{\"src\": \"a\", \"dst\": \"b\"}]}"),
+            "g.json:2:32: edge to missing node 'b'");
+
+  EXPECT_EQ(error_of("{\"nodes\": [{\"name\": \"a\"},\n           {\"name\": \"b\"}],\n"
+                     " \"edges\": [{\"src\": \"a\", \"dst\": \"b\"}, {\"src\": \"b\", \"dst\": \"a\"}]}"),
+            "g.json:1:12: cycle through node 'a': a -> b -> a");
+
+  EXPECT_EQ(error_of("{\"nodes\": [{\"name\": \"a\"},\n  {\"name\": \"b\", \"bytes\": -5}]}"),
+            "g.json:2:3: node 'b': bytes must be >= 0, got -5");
+  EXPECT_EQ(error_of("{\"nodes\": [{\"name\": \"a\"}, {\"name\": \"b\"}],\n"
+                     " \"edges\": [{\"src\": \"a\", \"dst\": \"b\", \"time\": -1}]}"),
+            "g.json:2:12: edge 'a' -> 'b': time must be >= 0, got -1");
+
+  EXPECT_EQ(error_of("{\"nodes\": [{\"name\": \"a\"},\n  {\"name\": \"a\"}]}"),
+            "g.json:2:12: duplicate node name 'a' (first defined at g.json:1:12)");
+
+  EXPECT_EQ(error_of("{\"dtype\": \"fp64\", \"nodes\": []}"),
+            "g.json:1:11: unknown dtype 'fp64' (expected fp32, fp16, bf16, int8 or int4)");
+  EXPECT_EQ(error_of("{\"nodes\": [{\"name\": \"a\", \"flops\": \"lots\"}]}"),
+            "g.json:1:35: expected a number, got 'lots'");
+}
+
+TEST(GraphJson, MissingFile) {
+  try {
+    load_graph_json("/nonexistent/g.json");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "/nonexistent/g.json: cannot open file");
+  }
+}
+
+}  // namespace
+}  // namespace placesim::models

@@ -1,0 +1,100 @@
+// Roofline durations worked out by hand, peak selection by dtype, and the cannot-run cases.
+#include <gtest/gtest.h>
+
+#include "models/cost/cost_model.hpp"
+
+namespace placesim::models {
+namespace {
+
+// A V100-like GPU: 15.7 TFLOP/s FP32, 125 TFLOP/s tensor, no INT8 figure, 900 GB/s, 5 us launch.
+hw::Device gpu() {
+  hw::Device d;
+  d.id = "gpu0";
+  d.kind = hw::DeviceKind::Gpu;
+  d.fp32_flops = 15.7e12;
+  d.tensor_flops = 125e12;
+  d.memory_bw = 900e9;
+  d.launch_s = 5e-6;
+  return d;
+}
+
+Node work(double flops, double bytes) {
+  Node n;
+  n.name = "op";
+  n.type = "matmul";
+  n.flops = flops;
+  n.bytes = bytes;
+  return n;
+}
+
+void expect_rel(double got, double want) { EXPECT_NEAR(got, want, 1e-12 * want); }
+
+TEST(Roofline, ComputeBoundMatmul) {
+  // [4096,4096] x [4096,4096] fp16: flops 2*4096^3 = 137,438,953,472;
+  // bytes 3 * 4096^2 * 2 = 100,663,296.
+  // compute 137,438,953,472 / 125e12 = 1.099511627776e-3 s; memory 100,663,296 / 900e9 = 1.118e-4 s
+  // -> 5e-6 + 1.099511627776e-3 = 1.104511627776e-3 s
+  const RooflineCost rc;
+  const Node mm = work(137438953472.0, 100663296.0);
+  expect_rel(rc.duration(mm, gpu(), DType::FP16), 1.104511627776e-3);
+  // fp32 uses the FP32 peak: 137,438,953,472 / 15.7e12 = 8.754073469554140e-3 s (+5 us)
+  expect_rel(rc.duration(mm, gpu(), DType::FP32), 5e-6 + 137438953472.0 / 15.7e12);
+}
+
+TEST(Roofline, MemoryBoundAdd) {
+  // 1e8-element fp16 add: flops 1e8, bytes 3 * 1e8 * 2 = 6e8.
+  // compute 1e8 / 125e12 = 8e-7 s; memory 6e8 / 900e9 = 6.666...e-4 s -> 5e-6 + 6.6666...e-4
+  const RooflineCost rc;
+  expect_rel(rc.duration(work(1e8, 6e8), gpu(), DType::FP16), 5e-6 + 2.0 / 3.0 * 1e-3);
+}
+
+TEST(Roofline, PeakByDtype) {
+  hw::Device d = gpu();
+  EXPECT_EQ(RooflineCost::peak_flops(d, DType::FP32), 15.7e12);
+  EXPECT_EQ(RooflineCost::peak_flops(d, DType::BF16), 125e12);
+  EXPECT_EQ(RooflineCost::peak_flops(d, DType::INT8), 125e12);  // no INT8 figure: tensor peak
+  d.int8_ops = 250e12;
+  EXPECT_EQ(RooflineCost::peak_flops(d, DType::INT4), 250e12);
+  d.tensor_flops = 0;  // no tensor cores (e.g. a CPU)
+  EXPECT_EQ(RooflineCost::peak_flops(d, DType::FP16), 15.7e12);
+  d.int8_ops = 0;
+  EXPECT_EQ(RooflineCost::peak_flops(d, DType::INT8), 15.7e12);
+}
+
+TEST(Roofline, ExplicitDurationsOverride) {
+  const RooflineCost rc;
+  Node n = work(1e12, 1e12);
+  n.durations = {{"gpu0", 14.0}, {"gpu1", 16.0}};
+  EXPECT_EQ(rc.duration(n, gpu(), DType::FP32), 14.0);  // no launch added
+  hw::Device other = gpu();
+  other.id = "gpu2";
+  EXPECT_EQ(rc.duration(n, other, DType::FP32), kCannotRun);
+}
+
+TEST(Roofline, CannotRunRatherThanDivideByZero) {
+  const RooflineCost rc;
+  hw::Device mem = gpu();
+  mem.kind = hw::DeviceKind::HostMemory;
+  EXPECT_EQ(rc.duration(work(1, 1), mem, DType::FP16), kCannotRun);
+
+  hw::Device no_bw = gpu();
+  no_bw.memory_bw = 0;
+  EXPECT_EQ(rc.duration(work(1, 1), no_bw, DType::FP16), kCannotRun);
+  EXPECT_EQ(rc.duration(work(1e9, 0), no_bw, DType::FP16), 5e-6 + 1e9 / 125e12);  // needs no bandwidth
+
+  hw::Device no_peak = gpu();
+  no_peak.fp32_flops = 0;
+  EXPECT_EQ(rc.duration(work(1, 1), no_peak, DType::FP32), kCannotRun);
+  EXPECT_EQ(rc.duration(work(0, 9e8), no_peak, DType::FP32), 5e-6 + 1e-3);  // needs no peak
+}
+
+TEST(Roofline, ParamsTakeNoTime) {
+  Node w;
+  w.name = "w";
+  w.kind = NodeKind::Param;
+  w.param_bytes = 1e9;
+  EXPECT_EQ(RooflineCost().duration(w, gpu(), DType::FP16), 0.0);
+}
+
+}  // namespace
+}  // namespace placesim::models

@@ -1,0 +1,92 @@
+// Reading a transformer spec from YAML: defaults, every key, and located errors.
+#include <gtest/gtest.h>
+
+#include "models/generators/transformer.hpp"
+
+namespace placesim::models {
+namespace {
+
+TransformerSpec parse(const std::string& text) {
+  return parse_transformer_spec(Yaml::load_string(text, "s.yaml"));
+}
+
+// The message of the InputError parsing `text` throws ("" when none).
+std::string error_of(const std::string& text) {
+  try {
+    parse(text);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(TransformerSpec, ReadsEveryKey) {
+  const TransformerSpec s = parse(
+      "{generator: transformer, arch: llama2-70b, batch: 4, seq: 2048, phase: decode, dtype: int4,"
+      " granularity: layer, layers: 3}");
+  EXPECT_EQ(s.arch, "llama2-70b");
+  EXPECT_EQ(s.batch, 4);
+  EXPECT_EQ(s.seq, 2048);
+  EXPECT_EQ(s.phase, Phase::Decode);
+  EXPECT_EQ(s.dtype, DType::INT4);
+  EXPECT_EQ(s.granularity, Granularity::Layer);
+  EXPECT_EQ(s.layers, 3);
+}
+
+TEST(TransformerSpec, Defaults) {
+  const TransformerSpec s = parse("arch: gpt2-xl");
+  EXPECT_EQ(s.batch, 1);
+  EXPECT_EQ(s.seq, 128);
+  EXPECT_EQ(s.phase, Phase::Prefill);
+  EXPECT_EQ(s.dtype, DType::FP16);
+  EXPECT_EQ(s.granularity, Granularity::Op);
+  EXPECT_EQ(s.layers, 0);
+}
+
+TEST(TransformerSpec, ErrorsNameTheLocation) {
+  EXPECT_EQ(error_of("arch: gpt2-xl\nbatchsize: 2"),
+            "s.yaml:2:1: unknown key 'batchsize' (expected one of: generator, arch, batch, seq, phase, dtype, "
+            "granularity, layers)");
+  EXPECT_EQ(error_of("arch: gpt5"),
+            "s.yaml:1:7: unknown arch 'gpt5' (known: gpt2-large, gpt2-xl, openllama-3b, openllama-7b, "
+            "llama2-7b, llama2-13b, llama2-70b)");
+  EXPECT_EQ(error_of("arch: gpt2-xl\nphase: train"),
+            "s.yaml:2:8: unknown phase 'train' (expected prefill, decode)");
+  EXPECT_EQ(error_of("arch: gpt2-xl\ndtype: fp8"),
+            "s.yaml:2:8: unknown dtype 'fp8' (expected fp32, fp16, bf16, int8 or int4)");
+  EXPECT_EQ(error_of("arch: gpt2-xl\ngranularity: block"),
+            "s.yaml:2:14: unknown granularity 'block' (expected op, layer)");
+  EXPECT_EQ(error_of("arch: gpt2-xl\nbatch: 0"), "s.yaml:2:8: expected a positive integer, got '0'");
+  EXPECT_EQ(error_of("arch: gpt2-xl\nseq: 2048"), "s.yaml:2:6: seq 2048 exceeds gpt2-xl's 1024 positions");
+  EXPECT_EQ(error_of("arch: gpt2-xl\nlayers: 49"),
+            "s.yaml:2:9: expected layers between 0 (all) and 48 for gpt2-xl");
+  EXPECT_EQ(error_of("generator: lstm\narch: gpt2-xl"),
+            "s.yaml:1:12: expected generator 'transformer', got 'lstm'");
+  EXPECT_EQ(error_of("batch: 1"), "s.yaml:1:1: missing key 'arch'");
+}
+
+TEST(TransformerSpec, GenerateRejectsWhatParseRejects) {
+  TransformerSpec s;
+  s.arch = "nope";
+  EXPECT_THROW(generate_transformer(s), InputError);
+  s.arch = "gpt2-large";
+  s.layers = 37;
+  EXPECT_THROW(generate_transformer(s), InputError);
+  s.layers = 0;
+  s.batch = 0;
+  EXPECT_THROW(generate_transformer(s), InputError);
+}
+
+TEST(TransformerSpec, TruncationAndName) {
+  TransformerSpec s;
+  s.arch = "llama2-13b";
+  s.layers = 2;
+  const Graph g = generate_transformer(s);
+  EXPECT_EQ(g.name, "llama2-13b-prefill-b1-s128-fp16-op-2l");
+  EXPECT_EQ(g.dtype, DType::FP16);
+  EXPECT_GE(g.find("l1.add2"), 0);
+  EXPECT_EQ(g.find("l2.ln1"), -1);
+}
+
+}  // namespace
+}  // namespace placesim::models

@@ -1,0 +1,50 @@
+// Runs the built `placesim` binary from a test and captures its exit code, stdout and stderr.
+#pragma once
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace placesim::testing {
+
+struct CliResult {
+  int code = -1;
+  std::string out, err;
+};
+
+inline std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A fresh directory under the system temp dir, removed by the caller if wanted.
+inline std::string temp_dir(const std::string& tag) {
+  auto d = std::filesystem::temp_directory_path() / ("placesim-" + tag + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d);
+  return d.string();
+}
+
+// `args` is appended to the binary's path as shell words (the tests quote what they pass).
+inline CliResult run_cli(const std::string& args) {
+  static int n = 0;
+  const std::string dir = temp_dir("cli");
+  const std::string out = dir + "/out" + std::to_string(n), err = dir + "/err" + std::to_string(n++);
+  const std::string cmd = std::string(PLACESIM_BINARY) + " " + args + " >" + out + " 2>" + err;
+  const int status = std::system(cmd.c_str());
+  CliResult r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = read_all(out);
+  r.err = read_all(err);
+  return r;
+}
+
+}  // namespace placesim::testing
