@@ -55,11 +55,14 @@ int cmd_run(const std::vector<std::string>& args) {
     std::string text = fmt::format("scenario {}: {} sweep point(s) x {} placer(s)\n\n", s.name, s.points.size(),
                                    s.placers.size());
     text += explore::format_comparison(c);
-    for (const explore::RunResult& r : set.runs)
-      if (r.predicted_s || !r.message.empty())
-        text += fmt::format("  point {} {}: {}{}{}\n", r.point_index, r.placer,
-                            r.predicted_s ? fmt::format("predicted {:.4f} ms", *r.predicted_s * 1e3) : "",
-                            r.predicted_s && !r.message.empty() ? "; " : "", r.message);
+    // Why a run has no makespan (infeasible, error), and the placers' own predictions.
+    for (const explore::RunResult& r : set.runs) {
+      const bool bound = r.status == "ok" && !r.makespan_s;
+      if (r.status != "ok" && !r.message.empty())
+        text += fmt::format("  point {} {}: {}: {}\n", r.point_index, r.placer, r.status, r.message);
+      else if (r.predicted_s && !bound)
+        text += fmt::format("  point {} {}: predicted {:.4f} ms\n", r.point_index, r.placer, *r.predicted_s * 1e3);
+    }
     text += fmt::format("\nresults: {}\n", out);
     std::fputs(text.c_str(), stdout);
   }

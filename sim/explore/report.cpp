@@ -64,6 +64,7 @@ Comparison compare(const RunSet& set, const std::string& baseline, Metric metric
       nr.point = r.point;
       nr.value.resize(c.placers.size());
       nr.speedup.resize(c.placers.size());
+      nr.bound.resize(c.placers.size());
       nr.status.resize(c.placers.size());
       c.rows.push_back(std::move(nr));
     }
@@ -71,6 +72,7 @@ Comparison compare(const RunSet& set, const std::string& baseline, Metric metric
     const size_t k = col[r.placer];
     rr.value[k] = metric == Metric::Makespan ? r.makespan_s : r.predicted_s;
     rr.status[k] = r.status;
+    if (metric == Metric::Makespan && !r.makespan_s && r.status == "ok") rr.bound[k] = r.predicted_s;
   }
   std::vector<double> log_sum(c.placers.size(), 0.0);
   std::vector<int> count(c.placers.size(), 0);
@@ -89,7 +91,9 @@ Comparison compare(const RunSet& set, const std::string& baseline, Metric metric
   return c;
 }
 
-static std::string cell(const std::optional<double>& v, const std::optional<double>& sp, const std::string& status) {
+static std::string cell(const std::optional<double>& v, const std::optional<double>& sp,
+                        const std::optional<double>& bound, const std::string& status) {
+  if (!v && bound) return fmt::format(">= {:.4f} ms", *bound * 1e3);
   if (!v) return status.empty() ? "-" : status;
   std::string s = fmt::format("{:.4f} ms", *v * 1e3);
   if (sp) s += fmt::format(" ({:.2f}x)", *sp);
@@ -105,7 +109,7 @@ std::string format_comparison(const Comparison& c) {
     std::string point;
     for (auto& [axis, value] : r.point) point += (point.empty() ? "" : " ") + axis + "=" + value;
     std::vector<std::string> line{point.empty() ? "(single point)" : point};
-    for (size_t k = 0; k < c.placers.size(); ++k) line.push_back(cell(r.value[k], r.speedup[k], r.status[k]));
+    for (size_t k = 0; k < c.placers.size(); ++k) line.push_back(cell(r.value[k], r.speedup[k], r.bound[k], r.status[k]));
     table.push_back(line);
   }
   if (!c.baseline.empty()) {

@@ -27,6 +27,7 @@ struct Comparison {
     std::vector<std::pair<std::string, std::string>> point;
     std::vector<std::optional<double>> value;    // per placer: the metric, seconds
     std::vector<std::optional<double>> speedup;  // per placer: baseline value / value
+    std::vector<std::optional<double>> bound;    // per placer: a bound's prediction (no makespan)
     std::vector<std::string> status;
   };
   std::vector<Row> rows;

@@ -11,6 +11,8 @@
 // axes (a JSON array of the axis names) and created (UTC, ISO 8601).
 #include "sim/explore/results_h5.hpp"
 
+#include "sim/core/file_io.hpp"
+
 #include <hdf5.h>
 #include <unistd.h>
 
@@ -303,8 +305,10 @@ RunSet read_file(const std::string& path) {
 
 void write_results_h5(const std::string& path, const RunSet& set) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // failures are reported by our exceptions
-  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
   std::error_code ec;
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  const std::string tmp = temp_path_for(path);
   try {
     write_file(tmp, set);
   } catch (const H5Failure& f) {
@@ -314,12 +318,7 @@ void write_results_h5(const std::string& path, const RunSet& set) {
     std::filesystem::remove(tmp, ec);
     throw;
   }
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::error_code ignored;
-    std::filesystem::remove(tmp, ignored);
-    throw InputError("cannot write results file " + path + ": " + ec.message());
-  }
+  commit_temp_file(tmp, path);
 }
 
 RunSet read_results_h5(const std::string& path) {

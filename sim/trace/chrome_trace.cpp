@@ -1,16 +1,9 @@
 #include "sim/trace/chrome_trace.hpp"
 
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <system_error>
-
 #include <nlohmann/json.hpp>
 
 #include "sim/core/error.hpp"
+#include "sim/core/file_io.hpp"
 
 namespace placesim::trace {
 
@@ -101,24 +94,7 @@ void write_chrome_trace(std::ostream& out, const TaskGraph& g, const Trace& t) {
 }
 
 void write_chrome_trace_file(const std::string& path, const TaskGraph& g, const Trace& t) {
-  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-  std::error_code ec;
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError("cannot write trace file " + path + ": " + std::strerror(errno));
-    write_chrome_trace(out, g, t);
-    out.close();
-    if (!out) {
-      std::filesystem::remove(tmp, ec);
-      throw InputError("cannot write trace file " + path + ": write failed");
-    }
-  }
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::error_code ignored;
-    std::filesystem::remove(tmp, ignored);
-    throw InputError("cannot write trace file " + path + ": " + ec.message());
-  }
+  write_file_atomic(path, [&](std::ostream& out) { write_chrome_trace(out, g, t); });
 }
 
 }  // namespace placesim::trace

@@ -136,9 +136,13 @@ TEST_F(ResultsH5, CarriesTheSchemaVersionAndLeavesNoTempFile) {
   EXPECT_EQ(files(), std::vector<std::string>{"r.h5"});
 }
 
-TEST_F(ResultsH5, UnwritableDirectoryIsAnInputErrorAndLeavesNothing) {
-  EXPECT_THROW(write_results_h5(path("missing/r.h5"), sample_set()), InputError);
-  EXPECT_TRUE(files().empty());
+TEST_F(ResultsH5, MissingDirectoryIsCreatedUnwritableIsAnInputErrorAndLeavesNothing) {
+  write_results_h5(path("new/r.h5"), sample_set());
+  EXPECT_EQ(int_attr(path("new/r.h5"), "schema_version"), kResultsSchemaVersion);
+  std::filesystem::remove_all(path("new"));
+  std::ofstream(path("plain-file")) << "x";  // a "directory" that is a regular file
+  EXPECT_THROW(write_results_h5(path("plain-file/r.h5"), sample_set()), InputError);
+  EXPECT_EQ(files(), std::vector<std::string>{"plain-file"});
 }
 
 TEST_F(ResultsH5, MissingFileIsAnInputError) {

@@ -23,7 +23,9 @@
 //   gpu0 peak: w1 + l1.out = 28.5e6 B; gpu1 peak: w2 + l1.out@gpu1 + l2.out = 29.5e6 B.
 // critical-path: each op at its fastest device (a V100), no communication: d1 + d2 = 0.04001.
 // speed-up of round-robin over single-device: 0.042011 / 0.0442115.
+#include <filesystem>
 #include <gtest/gtest.h>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "../support/run_cli.hpp"
@@ -67,3 +69,32 @@ TEST(Golden, TwoLayerOnTwoGpusMatchesHandWorking) {
 }
 
 }  // namespace
+
+// --trace writes one Chrome trace per simulated run: a lane per queue, and counter tracks of
+// each link's bytes/s, so contention is visible. In the round-robin run both parameter copies
+// share the host -> bus0 uplink, which then carries its full 12e9 B/s (6e9 for each copy),
+// while each GPU's own x16 link carries 6e9 B/s.
+TEST(Golden, TraceShowsLanesPerQueueAndLinkRates) {
+  const std::string dir = temp_dir("golden-trace");
+  const auto r = run_cli("run " + std::string(PLACESIM_SOURCE_DIR) + "/tests/golden/two-layer.yaml -j 1 --trace " +
+                         dir + "/traces -o " + dir + "/g.h5");
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::string path;
+  for (const auto& e : std::filesystem::directory_iterator(dir + "/traces"))
+    if (e.path().filename().string().rfind("0-round-robin", 0) == 0) path = e.path().string();
+  ASSERT_FALSE(path.empty());
+  const auto j = nlohmann::json::parse(placesim::testing::read_all(path));
+  std::set<std::string> lanes;
+  double uplink_peak = 0, gpu1_link_peak = 0;
+  for (const auto& e : j["traceEvents"]) {
+    if (e["name"] == "thread_name") lanes.insert(e["args"]["name"].get<std::string>());
+    if (e["ph"] != "C") continue;
+    const std::string name = e["name"];
+    const double rate = e["args"].begin()->get<double>();
+    if (name.find("host->bus0") != std::string::npos) uplink_peak = std::max(uplink_peak, rate);
+    if (name.find("bus0->gpu1") != std::string::npos) gpu1_link_peak = std::max(gpu1_link_peak, rate);
+  }
+  EXPECT_EQ(lanes, (std::set<std::string>{"gpu0.compute", "gpu1.compute", "gpu0.h2d", "gpu1.h2d", "gpu0->gpu1"}));
+  EXPECT_NEAR(uplink_peak, 12e9, 12e9 * kRel);
+  EXPECT_NEAR(gpu1_link_peak, 6e9, 6e9 * kRel);
+}

@@ -125,10 +125,14 @@ TEST_F(ChromeTraceFile, WritesTheSameBytesAndLeavesNoTempFile) {
   EXPECT_EQ(files, 1);
 }
 
-TEST_F(ChromeTraceFile, MissingDirectoryIsAnInputError) {
-  const std::string path = (dir_ / "no-such-dir" / "run.json").string();
-  EXPECT_THROW(write_chrome_trace_file(path, sample_graph(), sample_trace()), InputError);
-  EXPECT_FALSE(std::filesystem::exists(dir_ / "no-such-dir"));
+TEST_F(ChromeTraceFile, MissingDirectoryIsCreatedUnwritableIsAnInputError) {
+  const std::string path = (dir_ / "new-dir" / "run.json").string();
+  write_chrome_trace_file(path, sample_graph(), sample_trace());
+  EXPECT_TRUE(std::filesystem::exists(path));
+  // A "directory" that is a regular file cannot hold the trace.
+  std::ofstream(dir_ / "plain-file") << "x";
+  EXPECT_THROW(write_chrome_trace_file((dir_ / "plain-file" / "run.json").string(), sample_graph(), sample_trace()),
+               InputError);
 }
 
 }  // namespace
