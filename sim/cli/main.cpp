@@ -11,21 +11,21 @@
 
 using namespace placesim;
 
-static void print_help() {
+static void print_help(std::FILE* to) {
   std::string text =
       "placesim: a discrete-event simulator and design-space explorer for DL inference placement.\n\n"
       "usage: placesim COMMAND [options]   (placesim COMMAND --help for details)\n\ncommands:\n";
-  for (const cli::Command& c : cli::commands()) text += fmt::format("  {:<44} {}\n", c.usage, c.summary);
+  for (const cli::Command& c : cli::commands()) text += fmt::format("  {:<52} {}\n", c.usage, c.summary);
   text +=
       "\nEvery command takes --json and then prints one JSON document on stdout; logs go to stderr.\n"
       "Bad input exits with code 2 and a message naming the file, line and column.\n";
-  std::fputs(text.c_str(), stdout);
+  std::fputs(text.c_str(), to);
 }
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-    print_help();
+    print_help(args.empty() ? stderr : stdout);
     return args.empty() ? 2 : 0;
   }
   if (args[0] == "--version") {

@@ -1,6 +1,7 @@
 #include "sim/core/yaml_doc.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 #include <sstream>
@@ -10,6 +11,8 @@
 namespace placesim {
 
 Yaml Yaml::load_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw InputError(SourceLoc{path}, "is a directory, expected a file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(SourceLoc{path}, "cannot open file");
   std::stringstream ss;

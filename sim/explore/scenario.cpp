@@ -113,13 +113,44 @@ std::vector<Dimension> read_sweep(const Yaml& sweep) {
   return dims;
 }
 
+// The scenario file with --set overrides applied and relative paths resolved against its own
+// directory. Read afresh for every sweep point, so that every node keeps its file location
+// (YAML::Clone would drop them).
+Yaml read_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  Yaml doc = Yaml::load_file(path);
+  if (!doc.is_map()) doc.fail("expected a scenario (a map with hardware, model and placers)");
+  for (const std::string& o : overrides) {
+    const size_t eq = o.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InputError(SourceLoc{"--set"}, fmt::format("expected key=value, got '{}'", o));
+    YAML::Node value;
+    try {
+      value = YAML::Load(o.substr(eq + 1));
+    } catch (const YAML::Exception& e) {
+      throw InputError(SourceLoc{"--set"}, fmt::format("malformed value in '{}': {}", o, e.msg));
+    }
+    set_path(doc.node(), o.substr(0, eq), value, SourceLoc{"--set " + o});
+  }
+  const fs::path dir = fs::path(path).parent_path();
+  auto resolve = [&](YAML::Node n) {
+    if (!n.IsScalar()) return;
+    const std::string v = n.Scalar();
+    if (hw::is_preset(v) || fs::path(v).is_absolute()) return;
+    if (fs::exists(dir / v)) n = (dir / v).string();
+  };
+  const YAML::Node& root = doc.node();
+  if (root["hardware"]) resolve(root["hardware"]);
+  if (root["model"] && root["model"].IsMap() && root["model"]["file"]) resolve(root["model"]["file"]);
+  return doc;
+}
+
 void expand(Scenario& s, const std::vector<Dimension>& dims) {
   size_t total = 1;
   for (auto& d : dims) total *= d.size();
   for (size_t i = 0; i < total; ++i) {
     Point p;
     p.index = static_cast<int>(i);
-    p.root = YAML::Clone(s.root.node());
+    p.root = read_scenario(s.file, s.overrides).node();
     p.root.remove("sweep");
     size_t rest = i;
     std::vector<size_t> idx(dims.size());
@@ -166,35 +197,13 @@ std::string hardware_text(const Yaml& hw) {
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
   Scenario s;
   s.file = path;
-  Yaml doc = Yaml::load_file(path);
-  if (!doc.is_map()) doc.fail("expected a scenario (a map with hardware, model and placers)");
-  for (const std::string& o : overrides) {
-    const size_t eq = o.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw InputError(SourceLoc{"--set"}, fmt::format("expected key=value, got '{}'", o));
-    YAML::Node value;
-    try {
-      value = YAML::Load(o.substr(eq + 1));
-    } catch (const YAML::Exception& e) {
-      throw InputError(SourceLoc{"--set"}, fmt::format("malformed value in '{}': {}", o, e.msg));
-    }
-    set_path(doc.node(), o.substr(0, eq), value, SourceLoc{"--set " + o});
-  }
+  s.overrides = overrides;
+  Yaml doc = read_scenario(path, overrides);
   doc.allow_keys({"name", "description", "hardware", "model", "weights", "cost", "placers", "baseline", "sweep", "seed"});
   s.root = doc;
   s.name = doc.str_or("name", fs::path(path).stem().string());
   s.seed = static_cast<std::uint64_t>(doc.integer_or("seed", 1));
 
-  // Paths in the scenario are relative to its own directory.
-  const fs::path dir = fs::path(path).parent_path();
-  auto resolve = [&](YAML::Node n) {
-    if (!n.IsScalar()) return;
-    const std::string v = n.Scalar();
-    if (hw::is_preset(v) || fs::path(v).is_absolute()) return;
-    if (fs::exists(dir / v)) n = (dir / v).string();
-  };
-  resolve(doc.node()["hardware"]);
-  if (doc.at("model").is_map() && doc.node()["model"]["file"]) resolve(doc.node()["model"]["file"]);
   s.hardware_text = hardware_text(doc.at("hardware"));
   weights_of(doc.get("weights"));
   doc.at("model");

@@ -39,6 +39,7 @@ struct Point {
 struct Scenario {
   std::string name;
   std::string file;          // path it was read from
+  std::vector<std::string> overrides;  // --set key=value, in order
   std::string text;          // the scenario as run (after --set), as YAML text
   std::string hardware_text; // the hardware description of the unswept scenario
   Yaml root;                 // after --set

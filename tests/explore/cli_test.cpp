@@ -68,6 +68,14 @@ TEST(Cli, BadInputExitsTwoWithLocationAndWritesNothing) {
        "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large}\nplacers: [single-device]\n"
        "baseline: round-robin\n",
        "s.yaml:4:11: baseline 'round-robin' is not one of this scenario's placers"},
+      {"bad value in the model",
+       "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large, batch: 0}\n"
+       "placers: [single-device]\n",
+       "s.yaml:2:58: expected a positive integer"},
+      {"bad swept value",
+       "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large}\n"
+       "placers: [single-device]\nsweep: {model.batch: [1, -2]}\n",
+       "s.yaml:4:26: expected a positive integer"},
       {"zero bandwidth",
        "hardware: {devices: [{id: h, type: host_memory, memory: 1GiB}, {id: g, type: gpu, memory: 1GiB, "
        "memory_bw: 1GB/s, fp32: 1TFLOPS}], links: [{a: h, b: g, bw: 0GB/s}]}\n"
