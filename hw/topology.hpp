@@ -34,6 +34,24 @@ struct Device {
   double launch_s = 0;          // kernel launch overhead per kernel (roofline constant)
   bool concurrent_kernels = true;
   int cores = 0;                // CPU
+  // --- Added for hardware fidelity (issue 3); every default keeps the foundation's behaviour. ---
+  // GPU copy engines: DMA queues for host-to-device and device-to-host copies, each a resource of
+  // `copy_engine_bw` bytes/s (0: not a bottleneck) that its copies also use.
+  int h2d_engines = 1;
+  int d2h_engines = 1;
+  double copy_engine_bw = 0;
+  int streams = 1;              // compute queues a plan may use on this GPU
+  // CPU: sockets, and the contention curve: contention[k-1] = per-core slowdown factor (>= 1)
+  // when k cores are busy (Chrion's W matrix); empty: no slowdown.
+  int sockets = 1;
+  std::vector<double> contention;
+  // NUMA node of a CPU socket or a host memory; copies from a host memory on another node than
+  // the CPU that drives them cross the socket interconnect (a link in the file).
+  int numa_node = 0;
+  // Host memory: bytes/s a pageable (not pinned) copy reaches, staged through a bounce buffer;
+  // 0: pageable copies run as fast as pinned ones.
+  double pageable_bw = 0;
+  std::string node;             // cluster node this device belongs to ("" outside clusters)
   bool is_compute() const { return kind == DeviceKind::Gpu || kind == DeviceKind::Cpu; }
 };
 
@@ -63,6 +81,7 @@ class Topology {
   std::string description;
   std::string source;        // citation for presets
   bool network_ideal = false;
+  bool gpudirect = true;     // GPU <-> NIC traffic direct (true) or staged through host memory
   std::vector<Device> devices;
   std::vector<Link> links;
 
