@@ -1,7 +1,9 @@
 #include "hw/device_yaml.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <fmt/format.h>
+#include <limits>
 #include <string_view>
 #include <vector>
 
@@ -20,10 +22,13 @@ struct KindInfo {
 const std::vector<KindInfo>& kinds() {
   static const std::vector<KindInfo> k = {
       {"gpu", DeviceKind::Gpu,
-       {"memory", "memory_bw", "fp32", "tensor", "int8", "launch", "concurrent_kernels"},
+       {"memory", "memory_bw", "fp32", "tensor", "int8", "launch", "concurrent_kernels", "h2d_engines",
+        "d2h_engines", "copy_engine_bw", "streams"},
        {"memory", "memory_bw", "fp32"}},
-      {"cpu", DeviceKind::Cpu, {"cores", "memory_bw", "fp32", "tensor", "int8", "launch"}, {"cores", "memory_bw", "fp32"}},
-      {"host_memory", DeviceKind::HostMemory, {"memory", "memory_bw"}, {"memory"}},
+      {"cpu", DeviceKind::Cpu,
+       {"cores", "memory_bw", "fp32", "tensor", "int8", "launch", "sockets", "contention", "numa_node"},
+       {"cores", "memory_bw", "fp32"}},
+      {"host_memory", DeviceKind::HostMemory, {"memory", "memory_bw", "numa_node", "pageable_bw"}, {"memory"}},
       {"switch", DeviceKind::Switch, {}, {}},
       {"nic", DeviceKind::Nic, {}, {}},
   };
@@ -68,14 +73,38 @@ void check_keys(const Yaml& map, const std::vector<std::string_view>& a, const s
   }
 }
 
-// A device's fields: its own map first, then its template's.
+// A device's fields: its own maps first (newest layer first), then its template's.
 struct Fields {
-  Yaml own, tmpl;
+  std::vector<Yaml> own;
+  Yaml tmpl;
   Yaml get(std::string_view key) const {
-    Yaml v = own.get(key);
-    return v.defined() ? v : tmpl.get(key);
+    for (const Yaml& layer : own)
+      if (Yaml v = layer.get(key); v.defined()) return v;
+    return tmpl.get(key);
   }
 };
+
+int nonnegative_int(const Yaml& v) {
+  const std::int64_t x = v.integer();
+  if (x < 0 || x > std::numeric_limits<int>::max())
+    v.fail(fmt::format("expected a whole number >= 0, got '{}'", v.str()));
+  return static_cast<int>(x);
+}
+
+// contention: [1, 1.05, 1.2, ...], each >= 1, at most one entry per core.
+std::vector<double> contention_curve(const Yaml& v, int cores) {
+  if (!v.is_seq()) v.fail("expected a list of per-core slowdown factors >= 1 such as [1, 1.1, 1.3]");
+  std::vector<double> out;
+  for (const Yaml& f : v.items()) {
+    const double x = f.number();
+    if (!(x >= 1)) f.fail(fmt::format("expected a slowdown factor >= 1 (1 = no slowdown), got '{}'", f.str()));
+    out.push_back(x);
+  }
+  if (static_cast<int>(out.size()) > cores)
+    v.fail(fmt::format("contention lists {} factors (one per number of busy cores) but the cpu has {} cores",
+                       out.size(), cores));
+  return out;
+}
 
 }  // namespace
 
@@ -93,11 +122,14 @@ DeviceTemplates parse_device_templates(const Yaml& templates) {
   return out;
 }
 
-Device parse_device(const Yaml& node, const DeviceTemplates& templates) {
-  if (!node.is_map()) node.fail("expected a device map such as {id: gpu0, type: gpu, ...}");
-  Fields f{node, Yaml()};
+Device parse_device(const std::vector<Yaml>& layers, const DeviceTemplates& templates, const std::string& prefix) {
+  PLACESIM_ASSERT(!layers.empty(), "a device has at least one map");
+  for (const Yaml& layer : layers)
+    if (!layer.is_map()) layer.fail("expected a device map such as {id: gpu0, type: gpu, ...}");
+  const Yaml& node = layers.front();
+  Fields f{layers, Yaml()};
   std::string template_name;
-  if (Yaml t = node.get("template"); t.defined()) {
+  if (Yaml t = f.get("template"); t.defined()) {
     template_name = t.str();
     auto it = templates.find(template_name);
     if (it == templates.end()) {
@@ -115,12 +147,14 @@ Device parse_device(const Yaml& node, const DeviceTemplates& templates) {
   }
   const KindInfo& k = kind_named(type);
   const std::string what = fmt::format("a {} device", k.name);
-  check_keys(node, kCommonKeys, k.keys, what);
+  for (const Yaml& layer : layers) check_keys(layer, kCommonKeys, k.keys, what);
   if (f.tmpl.defined()) check_keys(f.tmpl, kTemplateKeys, k.keys, what);
 
   Device d;
-  d.id = node.at("id").str();
-  if (d.id.empty()) node.at("id").fail("expected a non-empty device id");
+  const Yaml id = f.get("id");
+  if (!id.defined()) node.fail("missing key 'id' (a device needs an id such as gpu0)");
+  if (id.str().empty()) id.fail("expected a non-empty device id");
+  d.id = prefix + id.str();
   d.kind = k.kind;
   d.loc = node.loc();
   const Yaml model = f.get("model");
@@ -137,6 +171,18 @@ Device parse_device(const Yaml& node, const DeviceTemplates& templates) {
   if (Yaml v = f.get("launch"); v.defined()) d.launch_s = nonnegative_duration(v);
   if (Yaml v = f.get("concurrent_kernels"); v.defined()) d.concurrent_kernels = v.boolean();
   if (Yaml v = f.get("cores"); v.defined()) d.cores = positive_count(v);
+  if (Yaml v = f.get("h2d_engines"); v.defined()) d.h2d_engines = positive_count(v);
+  if (Yaml v = f.get("d2h_engines"); v.defined()) d.d2h_engines = positive_count(v);
+  if (Yaml v = f.get("copy_engine_bw"); v.defined()) d.copy_engine_bw = v.positive_bandwidth();
+  if (Yaml v = f.get("streams"); v.defined()) d.streams = positive_count(v);
+  if (Yaml v = f.get("sockets"); v.defined()) {
+    d.sockets = positive_count(v);
+    if (d.sockets > d.cores)
+      v.fail(fmt::format("cpu '{}' has {} sockets but only {} cores", d.id, d.sockets, d.cores));
+  }
+  if (Yaml v = f.get("contention"); v.defined()) d.contention = contention_curve(v, d.cores);
+  if (Yaml v = f.get("numa_node"); v.defined()) d.numa_node = nonnegative_int(v);
+  if (Yaml v = f.get("pageable_bw"); v.defined()) d.pageable_bw = v.positive_bandwidth();
   return d;
 }
 

@@ -33,15 +33,7 @@ Route route_along(const Topology& t, const std::vector<int>& path) {
 
 }  // namespace
 
-void add_link(const Yaml& node, Topology& t) {
-  if (!node.is_map()) node.fail("expected a link map such as {a: gpu0, b: bus0, bw: 12GB/s, latency: 1us}");
-  node.allow_keys({"id", "a", "b", "bw", "bw_ab", "bw_ba", "latency", "count", "kind"});
-  Link l;
-  l.loc = node.loc();
-  const Yaml a = node.at("a"), b = node.at("b");
-  l.a = t.index(a.str(), a.loc());
-  l.b = t.index(b.str(), b.loc());
-  if (l.a == l.b) b.fail(fmt::format("a link joins two different devices, but both ends are '{}'", b.str()));
+void read_link_figures(const Yaml& node, Link& l) {
   l.count = node.has("count") ? positive_count(node.at("count")) : 1;
   if (node.has("bw")) {
     if (node.has("bw_ab") || node.has("bw_ba"))
@@ -57,29 +49,44 @@ void add_link(const Yaml& node, Topology& t) {
   l.bw_ba *= l.count;
   if (node.has("latency")) l.latency_s = nonnegative_duration(node.at("latency"));
   l.kind = node.str_or("kind", "");
+}
+
+void add_link(const Yaml& node, Topology& t, const std::string& prefix) {
+  if (!node.is_map()) node.fail("expected a link map such as {a: gpu0, b: bus0, bw: 12GB/s, latency: 1us}");
+  node.allow_keys({"id", "a", "b", "bw", "bw_ab", "bw_ba", "latency", "count", "kind"});
+  Link l;
+  l.loc = node.loc();
+  const Yaml a = node.at("a"), b = node.at("b");
+  l.a = t.index(prefix + a.str(), a.loc());
+  l.b = t.index(prefix + b.str(), b.loc());
+  if (l.a == l.b) b.fail(fmt::format("a link joins two different devices, but both ends are '{}'", b.str()));
+  read_link_figures(node, l);
   if (node.has("id")) {
     const Yaml id = node.at("id");
-    l.id = id.str();
+    l.id = prefix + id.str();
     if (link_id_taken(t, l.id)) id.fail(fmt::format("duplicate link id '{}'", l.id));
-  } else {
-    l.id = default_link_id(t, l);
   }
+  append_link(t, std::move(l));
+}
+
+void append_link(Topology& t, Link l) {
+  if (l.id.empty()) l.id = default_link_id(t, l);
   t.links.push_back(std::move(l));
 }
 
-std::map<std::pair<int, int>, Route> parse_routes(const Yaml& routes, const Topology& t) {
+std::map<std::pair<int, int>, Route> parse_routes(const Yaml& routes, const Topology& t, const std::string& prefix) {
   std::map<std::pair<int, int>, Route> listed;
   std::vector<std::vector<int>> paths;
   for (const Yaml& item : routes.items()) {
     if (!item.is_seq()) item.fail("expected a route: a list of device ids such as [gpu0, bus0, host]");
     std::vector<int> path;
     for (const Yaml& id : item.items()) {
-      const int d = t.index(id.str(), id.loc());
+      const int d = t.index(prefix + id.str(), id.loc());
       if (std::find(path.begin(), path.end(), d) != path.end())
-        id.fail(fmt::format("device '{}' appears twice in this route", id.str()));
+        id.fail(fmt::format("device '{}' appears twice in this route", prefix + id.str()));
       if (!path.empty() && t.link_between(path.back(), d) < 0)
         id.fail(fmt::format("no link joins '{}' and '{}' (an explicit route must follow links)",
-                            t.devices[path.back()].id, id.str()));
+                            t.devices[path.back()].id, prefix + id.str()));
       path.push_back(d);
     }
     if (path.size() < 2) item.fail("expected a route of at least two device ids");

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <map>
+#include <string>
 #include <utility>
 
 #include "hw/topology.hpp"
@@ -9,11 +10,19 @@
 
 namespace placesim::hw {
 
-// Reads one link between devices already in `t` and appends it to t.links.
-void add_link(const Yaml& node, Topology& t);
+// Reads a link's `bw` (or `bw_ab` and `bw_ba`), `latency`, `count` and `kind` into `l`; the
+// caller checks which keys `node` may hold.
+void read_link_figures(const Yaml& node, Link& l);
+
+// Reads one link between devices already in `t` and appends it to t.links. `prefix` is
+// prepended to the device ids and to an explicit link id ("n3." inside cluster node n3).
+void add_link(const Yaml& node, Topology& t, const std::string& prefix = "");
+
+// Appends `l`, naming it `a-b` (then `a-b#2`, ...) when it has no id.
+void append_link(Topology& t, Link l);
 
 // Reads `routes:` (a list of device-id lists along links). Each route also serves the reverse
 // direction unless that is listed too.
-std::map<std::pair<int, int>, Route> parse_routes(const Yaml& routes, const Topology& t);
+std::map<std::pair<int, int>, Route> parse_routes(const Yaml& routes, const Topology& t, const std::string& prefix = "");
 
 }  // namespace placesim::hw

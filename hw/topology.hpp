@@ -82,6 +82,9 @@ class Topology {
   std::string source;        // citation for presets
   bool network_ideal = false;
   bool gpudirect = true;     // GPU <-> NIC traffic direct (true) or staged through host memory
+  // The file's `calibration:` map as YAML text ("" when absent): fits recorded by
+  // `placesim calibrate`, kept so that results can state what the figures came from.
+  std::string calibration_text;
   std::vector<Device> devices;
   std::vector<Link> links;
 

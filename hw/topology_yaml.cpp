@@ -3,8 +3,11 @@
 #include <filesystem>
 #include <fmt/format.h>
 
+#include "hw/cluster_yaml.hpp"
 #include "hw/device_yaml.hpp"
 #include "hw/link_yaml.hpp"
+#include "hw/route_rules.hpp"
+#include "hw/topology_spec.hpp"
 
 namespace placesim::hw {
 namespace {
@@ -33,36 +36,33 @@ void check_gpus_reach_host_memory(const Topology& t) {
                                                      t.devices[g].id));
 }
 
-std::string preset_names() {
-  std::string s;
-  for (const PresetInfo& p : list_presets()) s += (s.empty() ? "" : ", ") + p.name;
-  return s;
-}
-
 }  // namespace
 
 Topology parse_topology(const Yaml& root, const std::string& default_name) {
-  if (!root.is_map()) root.fail("expected a topology map with 'devices' (and usually 'links')");
-  root.allow_keys({"name", "description", "source", "network", "templates", "devices", "links", "routes"});
+  const TopologySpec spec = read_spec(root);
   Topology t;
-  t.name = root.str_or("name", default_name);
-  t.description = root.str_or("description", "");
-  t.source = root.str_or("source", "");
-  if (root.get("network").defined()) t.network_ideal = parse_network(root.at("network"));
-
-  const DeviceTemplates templates =
-      root.get("templates").defined() ? parse_device_templates(root.at("templates")) : DeviceTemplates{};
-  for (const Yaml& item : root.at("devices").items()) {
-    Device d = parse_device(item, templates);
-    if (const int prev = t.find(d.id); prev >= 0)
-      item.at("id").fail(fmt::format("duplicate device id '{}' (first at {})", d.id, t.devices[prev].loc.str()));
-    t.devices.push_back(std::move(d));
+  t.name = spec.name.empty() ? default_name : spec.name;
+  if (spec.description.defined()) t.description = spec.description.str();
+  if (spec.source.defined()) t.source = spec.source.str();
+  if (spec.network.defined()) t.network_ideal = parse_network(spec.network);
+  if (spec.gpudirect.defined()) t.gpudirect = spec.gpudirect.boolean();
+  if (spec.calibration.defined()) {
+    if (!spec.calibration.is_map()) spec.calibration.fail("expected a calibration map (as `placesim calibrate` writes)");
+    t.calibration_text = yaml_to_string(spec.calibration.node());
   }
-  if (root.get("links").defined())
-    for (const Yaml& item : root.at("links").items()) add_link(item, t);
-  const auto routes = root.get("routes").defined() ? parse_routes(root.at("routes"), t)
-                                                   : std::map<std::pair<int, int>, Route>{};
-  t.finalize(routes);
+
+  for (const std::vector<Yaml>& layers : spec.devices) {
+    Device d = parse_device(layers, spec.templates);
+    const Yaml id = layers.front().get("id");
+    add_device(t, std::move(d), id.defined() ? id.loc() : layers.front().loc());
+  }
+  const ClusterBuild cluster = add_cluster(spec, t);
+  if (t.devices.empty()) root.fail("expected at least one device: a 'devices:' list or cluster 'nodes:'");
+  for (const Yaml& item : spec.links) add_link(item, t);
+  std::map<std::pair<int, int>, Route> routes = cluster.routes;
+  for (const Yaml& list : spec.routes)
+    for (auto& [ends, r] : parse_routes(list, t)) routes.insert_or_assign(ends, r);
+  finalize_with_rules(t, routes, cluster.leaves, cluster.spines);
   check_gpus_reach_host_memory(t);
   return t;
 }
@@ -76,16 +76,8 @@ Topology load_topology_file(const std::string& path) {
 }
 
 Topology load_topology(const Yaml& spec) {
-  if (spec.is_map()) return parse_topology(spec, "inline");
-  if (!spec.is_scalar()) spec.fail("expected a hardware preset name, a topology file path or a topology map");
-  const std::string s = spec.str();
-  if (is_preset(s)) return load_topology_text(preset_text(s), std::string(kPresetPrefix) + s);
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::is_regular_file(s, ec)) return load_topology_file(s);
-  const fs::path beside = fs::path(spec.file()).parent_path() / s;
-  if (!spec.file().empty() && fs::is_regular_file(beside, ec)) return load_topology_file(beside.string());
-  spec.fail(fmt::format("unknown preset or file '{}' (presets: {})", s, preset_names()));
+  const Yaml root = resolve_hardware(spec);
+  return parse_topology(root, spec.is_map() ? "inline" : name_from_file(root.file()));
 }
 
 }  // namespace placesim::hw

@@ -11,8 +11,8 @@
 //   templates:                   # optional named device templates
 //     v100: {type: gpu, memory: 32GiB, memory_bw: 900GB/s, fp32: 15.7TFLOPS, tensor: 125TFLOPS,
 //            launch: 5us}
-//   devices:                     # required; a device takes every field of its template and may
-//                                # override any of them
+//   devices:                     # a device takes every field of its template and may override
+//                                # any of them (a file needs devices, nodes or an include)
 //     - {id: host, type: host_memory, memory: 256GiB, memory_bw: 76.8GB/s}
 //     - {id: cpu0, type: cpu, cores: 20, fp32: 1.4TFLOPS, memory_bw: 76.8GB/s}
 //     - {id: bus0, type: switch}
@@ -25,10 +25,58 @@
 //     - [gpu0, bus0, host]       # replaces the computed route both ways unless the reverse
 //                                # is listed too
 //
+//   gpudirect: true              # optional (default true): GPU <-> NIC traffic goes direct;
+//                                # false stages it through host memory (rule 2 below)
+//   calibration: {...}           # optional free-form map, kept as text (Topology::
+//                                # calibration_text): fits that `placesim calibrate` recorded
+//   include: sortinghat-v100     # optional: a preset or file (relative to this one) to start
+//                                # from; this file then adds to it (see "Layering")
+//   generator: asymgroup         # optional, instead of include: a generated cluster
+//   nodes: [2, 1, 1, 2]          #   (its arguments; hw/generators.hpp lists generators)
+//
+// Clusters (optional): node templates replicated into nodes, and a fabric joining their NICs.
+//   node_templates:              # each is a small topology: templates, devices, links, routes,
+//     dgx:                       # or `include:` of a preset (a whole machine as a node)
+//       devices: [{id: gpu0, template: a100}, {id: pcie0, type: switch}, {id: nic0, type: nic}, ...]
+//       links: [{a: gpu0, b: pcie0, bw: 25GB/s}, {a: nic0, b: pcie0, bw: 25GB/s}, ...]
+//   nodes:                       # node k (counting across entries from 0) is `n<k>`: its
+//     - {template: dgx, count: 4}  # devices are `n<k>.<id>` with Device::node = `n<k>`; a
+//     - {template: small}          # top-level link may join them (`n3.gpu0`); count >= 1
+//   fabric:                      # required when there are two or more nodes
+//     type: switch               # one switch `fabric`, every NIC linked to it by `link`
+//     link: {bw: 25GB/s, latency: 0.5us, kind: ib}     # bw or bw_ab/bw_ba, latency, count, kind
+//   # or
+//   fabric:
+//     type: leaf-spine           # switches leaf0.., spine0..; NICs fill leaves in node order
+//     leaf_size: 8               # NICs per leaf
+//     spines: 2                  # every leaf links to every spine by `uplink`
+//     link: {bw: 25GB/s, latency: 0.5us}   # NIC to leaf
+//     uplink: {bw: 50GB/s, latency: 0.5us} # leaf to spine (a = leaf, b = spine)
+// A NIC is a device of its node template linked to a PCIe switch, so GPU <-> network traffic
+// crosses the same PCIe links as that GPU's copies from host memory.
+//
+// Routing rules after the computed routes (hw/route_rules.hpp), for pairs without an explicit
+// route: (1) leaf-spine: a cross-leaf route goes through spine (destination leaf mod spines);
+// (2) `gpudirect: false`: a route from or to a GPU that crosses a NIC is staged through that
+// GPU's host memory (GPU -> host, then host -> destination).
+//
+// Layering (`include:`, `generator:`): the included file is read first. This file's
+// description, source, network, gpudirect, calibration, nodes and fabric replace it; templates
+// and node templates with the same name replace theirs; devices, links and routes are added,
+// except that a device whose id names an included device overrides just the fields it lists
+// (`- {id: gpu1, fp32: 1.4TFLOPS}`). `name` is never inherited.
+//
 // Device fields by `type` (model: a product name for reports, defaults to the template name):
-//   gpu          memory*, memory_bw*, fp32*, tensor, int8, launch, concurrent_kernels (true)
-//   cpu          cores*, memory_bw*, fp32* (all cores together), tensor, int8, launch
-//   host_memory  memory*, memory_bw (bandwidth of that memory, per NUMA node)
+//   gpu          memory*, memory_bw*, fp32*, tensor, int8, launch, concurrent_kernels (true),
+//                h2d_engines (1), d2h_engines (1): copy engines, separate queues per direction;
+//                copy_engine_bw (each engine's DMA rate; absent: not a bottleneck),
+//                streams (1): compute queues a plan may use
+//   cpu          cores*, memory_bw*, fp32* (all cores together), tensor, int8, launch,
+//                sockets (1, <= cores), numa_node (0),
+//                contention: [f1, f2, ...]: per-core slowdown (each >= 1) when k cores are
+//                busy is f_k; at most `cores` entries; absent: no slowdown
+//   host_memory  memory*, memory_bw (bandwidth of that memory, per NUMA node), numa_node (0),
+//                pageable_bw (rate of pageable, not pinned, copies; absent: as pinned)
 //   switch, nic  no fields
 // (* required). Units: sizes `32GiB`/`32GB`, rates `16GB/s`/`100Gb/s`, compute `15.7TFLOPS`
 // (`TOPS` for int8), durations `5us`; a bare number is in base units. Links: `a`, `b` (device
@@ -36,9 +84,12 @@
 // default 1; the bandwidth is multiplied by it), `kind` (free text: pcie, nvlink, memory, ...),
 // `id` (default `a-b`, then `a-b#2`, ...).
 //
-// Checks beyond units: duplicate device or link ids, links to missing devices or from a device
-// to itself, an explicit route through devices that no link joins, and, unless the network is
-// ideal, a GPU with no route to any host memory when the topology has one.
+// Checks beyond units: duplicate device or link ids (also between nodes and top-level
+// devices), links to missing devices or from a device to itself, an explicit route through
+// devices that no link joins, unknown node templates, zero nodes or a zero count, a cluster of
+// several nodes without a fabric or a node without a NIC, an include cycle, a contention curve
+// longer than the cores, and, unless the network is ideal, a GPU with no route to any host
+// memory when the topology has one.
 #pragma once
 
 #include <string>
@@ -62,7 +113,7 @@ struct PresetInfo {
   std::string name;
   std::string description;
 };
-std::vector<PresetInfo> list_presets();  // sorted by name
+std::vector<PresetInfo> list_presets();  // in natural order of names (asymgroup-s2 before -s10)
 bool is_preset(const std::string& name);
 const std::string& preset_text(const std::string& name);  // InputError when unknown
 

@@ -1,18 +1,39 @@
 // lower(): the one bridge from a plan on a topology to the engine's IR (DESIGN.md).
 //
 //   * each compute device is a resource of capacity 1 (exclusive when the device runs one
-//     kernel at a time); each direction of each link a resource of its bandwidth;
-//   * an op is a Compute task of its cost-model duration on its device;
+//     kernel at a time): kernels on several compute streams of a GPU share it; each direction
+//     of each link a resource of its bandwidth; each copy engine of a GPU with copy_engine_bw > 0
+//     a resource of that rate, named like its queue (`gpu0.h2d`, `gpu0.h2d1`, `gpu0.d2h`);
+//   * an op is a Compute task of its cost-model duration on its device; when the plan reads some
+//     of its parameters by direct host access it is a Dha task instead: the same duration on the
+//     device and those parameters' bytes over the route from their host memory at once (the
+//     engine ends it when both are done), after the longest of those routes' latencies;
 //   * a delivery `node@dev` is a Transfer over the route from the data's source (the host
-//     memory nearest `dev` for a parameter, the producer's device for an activation), waiting
-//     the route latency first; an edge with a fixed time becomes a task of that latency and no
-//     resource use; `network: ideal` makes byte edges free;
-//   * memory: a copied parameter is held from its arrival to the end (from time 0 when weights
-//     are resident); an activation from its producer's start to its last consumer's end, on the
+//     memory the plan names, else the one nearest `dev`, for a parameter; the producer's device
+//     for an activation), waiting the route latency first. A parallel transmission's parts move
+//     1 - f of the bytes over dev's own route (`@dev`), f from the same host memory to the
+//     neighbour (`/stage`) and f from the neighbour to dev (`/forward`, after the stage); the
+//     ops wait for `@dev` and `/forward`;
+//   * a copy between host memory or a CPU and a GPU also uses that GPU's copy engine (H2D into
+//     it, D2H out of it): engine k when it sits on queue `<gpu>.h2d<k>` / `<gpu>.d2h<k>`, else
+//     the first. Copies between GPUs (peer to peer) use no engine;
+//   * a pageable parameter copy (the plan's `memory`, or the parameter's) from a host memory with
+//     pageable_bw > 0 gets rate_cap = pageable_bw / bytes (progress per second): it never runs
+//     faster than pageable_bw, whatever the links allow. The cap is per copy: the driver stages
+//     each pageable copy through its own pinned bounce buffer with a CPU memcpy, so pageable
+//     copies do not share one budget;
+//   * an edge with a fixed time becomes a task of that latency and no resource use;
+//     `network: ideal` makes byte edges free (and copy engines are not modelled);
+//   * memory: a copied parameter is held from its arrival to the end (each part of a parallel
+//     transmission from its own arrival; the staged part also on the neighbour until forwarded);
+//     a parameter read by direct host access takes no device memory; from time 0 when weights
+//     are resident; an activation from its producer's start to its last consumer's end, on the
 //     producer's device and on every device it is delivered to; an op's state (KV cache) for
 //     the whole run. A CPU's memory is the host memory nearest it.
 //
-// It only translates: a plan that misses a task or names one twice is an InputError.
+// It only translates: a plan that misses a task, names one twice, or breaks a rule of
+// scheduler/plan_rules.hpp (too many streams or engines, a task on a queue that cannot serve it,
+// inconsistent delivery options) is an InputError.
 #pragma once
 
 #include <string>

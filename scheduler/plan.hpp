@@ -1,22 +1,34 @@
 // A Plan: the decisions of a placer, and nothing else (DESIGN.md, "Plan").
 //
 // * every op node sits on one compute device;
-// * every task sits on a named queue, in the order the plan gives. A task is either the
-//   compute of an op (`op`) or the delivery of a node's data to a device (`node@device`): for
-//   a parameter, its copy from host memory; for an op, its output moved from the op's device.
+// * every task sits on a named queue, in the order the plan gives. A task is the compute of an
+//   op (`op`), the delivery of a node's data to a device (`node@device`: for a parameter, its
+//   copy from host memory; for an op, its output moved from the op's device), or one of the two
+//   legs of a parameter's parallel transmission (`param@device/stage`: host memory to the
+//   neighbour GPU; `param@device/forward`: neighbour to the device, peer to peer);
+// * how each parameter reaches each device that reads it (weights: host): copied (the default),
+//   read by direct host access while the op computes, or split between the device's own route
+//   and a neighbour GPU's; from which host memory; from pinned or pageable host buffers.
+//
+// Queue names carry meaning on GPUs only (scheduler/plan_names.hpp): `<gpu>.compute<k>` is
+// compute stream k, `<gpu>.h2d<k>` / `<gpu>.d2h<k>` copy engine k, with k empty for the first.
 //
 // lower() turns a Plan into a TaskGraph and only translates: it never reorders or adds work.
 #pragma once
 
+#include <map>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace placesim::scheduler {
 
 struct PlanItem {
-  enum class Kind { Compute, Deliver } kind = Kind::Compute;
+  // Deliver: the whole copy, or for a parallel transmission the part over the device's own route.
+  enum class Kind { Compute, Deliver, Stage, Forward } kind = Kind::Compute;
   int node = -1;    // graph node
-  int device = -1;  // Deliver: destination device (topology index); Compute: unused (-1)
+  int device = -1;  // Deliver/Stage/Forward: destination device (topology index); Compute: -1
   bool operator==(const PlanItem&) const = default;
 };
 
@@ -26,11 +38,41 @@ struct PlanQueue {
   bool operator==(const PlanQueue&) const = default;
 };
 
+// Host buffers a parameter is copied from. Pinned (page-locked) buffers are read by DMA at the
+// route's speed; pageable ones are staged by the driver through a pinned bounce buffer, so each
+// such copy runs at most at the host memory's `pageable_bw` (hw::Device).
+enum class HostBuffer { Pinned, Pageable };
+const char* to_string(HostBuffer b);
+
+// How one parameter reaches one device (weights: host).
+struct ParamDelivery {
+  // Copy: over the route from host memory. Dha: not copied; every op on the device that reads it
+  // reads its bytes over the route while it computes. Parallel: `1 - fraction` of the bytes over
+  // the device's own route, `fraction` to `neighbour` (a GPU) and on from there peer to peer.
+  enum class Via { Copy, Dha, Parallel } via = Via::Copy;
+  int neighbour = -1;                 // Parallel: topology index of the neighbour GPU
+  double fraction = 0;                // Parallel: share staged through the neighbour, in (0, 1)
+  int source = -1;                    // host memory holding it; -1: the one nearest the device
+  std::optional<HostBuffer> buffer;   // unset: the plan's default
+  bool operator==(const ParamDelivery&) const = default;
+};
+const char* to_string(ParamDelivery::Via v);
+
 struct Plan {
   std::string placer;
   std::vector<int> device_of;    // per graph node: compute device of an op, -1 for parameters
   std::vector<PlanQueue> queues;
+  HostBuffer buffer = HostBuffer::Pinned;  // default host buffers of parameter copies
+  // (parameter node, device) -> how it gets there; absent: a copy from the nearest host memory.
+  std::map<std::pair<int, int>, ParamDelivery> params;
   bool operator==(const Plan&) const = default;
+
+  // The delivery options of `param` to `device` (the defaults when the plan gives none).
+  ParamDelivery delivery(int param, int device) const {
+    auto it = params.find({param, device});
+    return it == params.end() ? ParamDelivery{} : it->second;
+  }
+  HostBuffer buffer_of(const ParamDelivery& d) const { return d.buffer.value_or(buffer); }
 };
 
 }  // namespace placesim::scheduler

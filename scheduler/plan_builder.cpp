@@ -1,16 +1,35 @@
 #include "scheduler/plan_builder.hpp"
 
 #include <algorithm>
-#include <map>
-#include <utility>
+#include <string>
+
+#include "scheduler/plan_names.hpp"
 
 namespace placesim::scheduler {
+namespace {
 
-Plan build_plan(const Problem& p, std::string placer, std::vector<int> device_of, const std::vector<int>& order) {
+bool is_gpu(const hw::Topology& topo, int d) { return topo.devices[d].kind == hw::DeviceKind::Gpu; }
+
+// The queue that moves an activation from device `src` to device `dst`.
+std::string move_queue(const hw::Topology& topo, int src, int dst) {
+  if (is_gpu(topo, src) && !is_gpu(topo, dst)) return queue_name(topo, {QueueRole::Kind::D2h, src, 0});
+  if (!is_gpu(topo, src) && is_gpu(topo, dst)) return queue_name(topo, {QueueRole::Kind::H2d, dst, 0});
+  return topo.devices[src].id + "->" + topo.devices[dst].id;
+}
+
+}  // namespace
+
+Plan build_plan(const Problem& p, std::string placer, std::vector<int> device_of, const std::vector<int>& order,
+                const BuildOptions& opts) {
   const models::Graph& g = *p.graph;
   const hw::Topology& topo = *p.topo;
   for (size_t i = 0; i < g.nodes.size(); ++i)
     if (g.nodes[i].kind == models::NodeKind::Param) device_of[i] = -1;
+
+  Plan plan;
+  plan.placer = std::move(placer);
+  plan.buffer = opts.buffer;
+  plan.params = opts.params;
 
   // Global ordering key: op at position k gets 3k + 1; its parameter copies 3k; the delivery
   // of its output 3k + 2. Each task's dependencies thus have smaller keys.
@@ -26,20 +45,30 @@ Plan build_plan(const Problem& p, std::string placer, std::vector<int> device_of
 
   for (int op : order) {
     const int dev = device_of[op];
-    push(topo.devices[dev].id + ".compute", 3 * pos[op] + 1, {PlanItem::Kind::Compute, op, -1});
+    const int stream = opts.stream_of.empty() ? 0 : opts.stream_of[op];
+    const std::string q = is_gpu(topo, dev) ? queue_name(topo, {QueueRole::Kind::Compute, dev, stream})
+                                            : topo.devices[dev].id + ".compute";
+    push(q, 3 * pos[op] + 1, {PlanItem::Kind::Compute, op, -1});
   }
-  // Parameter copies: one per (parameter, device that reads it), before its first reader there.
+  // Parameter copies: one per (parameter, device that reads it), before its first reader there;
+  // none when it is read by direct host access; three legs for a parallel transmission.
   if (p.weights == WeightsMode::Host) {
     std::map<std::pair<int, int>, long> first_use;
     for (int op : order)
       for (int e : g.in_edges(op)) {
         const int src = g.edges[e].src;
         if (g.nodes[src].kind != models::NodeKind::Param) continue;
-        auto key = std::make_pair(src, device_of[op]);
-        if (!first_use.count(key)) first_use[key] = 3 * pos[op];
+        first_use.emplace(std::make_pair(src, device_of[op]), 3 * pos[op]);
       }
-    for (auto& [pd, key] : first_use)
-      push(topo.devices[pd.second].id + ".h2d", key, {PlanItem::Kind::Deliver, pd.first, pd.second});
+    for (auto& [pd, key] : first_use) {
+      const auto [param, dev] = pd;
+      const ParamDelivery d = plan.delivery(param, dev);
+      if (d.via == ParamDelivery::Via::Dha) continue;
+      push(topo.devices[dev].id + ".h2d", key, {PlanItem::Kind::Deliver, param, dev});
+      if (d.via != ParamDelivery::Via::Parallel) continue;
+      push(topo.devices[d.neighbour].id + ".h2d", key, {PlanItem::Kind::Stage, param, dev});
+      push(topo.devices[d.neighbour].id + "->" + topo.devices[dev].id, key, {PlanItem::Kind::Forward, param, dev});
+    }
   }
   // Activations: one delivery per (producer, other device that consumes it).
   std::map<std::pair<int, int>, long> moves;
@@ -49,13 +78,9 @@ Plan build_plan(const Problem& p, std::string placer, std::vector<int> device_of
       if (g.nodes[dst].kind != models::NodeKind::Op || device_of[dst] == device_of[op]) continue;
       moves.emplace(std::make_pair(op, device_of[dst]), 3 * pos[op] + 2);
     }
-  for (auto& [od, key] : moves) {
-    const std::string q = topo.devices[device_of[od.first]].id + "->" + topo.devices[od.second].id;
-    push(q, key, {PlanItem::Kind::Deliver, od.first, od.second});
-  }
+  for (auto& [od, key] : moves)
+    push(move_queue(topo, device_of[od.first], od.second), key, {PlanItem::Kind::Deliver, od.first, od.second});
 
-  Plan plan;
-  plan.placer = std::move(placer);
   plan.device_of = std::move(device_of);
   for (const std::string& q : queue_order) {
     auto items = queues[q];

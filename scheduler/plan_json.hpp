@@ -2,11 +2,35 @@
 //
 //   {"placer": "round-robin",
 //    "devices": {"layer0.qkv": "gpu0", "layer1.qkv": "gpu1", ...},     // every op -> device id
+//    "memory": "pageable",                      // optional: host buffers of parameter copies,
+//                                               //   pinned (default) or pageable
+//    "params": {                                // optional: how a parameter reaches a device
+//      "layer0.w_qkv@gpu0": {"via": "dha"},     //   read by direct host access, not copied
+//      "layer1.w_qkv@gpu0": {"via": "parallel", "neighbour": "gpu3", "fraction": 0.5},
+//      "layer2.w_qkv@gpu1": {"from": "host1", "memory": "pinned"}},
 //    "queues": [{"name": "gpu0.compute", "tasks": ["layer0.qkv", ...]},  // op names
-//               {"name": "gpu0.h2d", "tasks": ["layer0.w_qkv@gpu0"]},    // node@device deliveries
+//               {"name": "gpu0.compute1", "tasks": [...]},                // a second stream
+//               {"name": "gpu0.h2d", "tasks": ["layer1.w_qkv@gpu0"]},     // node@device deliveries
+//               {"name": "gpu3.h2d", "tasks": ["layer1.w_qkv@gpu0/stage"]},
+//               {"name": "gpu3->gpu0", "tasks": ["layer1.w_qkv@gpu0/forward"]},
 //               {"name": "gpu0->gpu1", "tasks": ["layer0.out@gpu1"]}]}
 //
-// Names are resolved against the graph and topology; every error has its file:line:column.
+// A `params` entry, keyed `PARAM@DEVICE` (a device where some op reads the parameter), may say:
+//   via        copy (default) | dha | parallel. dha: every op on DEVICE that reads the parameter
+//              reads its bytes over the route from host memory while it computes (a GPU only,
+//              pinned memory only; the plan has no `PARAM@DEVICE` copy). parallel: the share
+//              1 - fraction goes over DEVICE's own route (task `PARAM@DEVICE`), the share
+//              `fraction` goes to `neighbour` (task `PARAM@DEVICE/stage`, from the same host
+//              memory) and then peer to peer to DEVICE (task `PARAM@DEVICE/forward`); the ops
+//              wait for both parts.
+//   neighbour  parallel only: another GPU with routes from the host memory and to DEVICE.
+//   fraction   parallel only: in (0, 1).
+//   from       the host memory holding the parameter (default: the one nearest DEVICE); a far
+//              NUMA node's memory simply has a longer route.
+//   memory     pinned | pageable: overrides the plan's `memory` for this parameter.
+// Queue names of GPUs bind queues to streams and copy engines (scheduler/plan_names.hpp); a plan
+// may use only as many as the device has. Names are resolved against the graph and topology,
+// and every error has its file:line:column.
 #pragma once
 
 #include <string>

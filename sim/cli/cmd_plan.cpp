@@ -19,11 +19,15 @@ int cmd_plan(const std::vector<std::string>& args) {
       "point", po::value<int>()->default_value(0), "sweep point index")(
       "output,o", po::value<std::string>(), "write the plan JSON here")(
       "graph-out", po::value<std::string>(), "also write the point's graph JSON here (for simulate)")(
-      "set", po::value<std::vector<std::string>>()->composing(), "override a scenario key: --set key=value");
+      "set", po::value<std::vector<std::string>>()->composing(), "override a scenario key: --set key=value")(
+      "dim", po::value<std::vector<std::string>>()->composing(),
+      "value of a dynamic ONNX dimension: --dim batch=4 (same as --set model.dims.batch=4)");
   Parsed a;
   if (!parse_args(commands()[1], args, opts, {"scenario"}, a)) return 0;
   std::vector<std::string> sets;
   if (a.vm.count("set")) sets = a.vm["set"].as<std::vector<std::string>>();
+  if (a.vm.count("dim"))
+    for (const std::string& d : a.vm["dim"].as<std::vector<std::string>>()) sets.push_back("model.dims." + d);
   const explore::Scenario s = explore::load_scenario(a.vm["scenario"].as<std::string>(), sets);
   const int point = a.vm["point"].as<int>();
   if (point < 0 || point >= static_cast<int>(s.points.size()))

@@ -22,11 +22,15 @@ int cmd_run(const std::vector<std::string>& args) {
       "jobs,j", po::value<int>()->default_value(static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
       "sweep points run in parallel")("set", po::value<std::vector<std::string>>()->composing(),
                                       "override a scenario key before the sweep: --set model.batch=4 (repeatable)")(
+      "dim", po::value<std::vector<std::string>>()->composing(),
+      "value of a dynamic ONNX dimension: --dim batch=4 (repeatable; same as --set model.dims.batch=4)")(
       "timing", "include placement_s (wall-clock seconds of each placer) in --json output");
   Parsed a;
   if (!parse_args(commands()[0], args, opts, {"scenario"}, a)) return 0;
   std::vector<std::string> sets;
   if (a.vm.count("set")) sets = a.vm["set"].as<std::vector<std::string>>();
+  if (a.vm.count("dim"))
+    for (const std::string& d : a.vm["dim"].as<std::vector<std::string>>()) sets.push_back("model.dims." + d);
 
   const explore::Scenario s = explore::load_scenario(a.vm["scenario"].as<std::string>(), sets);
   explore::RunOptions ro;

@@ -15,7 +15,12 @@ const std::vector<Command>& commands() {
       {"simulate", "simulate --hardware H --graph G --plan P.json", "score a given plan", cmd_simulate},
       {"compare", "compare RESULTS.h5 [--baseline NAME]", "makespan and speed-up table, geomean per placer",
        cmd_compare},
-      {"list", "list placers|presets|models", "what is built in", cmd_list},
+      {"list", "list placers|presets|models|collectives", "what is built in", cmd_list},
+      {"validate", "validate SCENARIO.yaml [--backend cpu|cuda] [-o X.h5]",
+       "run each plan for real and compare it with the simulation, task by task", cmd_validate},
+      {"calibrate", "calibrate [--backend cpu|cuda] -o FILE.yaml", "fit this machine's costs into a hardware file",
+       cmd_calibrate},
+      {"discover", "discover -o FILE.yaml", "write this machine's topology (hwloc; GPUs with CUDA)", cmd_discover},
   };
   return all;
 }

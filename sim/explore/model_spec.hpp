@@ -9,7 +9,8 @@
 
 namespace placesim::explore {
 
-// {generator: transformer, ...} or {file: graph.json}.
+// {generator: transformer | lstm | random-dag, ...}, {file: graph.json}, or
+// {file: model.onnx, dims: {name: value}} (ONNX import, when built with it).
 models::Graph build_model(const Yaml& spec);
 // Absent or "roofline".
 std::shared_ptr<const models::CostModel> make_cost_model(const Yaml& spec);

@@ -1,0 +1,22 @@
+// The real work a CPU core does for a task (hw/backend/workload.hpp), one function per kind.
+//
+// gemm: OpenBLAS sgemm on one thread (the caller's: each queue's worker is pinned to its own
+// core, so BLAS must not spawn threads of its own). Every precision runs in FP32 on the CPU.
+// stream: dst[i] = a * src[i] + b over two buffers of bytes/2 each: `bytes` of traffic, as the
+// roofline counts it. copy: memcpy between separately allocated buffers, so concurrent copies
+// really share the memory system. spin: busy until the steady clock has advanced `seconds`:
+// the clock itself is the calibration, so the loop needs no iterations-per-second estimate and
+// slows down exactly as much as its core is taken from it.
+#pragma once
+
+#include <cstddef>
+
+namespace placesim::backend::cpu {
+
+void use_one_blas_thread();  // call once before any gemm from several threads
+void gemm(const float* a, const float* b, float* c, long m, long n, long k);
+void stream(const float* src, float* dst, std::size_t floats);
+void copy(const void* src, void* dst, std::size_t bytes);
+void spin(double seconds);
+
+}  // namespace placesim::backend::cpu

@@ -1,0 +1,49 @@
+// The state of one lower() call, shared by its translation units (lower.cpp: resources, tasks,
+// dependencies; lower_memory.cpp: buffers). Internal to scheduler/; see lower.hpp for the rules.
+#pragma once
+
+#include <map>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "scheduler/lower.hpp"
+#include "scheduler/plan_names.hpp"
+
+namespace placesim::scheduler::detail {
+
+struct Lowering {
+  const Problem& p;
+  const Plan& plan;
+  const models::Graph& g;
+  const hw::Topology& topo;
+  Lowered out;
+  std::vector<engine::ResourceId> device_resource;  // per device, -1 when it does not compute
+  std::vector<engine::ResourceId> link_resource;    // per link: forward id; backward = id + 1
+  std::map<std::tuple<int, QueueRole::Kind, int>, engine::ResourceId> engine_resource;  // (gpu, kind, k)
+  std::vector<engine::PoolId> device_pool;          // per device, -1 when untracked
+  std::vector<engine::TaskId> compute;              // per node
+  std::map<std::tuple<PlanItem::Kind, int, int>, engine::TaskId> transfer;  // (kind, node, device)
+
+  Lowering(const Problem& prob, const Plan& pl) : p(prob), plan(pl), g(*prob.graph), topo(*prob.topo) {}
+
+  // lower.cpp
+  void check_plan() const;
+  void add_resources();
+  void add_tasks();
+  void add_dependencies();
+  // lower_memory.cpp
+  void add_pools();
+  void add_memory();
+
+ private:
+  void fill_compute(engine::Task& t, int n);
+  void fill_transfer(engine::Task& t, const PlanItem& it, const QueueRole& queue);
+  void add_route(engine::Task& t, const hw::Route& r, double bytes) const;
+  engine::TaskId needed(PlanItem::Kind kind, int node, int device, int for_op) const;
+  engine::PoolId pool_of(int d) const;
+  std::vector<engine::TaskId> users_on(int n, int dev) const;
+  double share(const PlanItem& it) const;  // of a parameter's bytes that a transfer task moves
+};
+
+}  // namespace placesim::scheduler::detail

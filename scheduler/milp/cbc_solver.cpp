@@ -1,0 +1,344 @@
+// milp.hpp on COIN-OR CBC 2.10: the only translation unit that includes COIN headers.
+//
+// A solve loads the Model into OsiClpSolverInterface and runs CBC's standalone driver
+// (CbcMain0 for its defaults, CbcMain1 with arguments): it adds the preprocessing, cut
+// generators and heuristics that a bare CbcModel::branchAndBound lacks. Arguments fix the thread
+// count and the random seeds, so a node-limited solve with one thread is reproducible.
+//
+// Wall-clock time, two layers reading one deadline (std::chrono::steady_clock):
+//   1. "-timeMode elapsed -sec T": CBC's own time checks (preprocessing, cut passes,
+//      heuristics, tree search) count wall seconds instead of CPU seconds;
+//   2. a CbcEventHandler answers `stop` to every CBC event after the deadline (node done,
+//      solution, heuristic pass, cuts generated, also inside CBC's sub-MIPs).
+// Once the deadline has passed the result is never Optimal, Infeasible or Unbounded (a search
+// cut short proves nothing): Feasible with CBC's incumbent, or NoSolution. Not interruptible: a single LP solve (Clp). Stopping Clp from its
+// event handler leaves CBC's postprocessing with a broken LP (it then returns a fractional
+// "incumbent"), so we do not; on large models the root LP is what a limit can overrun by
+// (bench/bench_milp.cpp measures it).
+//
+// The warm start goes in through CbcModel::setMIPStart (by column name): CBC fixes the given
+// integer variables, solves the LP for the rest and, when that is integral and feasible,
+// installs it as incumbent before preprocessing. The deadline is armed only while CBC searches
+// (CbcMain1's callback, whereFrom 3 to 4), so even a time limit of 0 returns the warm start.
+//
+// COIN throws CoinError and may throw std exceptions; every one becomes Status::Error, and so
+// does an incumbent that fails Model::max_violation.
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "CbcEventHandler.hpp"
+#include "CbcModel.hpp"
+#include "CbcSolver.hpp"
+#include "ClpSimplex.hpp"
+#include "CoinError.hpp"
+#include "CoinMessageHandler.hpp"
+#include "CoinMpsIO.hpp"
+#include "CoinPackedMatrix.hpp"
+#include "OsiClpSolverInterface.hpp"
+#include "scheduler/milp/milp.hpp"
+#include "sim/core/error.hpp"
+
+namespace placesim::scheduler::milp {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// CBC's solutions are checked against the model (Model::max_violation) before they are returned;
+// CBC itself works to 1e-7 (primal and integer tolerances).
+constexpr double kFeasibilityTolerance = 1e-6;
+
+Result error_result(std::string message) {
+  Result r;
+  r.status = Status::Error;
+  r.message = std::move(message);
+  return r;
+}
+
+// The wall-clock deadline the event handler reads (CBC clones handlers, so the handler holds a
+// pointer to it). Armed only while CBC searches: the warm start is completed before, and CBC's
+// postprocessing after the search re-solves an LP to recover the incumbent in the original
+// columns, which must not be cut short.
+class Deadline {
+ public:
+  explicit Deadline(std::optional<Clock::time_point> at) : at_(at) {}
+  void arm(bool on) { armed_ = on && at_.has_value(); }
+  bool reached() {
+    if (!armed_) return false;
+    if (!reached_ && Clock::now() >= *at_) reached_ = true;
+    return reached_;
+  }
+  // Whether the limit has passed, armed or not: CBC's own elapsed-time checks also stop its
+  // preprocessing, after which its "infeasible" or "optimal" cannot be trusted.
+  bool passed() const { return reached_ || (at_ && Clock::now() >= *at_); }
+
+ private:
+  std::optional<Clock::time_point> at_;
+  bool armed_ = false;
+  bool reached_ = false;
+};
+
+class CbcDeadlineHandler final : public CbcEventHandler {
+ public:
+  explicit CbcDeadlineHandler(Deadline* deadline) : deadline_(deadline) {}
+  CbcAction event(CbcEvent) override { return deadline_->reached() ? stop : noAction; }
+  CbcEventHandler* clone() const override { return new CbcDeadlineHandler(*this); }
+
+ private:
+  Deadline* deadline_;
+};
+
+// CBC's driver takes no user data in its callback: the deadline of the solve under way on this
+// thread is found here.
+thread_local Deadline* t_deadline = nullptr;
+
+int on_driver_step(CbcModel*, int where_from) {
+  constexpr int kBeforeBranchAndBound = 3, kAfterBranchAndBound = 4;
+  if (t_deadline && (where_from == kBeforeBranchAndBound || where_from == kAfterBranchAndBound)) {
+    t_deadline->arm(where_from == kBeforeBranchAndBound);
+  }
+  return 0;
+}
+
+double to_coin(double v, double coin_inf) {
+  if (v == kInf) return coin_inf;
+  if (v == -kInf) return -coin_inf;
+  return v;
+}
+
+double from_coin(double v, double coin_inf) {
+  if (v >= coin_inf) return kInf;
+  if (v <= -coin_inf) return -kInf;
+  return v;
+}
+
+// Rows, bounds, objective, integrality and names, into a fresh Clp interface.
+void load(const Model& m, OsiClpSolverInterface& lp) {
+  const double inf = lp.getInfinity();
+  std::vector<CoinBigIndex> starts{0};
+  std::vector<int> lengths, indices;
+  std::vector<double> elements, row_lower, row_upper;
+  for (const Row& r : m.rows()) {
+    for (const Term& t : r.terms) {
+      indices.push_back(t.var.index);
+      elements.push_back(t.coef);
+    }
+    lengths.push_back(static_cast<int>(r.terms.size()));
+    starts.push_back(static_cast<CoinBigIndex>(indices.size()));
+    row_lower.push_back(to_coin(r.lower, inf));
+    row_upper.push_back(to_coin(r.upper, inf));
+  }
+  const CoinPackedMatrix matrix(false, m.num_vars(), m.num_rows(), static_cast<CoinBigIndex>(elements.size()),
+                                elements.data(), indices.data(), starts.data(), lengths.data());
+  std::vector<double> col_lower, col_upper, objective;
+  for (const Variable& v : m.vars()) {
+    col_lower.push_back(to_coin(v.lower, inf));
+    col_upper.push_back(to_coin(v.upper, inf));
+    objective.push_back(v.objective);
+  }
+  lp.loadProblem(matrix, col_lower.data(), col_upper.data(), objective.data(), row_lower.data(), row_upper.data());
+  lp.setIntParam(OsiNameDiscipline, 2);
+  for (int j = 0; j < m.num_vars(); ++j) {
+    if (m.vars()[static_cast<std::size_t>(j)].is_integer()) lp.setInteger(j);
+    lp.setColName(j, m.vars()[static_cast<std::size_t>(j)].name);
+  }
+  for (int i = 0; i < m.num_rows(); ++i) lp.setRowName(i, m.rows()[static_cast<std::size_t>(i)].name);
+  lp.setObjName("obj");
+}
+
+// Shortest decimal that reads back as the same double (std::to_string keeps 6 decimals).
+std::string number(double v) {
+  char buf[32];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, end);
+}
+
+std::vector<std::string> driver_arguments(const SolveOptions& o) {
+  std::vector<std::string> args{"placesim",       "-randomSeed",    std::to_string(o.seed),
+                                "-randomCbcSeed", std::to_string(o.seed),
+                                "-ratioGap",      number(o.relative_gap),
+                                "-log",           o.verbose ? "1" : "0",
+                                "-slog",          o.verbose ? "1" : "0"};
+  // CBC's "-threads 1" starts one worker thread beside a waiting main thread; its default (0)
+  // is the serial code, which is what one thread means here.
+  if (o.threads > 1) args.insert(args.end(), {"-threads", std::to_string(o.threads)});
+  if (o.time_limit) {
+    args.insert(args.end(), {"-timeMode", "elapsed", "-sec", number(std::max(0.0, o.time_limit->count()))});
+  }
+  if (o.node_limit) args.insert(args.end(), {"-maxNodes", std::to_string(*o.node_limit)});
+  args.insert(args.end(), {"-solve", "-quit"});
+  return args;
+}
+
+// CBC's primary and secondary status (CbcModel.hpp, "status"), read after the driver returns.
+Status classify(const CbcModel& model, bool has_solution, bool deadline_reached) {
+  constexpr int kFinished = 0, kStopped = 1, kUserEvent = 5;
+  constexpr int kRelaxationInfeasible = 1, kStoppedOnGap = 2, kRelaxationUnbounded = 7;
+  const int status = model.status();
+  const int secondary = model.secondaryStatus();
+  if (deadline_reached) return has_solution ? Status::Feasible : Status::NoSolution;
+  if (status == kFinished || status == kStopped || status == kUserEvent) {
+    if (secondary == kRelaxationInfeasible && !has_solution) return Status::Infeasible;
+    if (secondary == kRelaxationUnbounded || model.isContinuousUnbounded()) return Status::Unbounded;
+    if (status == kFinished && has_solution && (secondary == 0 || secondary == kStoppedOnGap)) {
+      return Status::Optimal;
+    }
+    if (status == kFinished && model.isProvenInfeasible()) return Status::Infeasible;
+    return has_solution ? Status::Feasible : Status::NoSolution;
+  }
+  return Status::Error;
+}
+
+Result run_cbc(const Model& m, const SolveOptions& o, Deadline& deadline) {
+  CoinMessageHandler to_stderr(stderr);
+  OsiClpSolverInterface lp;
+  load(m, lp);
+  if (o.verbose) {
+    lp.passInMessageHandler(&to_stderr);
+  } else {
+    lp.messageHandler()->setLogLevel(0);
+  }
+
+  CbcModel model(lp);
+  CbcSolverUsefulData data;
+  CbcMain0(model, data);
+  data.noPrinting_ = !o.verbose;
+  data.useSignalHandler_ = false;  // SIGINT belongs to the application
+  if (o.verbose) model.passInMessageHandler(&to_stderr);
+  const CbcDeadlineHandler cbc_handler(&deadline);
+  model.passInEventHandler(&cbc_handler);
+  if (!o.warm_start.empty()) {
+    std::vector<std::pair<std::string, double>> start;
+    for (const auto& [var, value] : o.warm_start) start.emplace_back(m.var(var).name, value);
+    model.setMIPStart(start);
+  }
+
+  const std::vector<std::string> args = driver_arguments(o);
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  t_deadline = &deadline;
+  CbcMain1(static_cast<int>(argv.size()), argv.data(), model, on_driver_step, data);
+  t_deadline = nullptr;
+
+  Result r;
+  const double* best = model.bestSolution();
+  const bool has_solution = best != nullptr && model.getNumCols() == m.num_vars();
+  r.status = classify(model, has_solution, deadline.passed());
+  r.nodes = model.getNodeCount();
+  if (r.status == Status::Error) {
+    return error_result("CBC stopped with status " + std::to_string(model.status()) + "/" +
+                        std::to_string(model.secondaryStatus()));
+  }
+  if (r.status == Status::NoSolution) r.best_bound = from_coin(model.getBestPossibleObjValue(), lp.getInfinity());
+  if (r.status != Status::Optimal && r.status != Status::Feasible) return r;
+  r.values.assign(best, best + m.num_vars());
+  const Model::Violation broken = m.max_violation(r.values);
+  if (broken.amount > kFeasibilityTolerance) {
+    return error_result("CBC returned an assignment that breaks " + broken.where + " by " + number(broken.amount));
+  }
+  r.objective = m.objective_value(r.values);
+  // A completed search proves the incumbent optimal; otherwise (limits, relative_gap) CBC's bound.
+  const bool proven = r.status == Status::Optimal && model.secondaryStatus() == 0;
+  r.best_bound = proven ? r.objective : std::min(r.objective, from_coin(model.getBestPossibleObjValue(), lp.getInfinity()));
+  r.gap = relative_gap(r.objective, r.best_bound);
+  return r;
+}
+
+}  // namespace
+
+Result solve(const Model& model, const SolveOptions& options) {
+  const Clock::time_point start = Clock::now();
+  std::optional<Clock::time_point> at;
+  if (options.time_limit) {
+    at = start + std::chrono::duration_cast<Clock::duration>(std::max(*options.time_limit, {}));
+  }
+  Deadline deadline(at);
+  Result r;
+  try {
+    r = run_cbc(model, options, deadline);
+  } catch (const CoinError& e) {
+    r = error_result("CBC: " + e.className() + "::" + e.methodName() + ": " + e.message());
+  } catch (const std::exception& e) {
+    r = error_result(std::string("CBC: ") + e.what());
+  } catch (...) {
+    r = error_result("CBC: unknown exception");
+  }
+  t_deadline = nullptr;
+  r.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return r;
+}
+
+// COIN's writers and readers print an error and exit() on a file they cannot open, so the file
+// is opened here first.
+void write_model(const Model& model, const std::filesystem::path& path, ModelFormat format) {
+  const std::string file = path.string();
+  const std::unique_ptr<FILE, int (*)(FILE*)> out(std::fopen(file.c_str(), "w"), &std::fclose);
+  if (!out) throw InputError("cannot write MILP model to " + file);
+  OsiClpSolverInterface lp;
+  load(model, lp);
+  lp.messageHandler()->setLogLevel(0);
+  std::vector<const char*> col_names, row_names;
+  for (const Variable& v : model.vars()) col_names.push_back(v.name.c_str());
+  for (const Row& r : model.rows()) row_names.push_back(r.name.c_str());
+  int rc = 0;
+  if (format == ModelFormat::Lp) {
+    row_names.push_back("obj");
+    constexpr double kIntegerEpsilon = 1e-30;  // write every coefficient as it is
+    constexpr int kTermsPerLine = 10, kDecimals = 17;
+    rc = lp.writeLpNative(out.get(), row_names.data(), col_names.data(), kIntegerEpsilon, kTermsPerLine, kDecimals);
+  } else {
+    // CoinMpsIO directly: Osi's writer gzips to file.gz when COIN was built with zlib.
+    std::vector<char> integrality;
+    for (const Variable& v : model.vars()) integrality.push_back(v.is_integer() ? 1 : 0);
+    CoinMpsIO mps;
+    mps.messageHandler()->setLogLevel(0);
+    mps.setMpsData(*lp.getMatrixByCol(), lp.getInfinity(), lp.getColLower(), lp.getColUpper(), lp.getObjCoefficients(),
+                   integrality.data(), lp.getRowLower(), lp.getRowUpper(), col_names.data(), row_names.data());
+    constexpr int kUncompressed = 0, kExtraAccuracy = 1, kFieldsPerLine = 2;
+    rc = mps.writeMps(file.c_str(), kUncompressed, kExtraAccuracy, kFieldsPerLine);
+  }
+  if (rc != 0) throw InputError("cannot write MILP model to " + file);
+}
+
+Model read_model(const std::filesystem::path& path) {
+  const std::string file = path.string();
+  const std::string ext = path.extension().string();
+  if (ext != ".lp" && ext != ".mps") throw InputError(file + ": MILP model file must end in .lp or .mps");
+  if (!std::ifstream(path)) throw InputError("cannot read MILP model " + file);
+  OsiClpSolverInterface lp;
+  lp.messageHandler()->setLogLevel(0);
+  lp.getModelPtr()->setLogLevel(0);  // Clp's own handler reads MPS
+  lp.setIntParam(OsiNameDiscipline, 2);
+  int errors = -1;
+  try {
+    errors = ext == ".lp" ? lp.readLp(file.c_str()) : lp.readMps(file.c_str(), true, false);
+  } catch (const CoinError& e) {
+    throw InputError(file + ": " + e.message());
+  }
+  if (errors != 0) throw InputError(file + ": " + std::to_string(errors) + " errors reading MILP model");
+
+  const double inf = lp.getInfinity();
+  Model m;
+  for (int j = 0; j < lp.getNumCols(); ++j) {
+    const double lo = from_coin(lp.getColLower()[j], inf), hi = from_coin(lp.getColUpper()[j], inf);
+    const VarType type = !lp.isInteger(j) ? VarType::Continuous
+                         : (lo >= 0.0 && hi <= 1.0) ? VarType::Binary
+                                                    : VarType::Integer;
+    m.add_var(lp.getColName(j), type, lo, hi, lp.getObjCoefficients()[j]);
+  }
+  const CoinPackedMatrix* rows = lp.getMatrixByRow();
+  for (int i = 0; i < lp.getNumRows(); ++i) {
+    const CoinShallowPackedVector row = rows->getVector(i);
+    std::vector<Term> terms;
+    for (int k = 0; k < row.getNumElements(); ++k) terms.push_back(Term{VarId{row.getIndices()[k]}, row.getElements()[k]});
+    m.add_row(lp.getRowName(i), terms, from_coin(lp.getRowLower()[i], inf), from_coin(lp.getRowUpper()[i], inf));
+  }
+  return m;
+}
+
+}  // namespace placesim::scheduler::milp

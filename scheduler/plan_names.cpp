@@ -1,0 +1,100 @@
+#include "scheduler/plan_names.hpp"
+
+#include <cctype>
+#include <fmt/format.h>
+
+namespace placesim::scheduler {
+
+const char* to_string(HostBuffer b) { return b == HostBuffer::Pinned ? "pinned" : "pageable"; }
+
+const char* to_string(ParamDelivery::Via v) {
+  switch (v) {
+    case ParamDelivery::Via::Copy: return "copy";
+    case ParamDelivery::Via::Dha: return "dha";
+    case ParamDelivery::Via::Parallel: return "parallel";
+  }
+  return "?";
+}
+
+namespace {
+constexpr const char* kStage = "/stage";
+constexpr const char* kForward = "/forward";
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+const char* role_word(QueueRole::Kind k) {
+  switch (k) {
+    case QueueRole::Kind::Compute: return "compute";
+    case QueueRole::Kind::H2d: return "h2d";
+    case QueueRole::Kind::D2h: return "d2h";
+    case QueueRole::Kind::Other: break;
+  }
+  return "";
+}
+}  // namespace
+
+std::string item_name(const PlanItem& it, const models::Graph& g, const hw::Topology& topo) {
+  const std::string& node = g.nodes[it.node].name;
+  switch (it.kind) {
+    case PlanItem::Kind::Compute: return node;
+    case PlanItem::Kind::Deliver: return node + "@" + topo.devices[it.device].id;
+    case PlanItem::Kind::Stage: return node + "@" + topo.devices[it.device].id + kStage;
+    case PlanItem::Kind::Forward: return node + "@" + topo.devices[it.device].id + kForward;
+  }
+  return node;
+}
+
+ParsedItem parse_item_name(const std::string& s, const models::Graph& g, const hw::Topology& topo) {
+  ParsedItem r;
+  const size_t at = s.rfind('@');
+  const std::string node = at == std::string::npos ? s : s.substr(0, at);
+  r.item.node = g.find(node);
+  if (r.item.node < 0) {
+    r.error = fmt::format("no node '{}' in graph '{}'", node, g.name);
+    return r;
+  }
+  const bool param = g.nodes[r.item.node].kind == models::NodeKind::Param;
+  if (at == std::string::npos) {
+    if (param) r.error = fmt::format("'{}' is a parameter: name its delivery as '{}@DEVICE'", s, s);
+    return r;
+  }
+  std::string dev = s.substr(at + 1);
+  r.item.kind = PlanItem::Kind::Deliver;
+  for (auto [suffix, kind] : {std::pair{kStage, PlanItem::Kind::Stage}, std::pair{kForward, PlanItem::Kind::Forward}})
+    if (ends_with(dev, suffix)) {
+      dev.resize(dev.size() - std::string(suffix).size());
+      r.item.kind = kind;
+      if (!param) r.error = fmt::format("'{}': only a parameter has a parallel transmission", s);
+    }
+  r.item.device = topo.find(dev);
+  if (r.item.device < 0) r.error = fmt::format("no device '{}' in '{}'", dev, topo.name);
+  return r;
+}
+
+QueueRole queue_role(const hw::Topology& topo, const std::string& name) {
+  const size_t dot = name.rfind('.');
+  if (dot == std::string::npos) return {};
+  const int dev = topo.find(name.substr(0, dot));
+  if (dev < 0 || topo.devices[dev].kind != hw::DeviceKind::Gpu) return {};
+  std::string word = name.substr(dot + 1);
+  size_t digits = word.size();
+  while (digits > 0 && std::isdigit(static_cast<unsigned char>(word[digits - 1]))) --digits;
+  const std::string number = word.substr(digits);
+  word.resize(digits);
+  for (auto kind : {QueueRole::Kind::Compute, QueueRole::Kind::H2d, QueueRole::Kind::D2h}) {
+    if (word != role_word(kind)) continue;
+    if (number.empty()) return {kind, dev, 0};
+    if (number[0] == '0' || number.size() > 6) return {kind, dev, -1};
+    return {kind, dev, std::stoi(number)};
+  }
+  return {};
+}
+
+std::string queue_name(const hw::Topology& topo, QueueRole role) {
+  const std::string base = topo.devices[role.device].id + "." + role_word(role.kind);
+  return role.index == 0 ? base : base + std::to_string(role.index);
+}
+
+}  // namespace placesim::scheduler

@@ -1,0 +1,40 @@
+// The names a plan uses, both ways: task names and the GPU queue names that bind a queue to a
+// compute stream or a copy engine (scheduler/plan.hpp says what each means).
+//
+//   op                    the compute of an op
+//   node@dev              delivery of node's data to dev (whole copy, or the direct part)
+//   param@dev/stage       parallel transmission: host memory -> the neighbour GPU
+//   param@dev/forward     parallel transmission: neighbour GPU -> dev, peer to peer
+//
+//   <gpu>.compute, <gpu>.compute1, ...   compute streams 0, 1, ... of a GPU
+//   <gpu>.h2d, <gpu>.h2d1, ...           its host-to-device copy engines
+//   <gpu>.d2h, <gpu>.d2h1, ...           its device-to-host copy engines
+// Any other queue name (`bus0.copy`, `gpu0->gpu1`, `cpu0.compute`) only orders its tasks.
+#pragma once
+
+#include <string>
+
+#include "hw/topology.hpp"
+#include "models/graph.hpp"
+#include "scheduler/plan.hpp"
+
+namespace placesim::scheduler {
+
+std::string item_name(const PlanItem& it, const models::Graph& g, const hw::Topology& topo);
+
+// A task name read back; `error` is non-empty (and `item` meaningless) when it names nothing.
+struct ParsedItem {
+  PlanItem item;
+  std::string error;
+};
+ParsedItem parse_item_name(const std::string& s, const models::Graph& g, const hw::Topology& topo);
+
+struct QueueRole {
+  enum class Kind { Other, Compute, H2d, D2h } kind = Kind::Other;
+  int device = -1;  // the GPU
+  int index = 0;    // stream or engine; -1 for a spelling that is not canonical (`gpu0.h2d0`)
+};
+QueueRole queue_role(const hw::Topology& topo, const std::string& name);
+std::string queue_name(const hw::Topology& topo, QueueRole role);
+
+}  // namespace placesim::scheduler

@@ -1,0 +1,125 @@
+#include "scheduler/plan_rules.hpp"
+
+#include <fmt/format.h>
+
+namespace placesim::scheduler {
+namespace {
+
+using Kind = QueueRole::Kind;
+using Via = ParamDelivery::Via;
+
+bool is_host_side(const hw::Topology& topo, int d) {
+  const hw::DeviceKind k = topo.devices[d].kind;
+  return k == hw::DeviceKind::HostMemory || k == hw::DeviceKind::Cpu;
+}
+
+bool is_gpu(const hw::Topology& topo, int d) { return d >= 0 && topo.devices[d].kind == hw::DeviceKind::Gpu; }
+
+const std::string& id(const hw::Topology& topo, int d) { return topo.devices[d].id; }
+
+}  // namespace
+
+int param_source(const Plan& plan, const hw::Topology& topo, int param, int device) {
+  const int s = plan.delivery(param, device).source;
+  return s >= 0 ? s : topo.host_memory_for(device);
+}
+
+Ends transfer_ends(const Plan& plan, const models::Graph& g, const hw::Topology& topo, const PlanItem& it) {
+  if (g.nodes[it.node].kind == models::NodeKind::Op) return {plan.device_of[it.node], it.device};
+  const int host = param_source(plan, topo, it.node, it.device);
+  const int neighbour = plan.delivery(it.node, it.device).neighbour;
+  switch (it.kind) {
+    case PlanItem::Kind::Stage: return {host, neighbour};
+    case PlanItem::Kind::Forward: return {neighbour, it.device};
+    default: return {host, it.device};
+  }
+}
+
+QueueRole copy_engine(const hw::Topology& topo, Ends e, const QueueRole& queue) {
+  if (e.src < 0 || e.dst < 0) return {};
+  QueueRole engine;
+  if (is_gpu(topo, e.dst) && is_host_side(topo, e.src)) engine = {Kind::H2d, e.dst, 0};
+  else if (is_gpu(topo, e.src) && is_host_side(topo, e.dst)) engine = {Kind::D2h, e.src, 0};
+  else return {};
+  if (queue.kind == engine.kind && queue.device == engine.device) engine.index = queue.index;
+  return engine;
+}
+
+std::string check_queue(const hw::Topology& topo, const std::string& name) {
+  const QueueRole r = queue_role(topo, name);
+  if (r.kind == Kind::Other) return "";
+  if (r.index < 0) return fmt::format("queue '{}': the first is '{}', then '{}'", name,
+                                      queue_name(topo, {r.kind, r.device, 0}), queue_name(topo, {r.kind, r.device, 1}));
+  const hw::Device& gpu = topo.devices[r.device];
+  const int have = r.kind == Kind::Compute ? gpu.streams : r.kind == Kind::H2d ? gpu.h2d_engines : gpu.d2h_engines;
+  if (r.index < have) return "";
+  const char* what = r.kind == Kind::Compute ? "compute streams" : r.kind == Kind::H2d ? "H2D copy engines" : "D2H copy engines";
+  return fmt::format("queue '{}': '{}' has {} {} ({} to {})", name, gpu.id, have, what, queue_name(topo, {r.kind, r.device, 0}),
+                     queue_name(topo, {r.kind, r.device, have - 1}));
+}
+
+std::string check_item(const Plan& plan, const models::Graph& g, const hw::Topology& topo, const std::string& queue,
+                       const PlanItem& it) {
+  const std::string name = item_name(it, g, topo);
+  const bool leg = it.kind == PlanItem::Kind::Stage || it.kind == PlanItem::Kind::Forward;
+  if (g.nodes[it.node].kind == models::NodeKind::Op && leg)
+    return fmt::format("'{}': only a parameter has a parallel transmission", name);
+  if (g.nodes[it.node].kind == models::NodeKind::Param) {
+    const Via via = plan.delivery(it.node, it.device).via;
+    const std::string of = g.nodes[it.node].name + "@" + id(topo, it.device);
+    if (via == Via::Dha) return fmt::format("'{}' is read by direct host access: the plan must not copy it", name);
+    if (leg && via != Via::Parallel)
+      return fmt::format("'{}' is a leg of a parallel transmission, but '{}' is not marked via: parallel", name, of);
+  }
+  const QueueRole role = queue_role(topo, queue);
+  if (role.kind == Kind::Other) return "";
+  const std::string& gpu = id(topo, role.device);
+  if (role.kind == Kind::Compute) {
+    if (it.kind != PlanItem::Kind::Compute || plan.device_of[it.node] != role.device)
+      return fmt::format("queue '{}' is a compute stream of '{}': '{}' is not an op placed there", queue, gpu, name);
+    return "";
+  }
+  const Ends ends = it.kind == PlanItem::Kind::Compute ? Ends{} : transfer_ends(plan, g, topo, it);
+  const QueueRole engine = copy_engine(topo, ends, role);
+  if (engine.kind != role.kind || engine.device != role.device)
+    return fmt::format("queue '{}' is a {} copy engine of '{}': '{}' is not a copy it serves", queue,
+                       role.kind == Kind::H2d ? "host-to-device" : "device-to-host", gpu, name);
+  return "";
+}
+
+OptionProblem check_delivery(const Plan& plan, const models::Graph& g, const hw::Topology& topo, int param, int device,
+                             const ParamDelivery& d) {
+  const std::string key = g.nodes[param].name + "@" + id(topo, device);
+  if (g.nodes[param].kind != models::NodeKind::Param) return {fmt::format("'{}' is not a parameter", g.nodes[param].name), ""};
+  bool read = false;
+  for (int e : g.out_edges(param)) read = read || plan.device_of[g.edges[e].dst] == device;
+  if (!read) return {fmt::format("'{}': no op placed on '{}' reads '{}'", key, id(topo, device), g.nodes[param].name), ""};
+  if (d.source >= 0) {
+    if (topo.devices[d.source].kind != hw::DeviceKind::HostMemory)
+      return {fmt::format("'{}': '{}' is not a host memory", key, id(topo, d.source)), "from"};
+    if (!topo.connected(d.source, device))
+      return {fmt::format("'{}': no route from '{}' to '{}'", key, id(topo, d.source), id(topo, device)), "from"};
+  }
+  if (d.via != Via::Parallel && d.neighbour >= 0) return {fmt::format("'{}': a neighbour is for via: parallel", key), "neighbour"};
+  if (d.via != Via::Parallel && d.fraction != 0) return {fmt::format("'{}': a fraction is for via: parallel", key), "fraction"};
+  if (d.via == Via::Copy) return {};
+  if (!is_gpu(topo, device))
+    return {fmt::format("'{}': via: {} needs a GPU, and '{}' is a {}", key, to_string(d.via), id(topo, device),
+                        hw::to_string(topo.devices[device].kind)),
+            "via"};
+  if (d.via == Via::Dha) {
+    if (plan.buffer_of(d) != HostBuffer::Pinned)
+      return {fmt::format("'{}': direct host access reads pinned host memory, not pageable", key), "memory"};
+    return {};
+  }
+  if (!(d.fraction > 0 && d.fraction < 1))
+    return {fmt::format("'{}': via: parallel needs a fraction in (0, 1), got {}", key, d.fraction), "fraction"};
+  if (!is_gpu(topo, d.neighbour) || d.neighbour == device)
+    return {fmt::format("'{}': the neighbour must be another GPU", key), "neighbour"};
+  const int host = param_source(plan, topo, param, device);
+  if (host < 0 || !topo.connected(host, d.neighbour) || !topo.connected(d.neighbour, device))
+    return {fmt::format("'{}': no route through neighbour '{}'", key, id(topo, d.neighbour)), "neighbour"};
+  return {};
+}
+
+}  // namespace placesim::scheduler

@@ -1,0 +1,49 @@
+// What a plan's transfers mean on a topology, and the rules a plan must follow beyond naming
+// things that exist. Each check returns "" when the plan keeps the rule, else a message saying
+// what is wrong: parse_plan adds the file location, lower() throws it as an InputError (so plans
+// built by placers are held to the same rules as plans read from files).
+#pragma once
+
+#include <string>
+
+#include "hw/topology.hpp"
+#include "models/graph.hpp"
+#include "scheduler/plan.hpp"
+#include "scheduler/plan_names.hpp"
+
+namespace placesim::scheduler {
+
+// The host memory a parameter delivered to `device` comes from: the plan's `source`, else the one
+// nearest the device (-1 when it has none). A parallel transmission's two legs share it.
+int param_source(const Plan& plan, const hw::Topology& topo, int param, int device);
+
+// Source and destination devices of a transfer task (Deliver, Stage, Forward).
+struct Ends {
+  int src = -1, dst = -1;
+};
+Ends transfer_ends(const Plan& plan, const models::Graph& g, const hw::Topology& topo, const PlanItem& it);
+
+// The copy engine a transfer uses: an H2D engine of the destination GPU when the data comes from
+// host memory or a CPU; a D2H engine of the source GPU when it goes there; none (Kind::Other)
+// between GPUs or when no GPU is involved. It is engine k when the transfer sits on that engine's
+// queue `<gpu>.h2d<k>` / `<gpu>.d2h<k>`, else the first engine.
+QueueRole copy_engine(const hw::Topology& topo, Ends ends, const QueueRole& queue);
+
+// A GPU queue names a stream or an engine the GPU has (Device::streams, h2d_engines, d2h_engines).
+std::string check_queue(const hw::Topology& topo, const std::string& name);
+
+// A task fits its queue: a compute stream runs ops placed on its GPU; an engine queue carries
+// copies that engine serves. Deliveries of a parameter match how the plan says it travels.
+std::string check_item(const Plan& plan, const models::Graph& g, const hw::Topology& topo, const std::string& queue,
+                       const PlanItem& it);
+
+// The delivery options of `param` to `device` are consistent; `field` names the option at fault
+// ("" for the entry as a whole), so a file error can point at it.
+struct OptionProblem {
+  std::string message;
+  std::string field;
+};
+OptionProblem check_delivery(const Plan& plan, const models::Graph& g, const hw::Topology& topo, int param, int device,
+                             const ParamDelivery& d);
+
+}  // namespace placesim::scheduler

@@ -1,0 +1,85 @@
+// placesim calibrate: microbenchmarks of this machine fitted as t = alpha + beta * x
+// (ScheInfer Table I), written as a hardware file that `placesim run` and `validate` accept.
+#include <algorithm>
+#include <cstdio>
+#include <fmt/format.h>
+
+#include "hw/backend/backend.hpp"
+#include "hw/backend/calibrate/cpu_calibrate.hpp"
+#include "sim/cli/command.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/file_io.hpp"
+#ifdef PLACESIM_HAVE_CUDA
+#include "hw/backend/cuda/cuda_calibrate.hpp"
+#endif
+
+namespace placesim::cli {
+namespace {
+
+nlohmann::ordered_json fit_json(const backend::LinearFit& f) {
+  return {{"alpha_s", f.alpha}, {"beta", f.beta}, {"r2", f.r2}, {"samples", f.samples}};
+}
+
+}  // namespace
+
+int cmd_calibrate(const std::vector<std::string>& args) {
+  po::options_description opts("options");
+  opts.add_options()("backend", po::value<std::string>()->default_value("cpu"), "cpu or cuda")(
+      "output,o", po::value<std::string>()->required(), "hardware YAML file to write")(
+      "name", po::value<std::string>()->default_value("local"), "the hardware's name in the file")(
+      "cores", po::value<int>()->default_value(0), "cpu: cores to calibrate (0: all)")(
+      "repeats", po::value<int>()->default_value(5), "timings per measurement (the median is used)");
+  const Command& self = *std::find_if(commands().begin(), commands().end(), [](const Command& c) { return c.name == "calibrate"; });
+  Parsed a;
+  if (!parse_args(self, args, opts, {}, a)) return 0;
+  const std::string backend_name = a.vm["backend"].as<std::string>();
+  backend::require_backend(backend_name);
+  const std::string out = a.vm["output"].as<std::string>();
+  backend::CalibrateOptions co;
+  co.cores = a.vm["cores"].as<int>();
+  co.repeats = a.vm["repeats"].as<int>();
+  if (co.cores < 0 || co.repeats < 1) throw InputError(SourceLoc{"placesim calibrate"}, "--cores must be >= 0 and --repeats >= 1");
+  std::string command = "placesim calibrate";
+  for (const std::string& w : args) command += " " + w;
+
+  nlohmann::ordered_json j;
+  j["backend"] = backend_name;
+  j["output"] = out;
+#ifdef PLACESIM_HAVE_CUDA
+  if (backend_name == "cuda") {
+    const backend::CudaCalibration c = backend::calibrate_cuda(co);
+    write_file_atomic(out, backend::cuda_hardware_yaml(c, a.vm["name"].as<std::string>(), command));
+    j["gemm_fp32"] = fit_json(c.gemm_fp32);
+    j["gemm_fp16"] = fit_json(c.gemm_fp16);
+    j["h2d_pinned"] = fit_json(c.h2d_pinned);
+    j["h2d_pageable"] = fit_json(c.h2d_pageable);
+    j["d2h_pinned"] = fit_json(c.d2h_pinned);
+    j["launch_s"] = c.launch_s;
+    j["launch_sd_s"] = c.launch_sd_s;
+  }
+#endif
+  if (backend_name == "cpu") {
+    const backend::CpuCalibration c = backend::calibrate_cpu(co);
+    write_file_atomic(out, backend::cpu_hardware_yaml(c, a.vm["name"].as<std::string>(), command));
+    j["cores"] = c.cores;
+    j["gemm_fp32"] = fit_json(c.gemm);
+    j["stream"] = fit_json(c.stream);
+    j["copy"] = fit_json(c.copy);
+    j["copy_all_bw"] = c.copy_all_bw;
+    j["handoff_s"] = c.handoff_s;
+    j["launch_s"] = c.launch_s;
+    j["launch_sd_s"] = c.launch_sd_s;
+    j["contention"] = c.contention;
+  }
+  if (a.json) {
+    print_json(j);
+  } else {
+    std::string text = fmt::format("calibrated backend {} -> {}\n", backend_name, out);
+    for (auto& [key, value] : j.items())
+      if (key != "backend" && key != "output") text += fmt::format("  {:<14} {}\n", key, value.dump());
+    std::fputs(text.c_str(), stdout);
+  }
+  return 0;
+}
+
+}  // namespace placesim::cli

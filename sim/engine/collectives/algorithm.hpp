@@ -1,0 +1,36 @@
+// The registry of collective algorithms (ring, tree, direct, hierarchical, proportional), by
+// name with a description and the operations each implements, as placers are registered.
+// Filled by register_builtin_collectives() on first use (no static constructors).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sim/core/registry.hpp"
+#include "sim/engine/collectives/collective.hpp"
+
+namespace placesim::engine {
+
+class Lowering;
+
+struct CollectiveAlgorithm {
+  std::string description;
+  std::vector<CollectiveOp> ops;  // the operations it implements
+  // Appends the flow-fidelity steps (the spec is already checked against the group).
+  std::function<void(Lowering&)> lower;
+  // The closed form, in seconds, for the analytic fidelity.
+  std::function<double(const CollectiveSpec&, const Network&)> analytic;
+};
+
+Registry<CollectiveAlgorithm>& collective_algorithms();
+
+void register_builtin_collectives(Registry<CollectiveAlgorithm>& r);
+// One per algorithm file.
+void register_ring(Registry<CollectiveAlgorithm>& r);
+void register_tree(Registry<CollectiveAlgorithm>& r);
+void register_direct(Registry<CollectiveAlgorithm>& r);
+void register_hierarchical(Registry<CollectiveAlgorithm>& r);
+void register_proportional(Registry<CollectiveAlgorithm>& r);
+
+}  // namespace placesim::engine

@@ -1,0 +1,72 @@
+// Collectives (DESIGN.md, "Collectives"): all-reduce, all-gather, reduce-scatter, broadcast,
+// all-to-all and point-to-point over an ordered group, lowered into a TaskGraph.
+//
+// Flow fidelity appends per-rank steps of Transfer tasks: step s of rank i depends on step s-1
+// of rank i and on the arrival of the data it forwards; there is no global barrier, so the
+// steps contend with everything else in the graph. With `chunks` = k the data are cut into k
+// pieces that flow through the steps one after another (pipelining). Analytic fidelity appends
+// one task per rank that waits the algorithm's alpha-beta closed form (in each algorithm's
+// file) and uses no resource: fast for sweeps, exact where nothing else contends.
+//
+// Sizes: S = `bytes`. All-reduce: S per rank in and out. All-gather: S is the gathered output
+// (each rank contributes S/n). Reduce-scatter: S per rank in, S/n out. Broadcast: S from rank 0
+// (the root). All-to-all: S per rank in, S/n to each rank. Point-to-point: S in all, from the
+// first `senders` ranks to the others.
+//
+// Reductions' arithmetic is not modelled (no compute uses): on the links it matters for,
+// reducing runs far faster than the transfer that feeds it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/core/time.hpp"
+#include "sim/engine/task_graph.hpp"
+
+namespace placesim::engine {
+
+enum class CollectiveOp { AllReduce, AllGather, ReduceScatter, Broadcast, AllToAll, PointToPoint };
+const char* to_string(CollectiveOp op);
+// "all-reduce", "all-gather", ...; InputError naming the known operations otherwise.
+CollectiveOp parse_collective_op(const std::string& name);
+
+enum class Fidelity { Flow, Analytic };
+
+// Where transfers between two group members go. The engine knows no routes, so the caller
+// (scheduler/lower.cpp, from hw::Topology routes; LinkNetwork for tests) answers for it.
+class Network {
+ public:
+  virtual ~Network() = default;
+  // What a transfer of `bytes` from src to dst consumes: `bytes` of every link direction on
+  // its route (and of whatever else the caller charges: copy engines, memory bandwidth).
+  virtual std::vector<Use> uses(int src, int dst, double bytes) const = 0;
+  virtual TimePs latency(int src, int dst) const = 0;  // the route's, waited before the bytes move
+  virtual double bandwidth(int src, int dst) const = 0;  // bytes/s of the route's bottleneck (analytic)
+};
+
+struct CollectiveSpec {
+  std::string name = "coll";    // prefix of its task and queue names
+  CollectiveOp op = CollectiveOp::AllReduce;
+  std::string algorithm = "ring";  // a name in collective_algorithms()
+  std::vector<int> group;       // network endpoints; rank r is group[r]; rank 0 is a broadcast's root
+  double bytes = 0;             // S, see above
+  int chunks = 1;               // k >= 1
+  Fidelity fidelity = Fidelity::Flow;
+  std::vector<int> nodes;       // hierarchical: the node of each rank (equal counts per node)
+  std::vector<double> weights;  // proportional: each rank's capability (> 0)
+  int senders = 1;              // point-to-point: ranks [0, senders) send, the rest receive
+  // Per rank (or empty for none): tasks that must end before the rank takes part. Transfers
+  // wait for both ends; an analytic collective waits for every rank.
+  std::vector<std::vector<TaskId>> after;
+};
+
+// Appends the collective to g and returns, per rank, a task that ends when the collective is
+// over on that rank (its last send and last receive done). InputError on bad input: a group
+// of fewer than two or with a repeated member, bytes <= 0, chunks < 1, an unknown algorithm,
+// an algorithm that does not implement the operation, or options that do not fit the group.
+std::vector<TaskId> lower_collective(TaskGraph& g, const CollectiveSpec& spec, const Network& net);
+
+// The alpha-beta closed form the analytic fidelity waits, in seconds (same validation).
+double analytic_seconds(const CollectiveSpec& spec, const Network& net);
+
+}  // namespace placesim::engine

@@ -1,0 +1,108 @@
+// Direct algorithms: every rank sends each peer its share at once, all pairs in parallel, k
+// chunks queued per pair. On a switch where rank i reaches the others through one link of
+// bandwidth B per direction (route latency L), rank i's n-1 flows share that link equally and
+// all end together:
+//   all-to-all, all-gather, reduce-scatter (S/n to each peer):  k L + (n-1) S / (n B)
+//   all-reduce (reduce-scatter, then all-gather of the reduced shares):  2 (k L + (n-1) S/(n B))
+//   broadcast (rank 0 sends S to each):  k L + (n-1) S / B
+//   point-to-point (equal slices): see proportional.hpp
+// Analytic fidelity evaluates these with the worst pair's L and B (assuming that sharing).
+#include <string>
+
+#include "sim/engine/collectives/algorithm.hpp"
+#include "sim/engine/collectives/lowering.hpp"
+#include "sim/engine/collectives/proportional.hpp"
+
+namespace placesim::engine {
+
+namespace {
+
+std::string chunk_label(const char* phase, int c) {
+  std::string l = phase;
+  l += ".c";
+  l += std::to_string(c);
+  return l;
+}
+
+// Every rank sends `bytes` per chunk to every other; rank j's sends of chunk c wait for
+// start[j][c] (if any). Returns, per rank and chunk, the transfers that brought it that chunk.
+std::vector<std::vector<std::vector<TaskId>>> exchange(Lowering& low, double bytes, const std::vector<std::vector<TaskId>>& start,
+                                                       const char* phase) {
+  const int n = low.ranks(), k = low.chunks();
+  std::vector<std::vector<std::vector<TaskId>>> arrived(n, std::vector<std::vector<TaskId>>(k));
+  for (int c = 0; c < k; ++c) {
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) {
+        if (i == j) continue;
+        std::vector<TaskId> deps;
+        if (!start.empty()) deps.push_back(start[i][c]);
+        arrived[j][c].push_back(low.send(i, j, bytes, std::move(deps), chunk_label(phase, c)));
+      }
+    }
+  }
+  return arrived;
+}
+
+void lower_direct(Lowering& low) {
+  const CollectiveSpec& spec = low.spec();
+  const int n = low.ranks(), k = low.chunks();
+  switch (spec.op) {
+    case CollectiveOp::AllToAll:
+    case CollectiveOp::AllGather:
+    case CollectiveOp::ReduceScatter:
+      exchange(low, spec.bytes / (static_cast<double>(n) * k), {}, "x");
+      return;
+    case CollectiveOp::AllReduce: {
+      const auto reduced = exchange(low, spec.bytes / (static_cast<double>(n) * k), {}, "rs");
+      std::vector<std::vector<TaskId>> start(n, std::vector<TaskId>(k));
+      for (int j = 0; j < n; ++j) {
+        for (int c = 0; c < k; ++c) start[j][c] = low.join(j, reduced[j][c], chunk_label("reduced", c));
+      }
+      exchange(low, spec.bytes / (static_cast<double>(n) * k), start, "ag");
+      return;
+    }
+    case CollectiveOp::Broadcast:
+      for (int c = 0; c < k; ++c) {
+        for (int j = 1; j < n; ++j) low.send(0, j, spec.bytes / k, {}, chunk_label("b", c));
+      }
+      return;
+    case CollectiveOp::PointToPoint:
+      check_senders(spec);
+      lower_point_to_point(low, std::vector<double>(n, 1.0));
+      return;
+  }
+}
+
+double direct_analytic(const CollectiveSpec& spec, const Network& net) {
+  const int n = static_cast<int>(spec.group.size()), k = spec.chunks;
+  if (spec.op == CollectiveOp::PointToPoint) {
+    check_senders(spec);
+    return point_to_point_analytic(spec, net, std::vector<double>(n, 1.0));
+  }
+  std::vector<std::pair<int, int>> pairs;
+  for (int i = 0; i < (spec.op == CollectiveOp::Broadcast ? 1 : n); ++i) {
+    for (int j = 0; j < n; ++j) {
+      if (i != j) pairs.emplace_back(i, j);
+    }
+  }
+  const AlphaBeta w = worst_pair(spec, net, pairs);
+  const double exchange_s = k * w.latency_s + (n - 1) * spec.bytes / (n * w.bandwidth);
+  switch (spec.op) {
+    case CollectiveOp::AllReduce: return 2 * exchange_s;
+    case CollectiveOp::Broadcast: return k * w.latency_s + (n - 1) * spec.bytes / w.bandwidth;
+    default: return exchange_s;
+  }
+}
+
+}  // namespace
+
+void register_direct(Registry<CollectiveAlgorithm>& r) {
+  r.add("direct", {"every rank sends each peer its share at once (all pairs in parallel): all-to-all, all-gather, "
+                   "reduce-scatter, all-reduce (reduce-scatter then all-gather), broadcast from rank 0, point-to-point "
+                   "with equal slices",
+                   {CollectiveOp::AllReduce, CollectiveOp::AllGather, CollectiveOp::ReduceScatter, CollectiveOp::Broadcast,
+                    CollectiveOp::AllToAll, CollectiveOp::PointToPoint},
+                   lower_direct, direct_analytic});
+}
+
+}  // namespace placesim::engine

@@ -1,0 +1,44 @@
+// A Network over link directions the caller adds to the TaskGraph as resources (capacity =
+// bytes/s), with a route function naming the links from one endpoint to another: a route's
+// latency is the sum of its links', its bandwidth their minimum. Builders for a ring, a
+// single switch and a full mesh serve tests, benchmarks and hardware-free sweeps.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sim/engine/collectives/collective.hpp"
+
+namespace placesim::engine {
+
+class LinkNetwork final : public Network {
+ public:
+  using RouteFn = std::function<std::vector<ResourceId>(int src, int dst)>;
+
+  explicit LinkNetwork(TaskGraph& g) : g_(g) {}
+  // One direction of a link; returns its resource.
+  ResourceId add_link(std::string name, double bytes_per_s, TimePs latency);
+  void set_routes(RouteFn route) { route_ = std::move(route); }
+
+  std::vector<Use> uses(int src, int dst, double bytes) const override;
+  TimePs latency(int src, int dst) const override;
+  double bandwidth(int src, int dst) const override;
+
+ private:
+  TaskGraph& g_;
+  std::vector<TimePs> latency_;  // indexed by ResourceId (0 for resources not added here)
+  RouteFn route_;
+};
+
+// n endpoints on a bidirectional ring of links (B, L per direction); a route goes the shorter
+// way round (clockwise on a tie): i -> i+1 is one link, latency L.
+LinkNetwork ring_network(TaskGraph& g, int n, double bandwidth, TimePs latency);
+// n endpoints on one non-blocking switch: endpoint i has an up and a down link (B, L each);
+// i -> j crosses up_i and down_j, latency 2L.
+LinkNetwork switch_network(TaskGraph& g, int n, double bandwidth, TimePs latency);
+// A link per ordered pair with its own bandwidth and latency.
+LinkNetwork mesh_network(TaskGraph& g, int n, const std::function<double(int, int)>& bandwidth,
+                         const std::function<TimePs(int, int)>& latency);
+
+}  // namespace placesim::engine

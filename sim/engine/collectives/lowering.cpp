@@ -1,0 +1,94 @@
+#include "sim/engine/collectives/lowering.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <limits>
+
+namespace placesim::engine {
+
+namespace {
+
+std::string member_pair(const CollectiveSpec& spec, int src, int dst) {
+  std::string s = std::to_string(spec.group[src]);
+  s += '>';
+  s += std::to_string(spec.group[dst]);
+  return s;
+}
+
+}  // namespace
+
+Lowering::Lowering(TaskGraph& g, const CollectiveSpec& spec, const Network& net)
+    : g_(g), spec_(spec), net_(net), gate_(spec.group.size(), -1), rank_queue_(spec.group.size(), -1),
+      connections_of_(spec.group.size()), out_(spec.group.size()) {
+  for (int r = 0; r < static_cast<int>(spec.after.size()); ++r) {
+    const std::vector<TaskId>& a = spec.after[r];
+    if (a.size() == 1) gate_[r] = a[0];
+    if (a.size() > 1) gate_[r] = join(r, a, "after");
+  }
+}
+
+QueueId Lowering::rank_queue(int rank) {
+  if (rank_queue_[rank] < 0) rank_queue_[rank] = g_.add_queue(spec_.name + ":" + std::to_string(spec_.group[rank]));
+  return rank_queue_[rank];
+}
+
+TaskId Lowering::send(int src, int dst, double bytes, std::vector<TaskId> deps, const std::string& label, int channel) {
+  std::vector<std::array<int, 3>>& out = out_[src];
+  auto it = std::find_if(out.begin(), out.end(),
+                         [dst, channel](const std::array<int, 3>& o) { return o[0] == dst && o[1] == channel; });
+  if (it == out.end()) {
+    const int c = static_cast<int>(connections_.size());
+    std::string queue = spec_.name + ":" + member_pair(spec_, src, dst);
+    if (channel > 0) queue += fmt::format("#{}", channel);
+    connections_.push_back({g_.add_queue(std::move(queue)), -1});
+    connections_of_[src].push_back(c);
+    connections_of_[dst].push_back(c);
+    out.push_back({dst, channel, c});
+    it = out.end() - 1;
+  }
+  Connection& conn = connections_[(*it)[2]];
+  for (int r : {src, dst}) {
+    if (gate_[r] >= 0) deps.push_back(gate_[r]);
+  }
+  Task t;
+  t.name = spec_.name + "." + label + "." + member_pair(spec_, src, dst);
+  t.kind = TaskKind::Transfer;
+  t.queue = conn.queue;
+  t.deps = std::move(deps);
+  t.uses = net_.uses(spec_.group[src], spec_.group[dst], bytes);
+  t.latency = net_.latency(spec_.group[src], spec_.group[dst]);
+  t.bytes = bytes;
+  conn.last = g_.add_task(std::move(t));
+  return conn.last;
+}
+
+TaskId Lowering::join(int rank, std::vector<TaskId> deps, const std::string& label) {
+  Task t;
+  t.name = spec_.name + "." + label + "." + std::to_string(spec_.group[rank]);
+  t.kind = TaskKind::Transfer;
+  t.queue = rank_queue(rank);
+  t.deps = std::move(deps);
+  return g_.add_task(std::move(t));
+}
+
+std::vector<TaskId> Lowering::finish() {
+  std::vector<TaskId> done(spec_.group.size());
+  for (int r = 0; r < ranks(); ++r) {
+    std::vector<TaskId> last;
+    for (int c : connections_of_[r]) last.push_back(connections_[c].last);
+    if (gate_[r] >= 0) last.push_back(gate_[r]);
+    done[r] = join(r, std::move(last), "done");
+  }
+  return done;
+}
+
+AlphaBeta worst_pair(const CollectiveSpec& spec, const Network& net, const std::vector<std::pair<int, int>>& pairs) {
+  AlphaBeta w{0, std::numeric_limits<double>::infinity()};
+  for (auto [s, d] : pairs) {
+    w.latency_s = std::max(w.latency_s, to_seconds(net.latency(spec.group[s], spec.group[d])));
+    w.bandwidth = std::min(w.bandwidth, net.bandwidth(spec.group[s], spec.group[d]));
+  }
+  return w;
+}
+
+}  // namespace placesim::engine

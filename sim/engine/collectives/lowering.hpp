@@ -1,0 +1,59 @@
+// The flow-fidelity lowering of one collective: what every algorithm file builds with.
+//
+// Each ordered pair of ranks that exchanges data gets one connection per channel: a queue of
+// its own ("<name>:<src>><dst>", "#<channel>" appended past channel 0; named by group member),
+// so the transfers on it run in the order they were appended, as on an NCCL channel. Algorithms append transfers in an order in which every
+// dependency comes earlier; queue order is append order too, so the graph can always progress.
+// A rank's collective is over when the last transfer of every connection it sends or receives
+// on has ended (a queue's last task ends after all the others).
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "sim/engine/collectives/collective.hpp"
+
+namespace placesim::engine {
+
+class Lowering {
+ public:
+  Lowering(TaskGraph& g, const CollectiveSpec& spec, const Network& net);
+
+  const CollectiveSpec& spec() const { return spec_; }
+  int ranks() const { return static_cast<int>(spec_.group.size()); }
+  int chunks() const { return spec_.chunks; }
+
+  // A Transfer of `bytes` from rank src to rank dst after `deps` and after both ranks' `after`
+  // tasks, appended to the connection src->dst of `channel`. `label` names the step ("s3.c0").
+  TaskId send(int src, int dst, double bytes, std::vector<TaskId> deps, const std::string& label, int channel = 0);
+  // A task that uses nothing and ends as soon as `deps` have: gathers rank r's arrivals.
+  TaskId join(int rank, std::vector<TaskId> deps, const std::string& label);
+  // Per rank, a join after the last transfer of each of its connections.
+  std::vector<TaskId> finish();
+
+ private:
+  struct Connection {
+    QueueId queue;
+    TaskId last;
+  };
+  QueueId rank_queue(int rank);
+
+  TaskGraph& g_;
+  const CollectiveSpec& spec_;
+  const Network& net_;
+  std::vector<TaskId> gate_;                    // per rank: its `after`, joined; -1 if none
+  std::vector<QueueId> rank_queue_;             // per rank, for joins; -1 until needed
+  std::vector<Connection> connections_;
+  std::vector<std::vector<int>> connections_of_;  // per rank, indexes into connections_
+  std::vector<std::vector<std::array<int, 3>>> out_;  // per src: (dst, channel, connection index)
+};
+
+// The worst link an algorithm crosses: max latency and min bandwidth over its (src, dst) pairs.
+struct AlphaBeta {
+  double latency_s = 0;
+  double bandwidth = 0;
+};
+AlphaBeta worst_pair(const CollectiveSpec& spec, const Network& net, const std::vector<std::pair<int, int>>& pairs);
+
+}  // namespace placesim::engine

@@ -1,0 +1,48 @@
+// `placesim validate`: every placer's plan at every sweep point, predicted by the simulator and
+// measured on a real backend, compared task by task (sim/trace/trace_diff.hpp).
+//
+// Points and placers run one after another (measurements must not share the machine). A run
+// whose placer gives no plan, or whose simulated plan does not fit (status infeasible), is
+// reported and not executed; a run the backend refuses before it starts (more memory than the
+// machine has, a task it cannot execute) gets status "refused", one it ends (watchdog) "error",
+// each with the backend's message, and the others go on. Bad input stops everything.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "hw/backend/backend.hpp"
+#include "sim/explore/run_result.hpp"
+#include "sim/explore/scenario.hpp"
+#include "sim/trace/trace_diff.hpp"
+
+namespace placesim::explore {
+
+struct ValidateOptions {
+  std::string backend = "cpu";
+  backend::BackendOptions run;
+  std::string trace_dir;  // when set: <point>-<placer>.predicted.json and .measured.json
+};
+
+struct ValidateRun {
+  RunResult result;                    // point, placer, status, message, simulated makespan
+  std::optional<trace::TraceDiff> diff;  // when it ran on the backend
+};
+
+struct ValidateSet {
+  std::string scenario, backend, scenario_text, hardware_text;
+  std::vector<ValidateRun> runs;
+};
+
+ValidateSet validate_scenario(const Scenario& s, const ValidateOptions& opts);
+
+// {"backend", "scenario", "runs": [{"point", "placer", "status", "message", then the fields of
+// trace::to_json: "predicted_s", "measured_s", "error", "task_error", "worst_tasks"}]}
+nlohmann::ordered_json to_json(const ValidateSet& v);
+// A table: point, placer, predicted and measured makespan, error, per-task mean and p95.
+std::string format_table(const ValidateSet& v);
+
+}  // namespace placesim::explore

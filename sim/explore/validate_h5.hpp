@@ -1,0 +1,22 @@
+// The results file of `placesim validate` (HDF5): its own file, not the `run` results file,
+// because a measurement is not reproducible the way a simulation is and its schema differs.
+//
+//   validation        one row per run: point (JSON object text), placer, status, message,
+//                     predicted_s, measured_s, error, task_mean, task_p95, compared, skipped
+//                     (NaN / 0 where the run was not measured)
+//   validation_tasks  one row per compared task: run (row of `validation`), task (TaskId),
+//                     name, predicted_s, measured_s: the points of the predicted-vs-measured
+//                     scatter (scripts/plot_validate.py)
+// Root attributes (strings): scenario, backend, scenario_text, hardware_text, command,
+// created (UTC). Written to a temporary file and renamed (sim/core/file_io.hpp).
+#pragma once
+
+#include <string>
+
+#include "sim/explore/validate.hpp"
+
+namespace placesim::explore {
+
+void write_validate_h5(const std::string& path, const ValidateSet& v, const std::string& command);
+
+}  // namespace placesim::explore

@@ -1,0 +1,41 @@
+// From a lowered plan to what a real backend executes for each task (hw/backend/workload.hpp):
+// the bridge between the model graph, which the backends never see, and the TaskGraph.
+//
+// Units: every host memory (its NUMA node), every GPU (CUDA ordinals in topology order), every
+// CPU device (PUs dealt out in topology order, `cores` each; its queues run on its first PU,
+// one thread, so a CPU device stands for one core's work).
+// Queues: a compute queue runs on its op's device; a delivery queue on the device it delivers
+// to (on the device it comes from when that one is host memory's reader, i.e. when the
+// destination does not compute).
+// Kernels, per compute task:
+//   * an op given by explicit durations: a busy wait of its duration (Spin);
+//   * a `matmul`: a GEMM whose M, N, K come from its work (transformer_ops.cpp):
+//       out = output_bytes / e = M*N,  K = flops / (2 * out),
+//       (bytes - output_bytes) / e = M*K + K*N  =>  M + N = that / K,
+//     M and N the roots of x^2 - (M+N) x + M*N (M the smaller: the tokens); a square M = N
+//     when the roots are not real; e = the model dtype's element size;
+//   * any other op: the kernel of its roofline bound on its device: a GEMM of the same FLOPs
+//     (a cube) when flops/peak >= bytes/memory_bw, else a streaming loop over its bytes;
+//   * a Dha task: a DHA kernel over the bytes it reads.
+// Deliveries are copies of the lowered task's bytes from the source's unit to the destination's,
+// pageable when the plan says so; one with only a fixed time waits that time (Spin); one of
+// zero bytes does nothing.
+#pragma once
+
+#include "hw/backend/workload.hpp"
+#include "scheduler/lower.hpp"
+#include "scheduler/plan.hpp"
+#include "scheduler/problem.hpp"
+
+namespace placesim::explore {
+
+backend::Workload make_workload(const scheduler::Problem& p, const scheduler::Plan& plan,
+                                const scheduler::Lowered& low);
+
+// GEMM dimensions of a matmul node, as above (each >= 1).
+struct GemmShape {
+  long m = 1, n = 1, k = 1;
+};
+GemmShape matmul_shape(const models::Node& op, double element_bytes);
+
+}  // namespace placesim::explore

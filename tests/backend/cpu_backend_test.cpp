@@ -1,0 +1,131 @@
+// The CPU backend's machinery, not its noise: every task is measured, measured order respects
+// every dependency and queue, two concurrent copies slow each other as the model says (both on
+// one core's link: each at half rate), the watchdog names a task that never finished, and an
+// oversized plan is refused before it runs.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include "hw/backend/cpu/cpu_backend.hpp"
+#include "sim/core/error.hpp"
+
+namespace placesim::backend {
+namespace {
+
+struct Built {
+  engine::TaskGraph g;
+  Workload w;
+};
+
+// `queues` queues on alternating cores; task i spins `spin_s` and depends on i-3 and i-5.
+Built chain(int tasks, int queues, double spin_s) {
+  Built b;
+  b.w.units = {{Unit::Kind::CpuCore, 0, "core0"}, {Unit::Kind::CpuCore, 1, "core1"}};
+  for (int q = 0; q < queues; ++q) {
+    b.g.add_queue(fmt::format("q{}", q));
+    b.w.queue_unit.push_back(q % 2);
+  }
+  for (int i = 0; i < tasks; ++i) {
+    engine::Task t;
+    t.name = fmt::format("t{}", i);
+    t.queue = i % queues;
+    for (int back : {3, 5})
+      if (i >= back) t.deps.push_back(i - back);
+    b.g.add_task(t);
+    Work w;
+    w.kind = WorkKind::Spin;
+    w.seconds = spin_s;
+    b.w.tasks.push_back(w);
+  }
+  return b;
+}
+
+TEST(CpuBackend, EveryTaskMeasuredInDependencyAndQueueOrder) {
+  const Built b = chain(40, 3, 20e-6);
+  const engine::Trace t = run_cpu(b.g, b.w);
+  ASSERT_EQ(t.tasks.size(), b.g.tasks.size());
+  for (size_t i = 0; i < t.tasks.size(); ++i) {
+    EXPECT_GE(t.tasks[i].start, 0) << b.g.tasks[i].name;
+    EXPECT_GE(t.tasks[i].end, t.tasks[i].start) << b.g.tasks[i].name;
+    EXPECT_LE(t.tasks[i].end, t.makespan);
+    for (engine::TaskId d : b.g.tasks[i].deps) EXPECT_GE(t.tasks[i].start, t.tasks[d].end) << b.g.tasks[i].name;
+  }
+  for (const auto& order : b.g.queue_order)
+    for (size_t k = 1; k < order.size(); ++k) EXPECT_GE(t.tasks[order[k]].start, t.tasks[order[k - 1]].end);
+}
+
+// Two 32 MiB copies into core0 on two queues (both driven from core0, as the workload builder
+// places a copy on its destination's core); the model has both cross core0's link, so each
+// runs at half rate. Generous: the pair must take at least 1.3x one copy alone.
+TEST(CpuBackend, TwoConcurrentCopiesSlowEachOther) {
+  auto copies = [](int n) {
+    Built b;
+    b.w.units = {{Unit::Kind::Host, 0, "host"}, {Unit::Kind::CpuCore, 0, "core0"}};
+    for (int i = 0; i < n; ++i) {
+      b.g.add_queue(fmt::format("copy{}", i));
+      b.w.queue_unit.push_back(1);
+      engine::Task t;
+      t.name = fmt::format("w{}@core0", i);
+      t.kind = engine::TaskKind::Transfer;
+      t.queue = i;
+      b.g.add_task(t);
+      Work w;
+      w.kind = WorkKind::Copy;
+      w.bytes = 32.0 * 1048576;
+      w.src = 0;
+      w.dst = 1;
+      b.w.tasks.push_back(w);
+    }
+    return b;
+  };
+  BackendOptions o;
+  o.repeats = 5;
+  const Built one = copies(1), two = copies(2);
+  const double alone = to_seconds(run_cpu(one.g, one.w, o).makespan);
+  const engine::Trace both = run_cpu(two.g, two.w, o);
+  const double each = to_seconds(std::max(both.tasks[0].end - both.tasks[0].start, both.tasks[1].end - both.tasks[1].start));
+  EXPECT_GT(each, 1.3 * alone) << "alone " << alone << " s, concurrently " << each << " s";
+}
+
+TEST(CpuBackend, WatchdogNamesTheTaskThatNeverFinished) {
+  Built b;
+  b.w.units = {{Unit::Kind::CpuCore, 0, "core0"}};
+  b.g.add_queue("q");
+  b.w.queue_unit.push_back(0);
+  engine::Task first, second;
+  first.name = "first";
+  first.queue = 0;
+  first.deps = {1};  // waits for the task after it in its own queue: never starts
+  second.name = "second";
+  second.queue = 0;
+  b.g.add_task(first);
+  b.g.add_task(second);
+  b.w.tasks.resize(2);
+  BackendOptions o;
+  o.watchdog_s = 0.2;
+  try {
+    run_cpu(b.g, b.w, o);
+    FAIL() << "expected the watchdog";
+  } catch (const WatchdogError& e) {
+    EXPECT_NE(std::string(e.what()).find("'first'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'second'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CpuBackend, RefusesAPlanLargerThanTheMachineBeforeRunning) {
+  Built b = chain(1, 1, 0);
+  b.w.tasks[0].kind = WorkKind::Copy;
+  b.w.tasks[0].bytes = 1e15;
+  b.w.tasks[0].src = 0;
+  b.w.tasks[0].dst = 1;
+  EXPECT_THROW(run_cpu(b.g, b.w), InputError);
+}
+
+TEST(CpuBackend, RefusesGpuWork) {
+  Built b = chain(1, 1, 0);
+  b.w.units[0] = {Unit::Kind::Gpu, 0, "gpu0"};
+  EXPECT_THROW(run_cpu(b.g, b.w), InputError);
+}
+
+}  // namespace
+}  // namespace placesim::backend

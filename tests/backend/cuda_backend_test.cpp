@@ -1,0 +1,69 @@
+// The CUDA backend where a GPU is usable: a small graph on two streams, every task measured in
+// dependency order. Without a GPU (or without CUDA in the build) each test skips, saying why,
+// and `placesim validate --backend cuda` exits 2 with that reason.
+#include <gtest/gtest.h>
+
+#include "../support/run_cli.hpp"
+#include "hw/backend/backend.hpp"
+#ifdef PLACESIM_HAVE_CUDA
+#include "hw/backend/cuda/cuda_backend.hpp"
+#endif
+
+namespace placesim::backend {
+namespace {
+
+// Why the CUDA backend cannot run here ("" when it can).
+std::string why_no_gpu() {
+#ifdef PLACESIM_HAVE_CUDA
+  return cuda_unavailable_reason();
+#else
+  return "placesim was built without CUDA (PLACESIM_WITH_CUDA=OFF)";
+#endif
+}
+
+TEST(CudaBackend, WithoutAGpuValidateExitsTwoWithTheReason) {
+  const std::string why = why_no_gpu();
+  if (why.empty()) GTEST_SKIP() << "a GPU is usable here; this test covers machines without one";
+  const auto r = testing::run_cli("validate " + std::string(PLACESIM_SOURCE_DIR) +
+                                  "/scenarios/validate/lstm.yaml --backend cuda -o /tmp/placesim-nogpu.h5");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("backend cuda"), std::string::npos) << r.err;
+}
+
+TEST(CudaBackend, RunsAGraphOnTwoStreamsInDependencyOrder) {
+  const std::string why = why_no_gpu();
+  if (!why.empty()) GTEST_SKIP() << "CUDA backend not testable here: " << why;
+#ifdef PLACESIM_HAVE_CUDA
+  engine::TaskGraph g;
+  Workload w;
+  w.units = {{Unit::Kind::Host, 0, "host"}, {Unit::Kind::Gpu, 0, "gpu0"}};
+  g.add_queue("gpu0.h2d");
+  g.add_queue("gpu0.compute");
+  w.queue_unit = {1, 1};
+  engine::Task copy;
+  copy.name = "w@gpu0";
+  copy.kind = engine::TaskKind::Transfer;
+  copy.queue = 0;
+  g.add_task(std::move(copy));
+  engine::Task gemm;
+  gemm.name = "mm";
+  gemm.queue = 1;
+  gemm.deps = {0};
+  g.add_task(std::move(gemm));
+  Work c;
+  c.kind = WorkKind::Copy;
+  c.bytes = 8 << 20;
+  c.src = 0;
+  c.dst = 1;
+  Work m;
+  m.kind = WorkKind::Gemm;
+  m.m = m.n = m.k = 1024;
+  w.tasks = {c, m};
+  const engine::Trace t = run_cuda(g, w, {});
+  EXPECT_GE(t.tasks[1].start, t.tasks[0].end);
+  EXPECT_GT(t.tasks[1].end, t.tasks[1].start);
+#endif
+}
+
+}  // namespace
+}  // namespace placesim::backend
