@@ -2,17 +2,15 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fmt/format.h>
 
 namespace placesim {
 
 std::string SourceLoc::str() const {
   if (file.empty() && line == 0) return "";
-  std::string s = file.empty() ? std::string("<input>") : file;
-  if (line > 0) {
-    s += ":" + std::to_string(line);
-    if (column > 0) s += ":" + std::to_string(column);
-  }
-  return s;
+  const std::string& name = file.empty() ? std::string("<input>") : file;
+  if (line <= 0) return name;
+  return column > 0 ? fmt::format("{}:{}:{}", name, line, column) : fmt::format("{}:{}", name, line);
 }
 
 static std::string with_loc(const SourceLoc& loc, const std::string& what) {

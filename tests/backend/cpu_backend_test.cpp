@@ -56,7 +56,7 @@ TEST(CpuBackend, EveryTaskMeasuredInDependencyAndQueueOrder) {
 
 // Two 32 MiB copies into core0 on two queues (both driven from core0, as the workload builder
 // places a copy on its destination's core); the model has both cross core0's link, so each
-// runs at half rate. Generous: the pair must take at least 1.3x one copy alone.
+// runs at half rate.
 TEST(CpuBackend, TwoConcurrentCopiesSlowEachOther) {
   auto copies = [](int n) {
     Built b;
@@ -82,9 +82,12 @@ TEST(CpuBackend, TwoConcurrentCopiesSlowEachOther) {
   o.repeats = 5;
   const Built one = copies(1), two = copies(2);
   const double alone = to_seconds(run_cpu(one.g, one.w, o).makespan);
-  const engine::Trace both = run_cpu(two.g, two.w, o);
-  const double each = to_seconds(std::max(both.tasks[0].end - both.tasks[0].start, both.tasks[1].end - both.tasks[1].start));
-  EXPECT_GT(each, 1.3 * alone) << "alone " << alone << " s, concurrently " << each << " s";
+  const double both = to_seconds(run_cpu(two.g, two.w, o).makespan);
+  // Both copies run on core0 (their destination), as the model has them share core0's link:
+  // together they cannot end sooner than about twice one alone, however the OS interleaves the
+  // two threads. The makespan (not each task's span) makes that independent of interleaving;
+  // 1.5 leaves room for the noise of a shared machine.
+  EXPECT_GT(both, 1.5 * alone) << "alone " << alone << " s, both " << both << " s";
 }
 
 TEST(CpuBackend, WatchdogNamesTheTaskThatNeverFinished) {
