@@ -32,6 +32,10 @@ void Lowering::check_plan() const {
   for (auto& [key, d] : plan.params)
     if (const OptionProblem bad = check_delivery(plan, g, topo, key.first, key.second, d); !bad.message.empty())
       throw InputError(bad.message);
+  for (const PlanCollective& c : plan.collectives)
+    if (const OptionProblem bad = check_collective(plan, g, topo, c); !bad.message.empty()) throw InputError(bad.message);
+  for (auto [dev, k] : plan.cpu_cores)
+    if (const std::string bad = check_cpu_cores(topo, dev, k); !bad.empty()) throw InputError(bad);
   for (const PlanQueue& q : plan.queues) {
     if (const std::string bad = check_queue(topo, q.name); !bad.empty()) throw InputError(bad);
     for (const PlanItem& it : q.items)
@@ -107,7 +111,7 @@ void Lowering::add_route(engine::Task& t, const hw::Route& r, double bytes) cons
 void Lowering::fill_compute(engine::Task& t, int n) {
   const int dev = plan.device_of[n];
   if (dev < 0) throw InputError(fmt::format("plan puts op '{}' on no device", g.nodes[n].name));
-  const double d = p.duration(n, dev);
+  const double d = p.duration(n, dev, plan.cores(dev));
   if (d == models::kCannotRun)
     throw InputError(fmt::format("op '{}' cannot run on '{}'", g.nodes[n].name, topo.devices[dev].id));
   t.kind = engine::TaskKind::Compute;
@@ -223,6 +227,7 @@ Lowered lower(const Problem& p, const Plan& plan) {
   l.add_pools();
   l.add_tasks();
   l.add_dependencies();
+  l.add_collectives();
   l.add_memory();
   l.out.graph.validate();
   return std::move(l.out);

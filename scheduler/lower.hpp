@@ -22,6 +22,11 @@
 //     faster than pageable_bw, whatever the links allow. The cap is per copy: the driver stages
 //     each pageable copy through its own pinned bounce buffer with a CPU memcpy, so pageable
 //     copies do not share one budget;
+//   * an op on a CPU takes the cost model's duration on the plan's core count for that CPU
+//     (models::on_cores: k cores' share of the peak, slowed by the contention curve at k);
+//   * a plan's collective is appended by engine::lower_collective, at the problem's fidelity,
+//     over the topology's routes (scheduler/lower_collectives.hpp), after its `after` ops'
+//     compute and before its `before` ops'; it holds no memory of its own;
 //   * an edge with a fixed time becomes a task of that latency and no resource use;
 //     `network: ideal` makes byte edges free (and copy engines are not modelled);
 //   * memory: a copied parameter is held from its arrival to the end (each part of a parallel

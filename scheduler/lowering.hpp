@@ -1,5 +1,5 @@
 // The state of one lower() call, shared by its translation units (lower.cpp: resources, tasks,
-// dependencies; lower_memory.cpp: buffers). Internal to scheduler/; see lower.hpp for the rules.
+// dependencies; lower_collectives.cpp: collectives; lower_memory.cpp: buffers). Internal to scheduler/; see lower.hpp for the rules.
 #pragma once
 
 #include <map>
@@ -32,6 +32,8 @@ struct Lowering {
   void add_resources();
   void add_tasks();
   void add_dependencies();
+  // lower_collectives.cpp
+  void add_collectives();
   // lower_memory.cpp
   void add_pools();
   void add_memory();

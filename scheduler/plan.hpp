@@ -8,7 +8,10 @@
 //   neighbour GPU; `param@device/forward`: neighbour to the device, peer to peer);
 // * how each parameter reaches each device that reads it (weights: host): copied (the default),
 //   read by direct host access while the op computes, or split between the device's own route
-//   and a neighbour GPU's; from which host memory; from pinned or pageable host buffers.
+//   and a neighbour GPU's; from which host memory; from pinned or pageable host buffers;
+// * collectives among groups of devices (all-reduce, all-gather, ...), each after some ops and
+//   before others (lowered by the engine's collectives library into per-rank steps);
+// * how many cores of each CPU its ops run on (default: all).
 //
 // Queue names carry meaning on GPUs only (scheduler/plan_names.hpp): `<gpu>.compute<k>` is
 // compute stream k, `<gpu>.h2d<k>` / `<gpu>.d2h<k>` copy engine k, with k empty for the first.
@@ -21,6 +24,8 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "sim/engine/collectives/collective.hpp"
 
 namespace placesim::scheduler {
 
@@ -58,6 +63,23 @@ struct ParamDelivery {
 };
 const char* to_string(ParamDelivery::Via v);
 
+// A collective over an ordered group of devices (rank r is group[r]), sized and run as
+// engine::CollectiveSpec says. Each rank starts once the `after` ops on its device have ended
+// (and every `after` op placed off the group); a `before` op on a member's device waits for
+// that rank's end, a `before` op off the group for every rank's.
+struct PlanCollective {
+  std::string name;                 // unique; prefix of its task and queue names
+  engine::CollectiveOp op = engine::CollectiveOp::AllReduce;
+  std::string algorithm = "ring";   // a name in engine::collective_algorithms()
+  std::vector<int> group;           // compute devices (topology indices)
+  double bytes = 0;
+  int chunks = 1;
+  std::vector<double> weights;      // proportional: each rank's capability
+  int senders = 1;                  // point-to-point: ranks [0, senders) send
+  std::vector<int> after, before;   // op nodes
+  bool operator==(const PlanCollective&) const = default;
+};
+
 struct Plan {
   std::string placer;
   std::vector<int> device_of;    // per graph node: compute device of an op, -1 for parameters
@@ -65,6 +87,8 @@ struct Plan {
   HostBuffer buffer = HostBuffer::Pinned;  // default host buffers of parameter copies
   // (parameter node, device) -> how it gets there; absent: a copy from the nearest host memory.
   std::map<std::pair<int, int>, ParamDelivery> params;
+  std::vector<PlanCollective> collectives;
+  std::map<int, int> cpu_cores;  // CPU device -> cores its ops run on; absent: all its cores
   bool operator==(const Plan&) const = default;
 
   // The delivery options of `param` to `device` (the defaults when the plan gives none).
@@ -73,6 +97,11 @@ struct Plan {
     return it == params.end() ? ParamDelivery{} : it->second;
   }
   HostBuffer buffer_of(const ParamDelivery& d) const { return d.buffer.value_or(buffer); }
+  // Cores the plan's ops use on CPU `device`; 0: all of them.
+  int cores(int device) const {
+    auto it = cpu_cores.find(device);
+    return it == cpu_cores.end() ? 0 : it->second;
+  }
 };
 
 }  // namespace placesim::scheduler

@@ -1,6 +1,8 @@
 #include "scheduler/plan_json.hpp"
 
+#include <cstdint>
 #include <fmt/format.h>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "scheduler/plan_rules.hpp"
@@ -62,6 +64,77 @@ void parse_params(const Yaml& params, Plan& plan, const models::Graph& g, const 
   }
 }
 
+int parse_op(const Yaml& y, const models::Graph& g) {
+  const int n = g.find(y.str());
+  if (n < 0 || g.nodes[n].kind != models::NodeKind::Op) y.fail(fmt::format("'{}' is not an op of graph '{}'", y.str(), g.name));
+  return n;
+}
+
+int parse_count(const Yaml& y) {
+  const std::int64_t k = y.integer();
+  if (k < 1 || k > std::numeric_limits<int>::max()) y.fail(fmt::format("expected a whole number >= 1, got '{}'", y.str()));
+  return static_cast<int>(k);
+}
+
+void parse_collectives(const Yaml& list, Plan& plan, const models::Graph& g, const hw::Topology& topo) {
+  for (const Yaml& c : list.items()) {
+    c.allow_keys({"name", "op", "algorithm", "group", "bytes", "chunks", "weights", "senders", "after", "before"});
+    PlanCollective pc;
+    pc.name = c.at("name").str();
+    try {
+      pc.op = engine::parse_collective_op(c.at("op").str());
+    } catch (const InputError& e) {
+      c.at("op").fail(e.detail());
+    }
+    pc.algorithm = c.str_or("algorithm", pc.algorithm);
+    for (const Yaml& m : c.at("group").items()) pc.group.push_back(parse_device(m, topo));
+    pc.bytes = c.at("bytes").bytes();
+    if (c.has("chunks")) pc.chunks = parse_count(c.at("chunks"));
+    if (c.has("weights"))
+      for (const Yaml& w : c.at("weights").items()) pc.weights.push_back(w.positive_number());
+    if (c.has("senders")) pc.senders = parse_count(c.at("senders"));
+    if (c.has("after"))
+      for (const Yaml& op : c.at("after").items()) pc.after.push_back(parse_op(op, g));
+    if (c.has("before"))
+      for (const Yaml& op : c.at("before").items()) pc.before.push_back(parse_op(op, g));
+    const OptionProblem bad = check_collective(plan, g, topo, pc);
+    if (!bad.message.empty()) (c.has(bad.field) ? c.at(bad.field) : c).fail(bad.message);
+    plan.collectives.push_back(std::move(pc));
+  }
+}
+
+void parse_cpu_cores(const Yaml& map, Plan& plan, const hw::Topology& topo) {
+  for (auto& [id, k] : map.entries()) {
+    const int d = topo.find(id);
+    if (d < 0) k.fail(fmt::format("no device '{}' in '{}'", id, topo.name));
+    const int cores = parse_count(k);
+    if (const std::string bad = check_cpu_cores(topo, d, cores); !bad.empty()) k.fail(bad);
+    plan.cpu_cores[d] = cores;
+  }
+}
+
+ordered_json collective_json(const PlanCollective& c, const models::Graph& g, const hw::Topology& topo) {
+  auto names = [&](const std::vector<int>& ops) {
+    ordered_json a = ordered_json::array();
+    for (int op : ops) a.push_back(g.nodes[op].name);
+    return a;
+  };
+  ordered_json j;
+  j["name"] = c.name;
+  j["op"] = engine::to_string(c.op);
+  j["algorithm"] = c.algorithm;
+  ordered_json group = ordered_json::array();
+  for (int d : c.group) group.push_back(topo.devices[d].id);
+  j["group"] = group;
+  j["bytes"] = c.bytes;
+  if (c.chunks != 1) j["chunks"] = c.chunks;
+  if (!c.weights.empty()) j["weights"] = c.weights;
+  if (c.senders != 1) j["senders"] = c.senders;
+  if (!c.after.empty()) j["after"] = names(c.after);
+  if (!c.before.empty()) j["before"] = names(c.before);
+  return j;
+}
+
 }  // namespace
 
 std::string plan_to_json(const Plan& plan, const models::Graph& g, const hw::Topology& topo) {
@@ -79,6 +152,16 @@ std::string plan_to_json(const Plan& plan, const models::Graph& g, const hw::Top
       params[g.nodes[key.first].name + "@" + topo.devices[key.second].id] = delivery_json(plan, d, topo);
     j["params"] = params;
   }
+  if (!plan.cpu_cores.empty()) {
+    ordered_json cores = ordered_json::object();
+    for (auto [d, k] : plan.cpu_cores) cores[topo.devices[d].id] = k;
+    j["cpu_cores"] = cores;
+  }
+  if (!plan.collectives.empty()) {
+    ordered_json list = ordered_json::array();
+    for (const PlanCollective& c : plan.collectives) list.push_back(collective_json(c, g, topo));
+    j["collectives"] = list;
+  }
   ordered_json queues = ordered_json::array();
   for (const PlanQueue& q : plan.queues) {
     ordered_json tasks = ordered_json::array();
@@ -90,7 +173,7 @@ std::string plan_to_json(const Plan& plan, const models::Graph& g, const hw::Top
 }
 
 Plan parse_plan(const Yaml& doc, const models::Graph& g, const hw::Topology& topo) {
-  doc.allow_keys({"placer", "devices", "memory", "params", "queues"});
+  doc.allow_keys({"placer", "devices", "memory", "params", "cpu_cores", "collectives", "queues"});
   Plan plan;
   plan.placer = doc.str_or("placer", "file");
   plan.device_of.assign(g.nodes.size(), -1);
@@ -105,6 +188,8 @@ Plan parse_plan(const Yaml& doc, const models::Graph& g, const hw::Topology& top
   }
   if (doc.has("memory")) plan.buffer = parse_buffer(doc.at("memory"));
   if (doc.has("params")) parse_params(doc.at("params"), plan, g, topo);
+  if (doc.has("cpu_cores")) parse_cpu_cores(doc.at("cpu_cores"), plan, topo);
+  if (doc.has("collectives")) parse_collectives(doc.at("collectives"), plan, g, topo);
   for (const Yaml& q : doc.at("queues").items()) {
     q.allow_keys({"name", "tasks"});
     PlanQueue pq{q.at("name").str(), {}};

@@ -8,6 +8,10 @@
 //      "layer0.w_qkv@gpu0": {"via": "dha"},     //   read by direct host access, not copied
 //      "layer1.w_qkv@gpu0": {"via": "parallel", "neighbour": "gpu3", "fraction": 0.5},
 //      "layer2.w_qkv@gpu1": {"from": "host1", "memory": "pinned"}},
+//    "cpu_cores": {"cpu0": 4},                  // optional: cores a CPU's ops run on (default all)
+//    "collectives": [                           // optional: collectives placed between ops
+//      {"name": "ar0", "op": "all-reduce", "algorithm": "ring", "group": ["gpu0", "gpu1"],
+//       "bytes": 1e8, "chunks": 4, "after": ["layer0.out"], "before": ["layer1.qkv"]}],
 //    "queues": [{"name": "gpu0.compute", "tasks": ["layer0.qkv", ...]},  // op names
 //               {"name": "gpu0.compute1", "tasks": [...]},                // a second stream
 //               {"name": "gpu0.h2d", "tasks": ["layer1.w_qkv@gpu0"]},     // node@device deliveries
@@ -28,6 +32,25 @@
 //   from       the host memory holding the parameter (default: the one nearest DEVICE); a far
 //              NUMA node's memory simply has a longer route.
 //   memory     pinned | pageable: overrides the plan's `memory` for this parameter.
+// `cpu_cores: {CPU: k}`: the plan's ops on CPU run on k of its cores, 1 <= k <= cores; each op
+// then takes the cost model's duration for k busy cores (models::on_cores: k cores' share of
+// the peak, slowed by the device's contention curve at k).
+// A `collectives` entry (engine/collectives/collective.hpp says what each operation moves):
+//   name       unique, and no node's name; prefixes its tasks and queues (`ar0.s0.c0.0>1`)
+//   op         all-reduce | all-gather | reduce-scatter | broadcast | all-to-all | point-to-point
+//   algorithm  ring (default) | tree | direct | hierarchical | proportional (placesim list
+//              collectives); hierarchical takes each member's node from the topology
+//   group      two or more distinct compute devices, in rank order (rank 0: a broadcast's root)
+//   bytes      S, a number or "64MiB"
+//   chunks     pipelining pieces (default 1)
+//   weights    proportional: each rank's capability, > 0
+//   senders    point-to-point: the first `senders` ranks send (default 1)
+//   after      ops it waits for: a rank waits for those on its device and for those placed off
+//              the group
+//   before     ops that wait for it: an op on a member's device for that rank's end, an op off
+//              the group for every rank's
+// The scenario's `collectives: {fidelity: flow|analytic}` (scheduler::Problem::collectives)
+// picks per-rank flows or the alpha-beta closed form for every collective of every plan.
 // Queue names of GPUs bind queues to streams and copy engines (scheduler/plan_names.hpp); a plan
 // may use only as many as the device has. Names are resolved against the graph and topology,
 // and every error has its file:line:column.

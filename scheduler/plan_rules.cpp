@@ -1,6 +1,10 @@
 #include "scheduler/plan_rules.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
+
+#include "scheduler/lower_collectives.hpp"
+#include "sim/core/error.hpp"
 
 namespace placesim::scheduler {
 namespace {
@@ -120,6 +124,42 @@ OptionProblem check_delivery(const Plan& plan, const models::Graph& g, const hw:
   if (host < 0 || !topo.connected(host, d.neighbour) || !topo.connected(d.neighbour, device))
     return {fmt::format("'{}': no route through neighbour '{}'", key, id(topo, d.neighbour)), "neighbour"};
   return {};
+}
+
+OptionProblem check_collective(const Plan& plan, const models::Graph& g, const hw::Topology& topo,
+                               const PlanCollective& c) {
+  const std::string what = fmt::format("collective '{}'", c.name);
+  if (c.name.empty()) return {"a collective needs a name", "name"};
+  if (g.find(c.name) >= 0) return {fmt::format("{}: the name is a node of graph '{}'", what, g.name), "name"};
+  for (const PlanCollective& other : plan.collectives)
+    if (&other != &c && other.name == c.name) return {fmt::format("{} is defined twice", what), "name"};
+  if (c.group.size() < 2)
+    return {fmt::format("{}: a group needs at least two members, got {}", what, c.group.size()), "group"};
+  for (size_t i = 0; i < c.group.size(); ++i) {
+    if (!topo.devices[c.group[i]].is_compute())
+      return {fmt::format("{}: '{}' is not a compute device", what, id(topo, c.group[i])), "group"};
+    if (std::find(c.group.begin(), c.group.begin() + i, c.group[i]) != c.group.begin() + i)
+      return {fmt::format("{}: '{}' appears more than once in the group", what, id(topo, c.group[i])), "group"};
+  }
+  if (!(c.bytes > 0)) return {fmt::format("{}: bytes must be positive, got {}", what, c.bytes), "bytes"};
+  if (c.chunks < 1) return {fmt::format("{}: chunks must be at least 1, got {}", what, c.chunks), "chunks"};
+  for (int op : c.before)
+    if (std::find(c.after.begin(), c.after.end(), op) != c.after.end())
+      return {fmt::format("{}: op '{}' is both after and before it", what, g.nodes[op].name), "before"};
+  try {
+    engine::analytic_seconds(collective_spec(c, topo, engine::Fidelity::Analytic), RouteNetwork(topo, {}));
+  } catch (const InputError& e) {
+    return {e.detail(), "algorithm"};
+  }
+  return {};
+}
+
+std::string check_cpu_cores(const hw::Topology& topo, int device, int cores) {
+  const hw::Device& d = topo.devices[device];
+  if (d.kind != hw::DeviceKind::Cpu) return fmt::format("cpu_cores: '{}' is not a cpu", d.id);
+  if (cores < 1 || cores > d.cores)
+    return fmt::format("cpu_cores: '{}' has {} cores, so it can use 1 to {}, not {}", d.id, d.cores, d.cores, cores);
+  return "";
 }
 
 }  // namespace placesim::scheduler

@@ -4,6 +4,12 @@
 
 namespace placesim::scheduler {
 
+engine::Fidelity parse_fidelity(const std::string& s) {
+  if (s == "flow") return engine::Fidelity::Flow;
+  if (s == "analytic") return engine::Fidelity::Analytic;
+  throw InputError("unknown collective fidelity '" + s + "' (expected flow or analytic)");
+}
+
 WeightsMode parse_weights(const std::string& s) {
   if (s == "host") return WeightsMode::Host;
   if (s == "resident") return WeightsMode::Resident;
@@ -12,8 +18,10 @@ WeightsMode parse_weights(const std::string& s) {
 
 const char* to_string(WeightsMode m) { return m == WeightsMode::Host ? "host" : "resident"; }
 
-double Problem::duration(int node, int dev) const {
-  return cost->duration(graph->nodes[node], topo->devices[dev], graph->dtype);
+double Problem::duration(int node, int dev, int cores) const {
+  const hw::Device& d = topo->devices[dev];
+  if (d.kind != hw::DeviceKind::Cpu) return cost->duration(graph->nodes[node], d, graph->dtype);
+  return cost->duration(graph->nodes[node], models::on_cores(d, cores), graph->dtype);
 }
 
 }  // namespace placesim::scheduler

@@ -9,6 +9,7 @@
 #include "hw/topology.hpp"
 #include "models/cost/cost_model.hpp"
 #include "models/graph.hpp"
+#include "sim/engine/collectives/collective.hpp"
 
 namespace placesim::scheduler {
 
@@ -17,6 +18,7 @@ namespace placesim::scheduler {
 enum class WeightsMode { Host, Resident };
 WeightsMode parse_weights(const std::string& s);  // InputError (no location) when unknown
 const char* to_string(WeightsMode m);
+engine::Fidelity parse_fidelity(const std::string& s);  // flow | analytic; InputError (no location)
 
 struct Problem {
   std::shared_ptr<const models::Graph> graph;
@@ -24,9 +26,12 @@ struct Problem {
   std::shared_ptr<const models::CostModel> cost;
   WeightsMode weights = WeightsMode::Host;
   std::uint64_t seed = 1;
+  // How every plan's collectives are lowered: per-rank flows, or the alpha-beta closed form.
+  engine::Fidelity collectives = engine::Fidelity::Flow;
 
-  // Seconds op `node` takes on device `dev` (models::kCannotRun when it cannot run there).
-  double duration(int node, int dev) const;
+  // Seconds op `node` takes on device `dev` (models::kCannotRun when it cannot run there); on a
+  // CPU, on `cores` of its cores (0: all of them) as models::on_cores says.
+  double duration(int node, int dev, int cores = 0) const;
 };
 
 }  // namespace placesim::scheduler

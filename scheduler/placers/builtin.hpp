@@ -11,5 +11,9 @@ void register_builtin_placers(Registry<PlacerEntry>& r);
 void register_single_device(Registry<PlacerEntry>& r);
 void register_round_robin(Registry<PlacerEntry>& r);
 void register_critical_path(Registry<PlacerEntry>& r);
+void register_heft(Registry<PlacerEntry>& r);
+void register_chrion(Registry<PlacerEntry>& r);
+void register_baechi(Registry<PlacerEntry>& r);  // m-topo, m-etf, m-sct
+void register_deepplan(Registry<PlacerEntry>& r);
 
 }  // namespace placesim::scheduler

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "scheduler/plan_builder.hpp"
+#include "scheduler/placers/list_schedule.hpp"
 #include "scheduler/placers/builtin.hpp"
 
 namespace placesim::scheduler {
@@ -45,6 +46,7 @@ class RoundRobin final : public Placer {
     }
     PlacerResult r;
     r.plan = build_plan(p, "round-robin", device_of, ops);
+    r.predicted_s = contention_free_makespan(p, *r.plan);
     return r;
   }
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "scheduler/plan_builder.hpp"
+#include "scheduler/placers/list_schedule.hpp"
 #include "scheduler/placers/builtin.hpp"
 
 namespace placesim::scheduler {
@@ -19,6 +20,7 @@ class SingleDevice final : public Placer {
     std::vector<int> device_of(g.nodes.size(), dev);
     PlacerResult r;
     r.plan = build_plan(p, "single-device", device_of, g.ops());
+    r.predicted_s = contention_free_makespan(p, *r.plan);
     return r;
   }
 

@@ -59,11 +59,16 @@ int cmd_run(const std::vector<std::string>& args) {
     std::string text = fmt::format("scenario {}: {} sweep point(s) x {} placer(s)\n\n", s.name, s.points.size(),
                                    s.placers.size());
     text += explore::format_comparison(c);
-    // Why a run has no makespan (infeasible, error), and the placers' own predictions.
+    // Why a run has no makespan (infeasible, error), and the placers' own predictions against
+    // the simulation: relative difference (predicted - simulated) / simulated.
     for (const explore::RunResult& r : set.runs) {
       const bool bound = r.status == "ok" && !r.makespan_s;
       if (r.status != "ok" && !r.message.empty())
         text += fmt::format("  point {} {}: {}: {}\n", r.point_index, r.placer, r.status, r.message);
+      else if (r.predicted_s && r.makespan_s && *r.makespan_s > 0)
+        text += fmt::format("  point {} {}: predicted {:.4f} ms, simulated {:.4f} ms ({:+.2f}%)\n", r.point_index,
+                            r.placer, *r.predicted_s * 1e3, *r.makespan_s * 1e3,
+                            (*r.predicted_s - *r.makespan_s) / *r.makespan_s * 100);
       else if (r.predicted_s && !bound)
         text += fmt::format("  point {} {}: predicted {:.4f} ms\n", r.point_index, r.placer, *r.predicted_s * 1e3);
     }

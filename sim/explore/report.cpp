@@ -24,6 +24,10 @@ nlohmann::ordered_json runs_to_json(const RunSet& set, bool timing) {
     j["status"] = r.status;
     j["makespan_s"] = opt(r.makespan_s);
     j["predicted_s"] = opt(r.predicted_s);
+    // The placer's own prediction against the simulation: (predicted - simulated) / simulated.
+    j["prediction_error"] = r.predicted_s && r.makespan_s && *r.makespan_s > 0
+                                ? nlohmann::ordered_json((*r.predicted_s - *r.makespan_s) / *r.makespan_s)
+                                : nlohmann::ordered_json(nullptr);
     j["speedup"] = opt(r.speedup);
     j["peak_mem_bytes"] = mem;
     if (timing) j["placement_s"] = r.placement_s;

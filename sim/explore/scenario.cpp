@@ -181,6 +181,19 @@ scheduler::WeightsMode weights_of(const Yaml& w) {
   }
 }
 
+// collectives: {fidelity: flow|analytic}; flow when absent.
+engine::Fidelity fidelity_of(const Yaml& c) {
+  if (!c.defined()) return engine::Fidelity::Flow;
+  c.allow_keys({"fidelity"});
+  if (!c.has("fidelity")) return engine::Fidelity::Flow;
+  const Yaml f = c.at("fidelity");
+  try {
+    return scheduler::parse_fidelity(f.str());
+  } catch (const InputError& e) {
+    f.fail(e.detail());
+  }
+}
+
 std::string hardware_text(const Yaml& hw) {
   if (hw.is_scalar()) {
     if (hw::is_preset(hw.str())) return hw::preset_text(hw.str());
@@ -199,13 +212,15 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   s.file = path;
   s.overrides = overrides;
   Yaml doc = read_scenario(path, overrides);
-  doc.allow_keys({"name", "description", "hardware", "model", "weights", "cost", "placers", "baseline", "sweep", "seed"});
+  doc.allow_keys({"name", "description", "hardware", "model", "weights", "cost", "placers", "baseline", "sweep", "seed",
+                  "collectives"});
   s.root = doc;
   s.name = doc.str_or("name", fs::path(path).stem().string());
   s.seed = static_cast<std::uint64_t>(doc.integer_or("seed", 1));
 
   s.hardware_text = hardware_text(doc.at("hardware"));
   weights_of(doc.get("weights"));
+  fidelity_of(doc.get("collectives"));
   doc.at("model");
 
   for (const Yaml& p : doc.at("placers").items()) s.placers.push_back(scheduler::make_placer(p));
@@ -237,6 +252,7 @@ scheduler::Problem build_problem(const Scenario& s, const Point& pt) {
   p.graph = std::make_shared<const models::Graph>(build_model(root.at("model")));
   p.cost = make_cost_model(root.get("cost"));
   p.weights = weights_of(root.get("weights"));
+  p.collectives = fidelity_of(root.get("collectives"));
   p.seed = s.seed;
   return p;
 }

@@ -6,6 +6,7 @@
 //                                      # or {file: graph.json}
 //   weights: host                      # or resident
 //   cost: roofline
+//   collectives: {fidelity: flow}      # or analytic: how plans' collectives are lowered
 //   placers: [single-device, {name: round-robin, unit: op}, critical-path]
 //   baseline: single-device
 //   sweep:                             # cartesian product, first axis outermost

@@ -1,0 +1,89 @@
+#include "scheduler/lower_collectives.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "scheduler/lowering.hpp"
+
+namespace placesim::scheduler {
+
+RouteNetwork::RouteNetwork(const hw::Topology& topo, std::vector<engine::ResourceId> link_resource)
+    : topo_(topo), link_resource_(std::move(link_resource)) {}
+
+std::vector<engine::Use> RouteNetwork::uses(int src, int dst, double bytes) const {
+  std::vector<engine::Use> out;
+  if (topo_.network_ideal) return out;
+  PLACESIM_ASSERT(link_resource_.size() == topo_.links.size(), "RouteNetwork without link resources");
+  for (const hw::Hop& h : topo_.route(src, dst).hops) {
+    const engine::ResourceId r = link_resource_[h.link] + (h.forward ? 0 : 1);
+    auto u = std::find_if(out.begin(), out.end(), [r](const engine::Use& x) { return x.resource == r; });
+    if (u == out.end()) out.push_back({r, bytes});
+    else u->amount += bytes;
+  }
+  return out;
+}
+
+TimePs RouteNetwork::latency(int src, int dst) const {
+  return topo_.network_ideal ? 0 : ceil_ps(topo_.route(src, dst).latency_s);
+}
+
+double RouteNetwork::bandwidth(int src, int dst) const {
+  double bw = std::numeric_limits<double>::infinity();
+  if (topo_.network_ideal) return bw;
+  for (const hw::Hop& h : topo_.route(src, dst).hops) {
+    const hw::Link& l = topo_.links[h.link];
+    bw = std::min(bw, h.forward ? l.bw_ab : l.bw_ba);
+  }
+  return bw;
+}
+
+engine::CollectiveSpec collective_spec(const PlanCollective& c, const hw::Topology& topo, engine::Fidelity fidelity) {
+  engine::CollectiveSpec s;
+  s.name = c.name;
+  s.op = c.op;
+  s.algorithm = c.algorithm;
+  s.group = c.group;
+  s.bytes = c.bytes;
+  s.chunks = c.chunks;
+  s.fidelity = fidelity;
+  s.weights = c.weights;
+  s.senders = c.senders;
+  std::vector<std::string> nodes;  // node names, numbered by first appearance
+  for (int d : c.group) {
+    const std::string& node = topo.devices[d].node;
+    auto it = std::find(nodes.begin(), nodes.end(), node);
+    s.nodes.push_back(static_cast<int>(it - nodes.begin()));
+    if (it == nodes.end()) nodes.push_back(node);
+  }
+  return s;
+}
+
+namespace detail {
+
+// Each collective after the compute of its `after` ops (per rank: those on its device, and
+// those off the group), and the compute of its `before` ops after its end on their rank (all
+// ranks for an op off the group).
+void Lowering::add_collectives() {
+  const RouteNetwork net(topo, link_resource);
+  engine::TaskGraph& tg = out.graph;
+  for (const PlanCollective& c : plan.collectives) {
+    auto rank_of = [&](int op) {
+      return static_cast<int>(std::find(c.group.begin(), c.group.end(), plan.device_of[op]) - c.group.begin());
+    };
+    const int n = static_cast<int>(c.group.size());
+    engine::CollectiveSpec spec = collective_spec(c, topo, p.collectives);
+    spec.after.assign(c.group.size(), {});
+    for (int op : c.after)
+      for (int r = 0; r < n; ++r)
+        if (rank_of(op) == n || rank_of(op) == r) spec.after[r].push_back(compute[op]);
+    const std::vector<engine::TaskId> done = engine::lower_collective(tg, spec, net);
+    for (int op : c.before) {
+      std::vector<engine::TaskId>& deps = tg.tasks[compute[op]].deps;
+      if (rank_of(op) < n) deps.push_back(done[rank_of(op)]);
+      else deps.insert(deps.end(), done.begin(), done.end());
+    }
+  }
+}
+
+}  // namespace detail
+}  // namespace placesim::scheduler

@@ -1,0 +1,225 @@
+#include "scheduler/placers/list_schedule.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <limits>
+
+#include "scheduler/lower.hpp"
+#include "scheduler/plan_names.hpp"
+
+namespace placesim::scheduler {
+
+CommModel::CommModel(const Problem& p) : p_(&p), index_(p.topo->devices.size(), -1) {
+  const hw::Topology& topo = *p.topo;
+  const std::vector<int> devs = topo.compute_devices();
+  for (size_t i = 0; i < devs.size(); ++i) index_[devs[i]] = static_cast<int>(i);
+  const size_t n = devs.size();
+  latency_.assign(n, std::vector<double>(n, 0.0));
+  inv_bw_.assign(n, std::vector<double>(n, 0.0));
+  if (topo.network_ideal) return;
+  int pairs = 0;
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = 0; j < n; ++j) {
+      if (i == j || !topo.connected(devs[i], devs[j])) continue;
+      const hw::Route& r = topo.route(devs[i], devs[j]);
+      double bw = std::numeric_limits<double>::infinity();
+      for (const hw::Hop& h : r.hops) bw = std::min(bw, h.forward ? topo.links[h.link].bw_ab : topo.links[h.link].bw_ba);
+      latency_[i][j] = r.latency_s;
+      inv_bw_[i][j] = 1.0 / bw;
+      mean_latency_ += latency_[i][j];
+      mean_inv_bw_ += inv_bw_[i][j];
+      ++pairs;
+    }
+  if (pairs > 0) mean_latency_ /= pairs, mean_inv_bw_ /= pairs;
+}
+
+double CommModel::edge_time(int e, int a, int b) const {
+  if (a == b) return 0;
+  const models::Edge& edge = p_->graph->edges[e];
+  if (edge.time_s) return *edge.time_s;
+  if (p_->topo->network_ideal) return 0;
+  const int i = index_[a], j = index_[b];
+  return latency_[i][j] + edge.bytes * inv_bw_[i][j];
+}
+
+double CommModel::mean_edge_time(int e) const {
+  const models::Edge& edge = p_->graph->edges[e];
+  if (edge.time_s) return *edge.time_s;
+  if (p_->topo->network_ideal) return 0;
+  return mean_latency_ + edge.bytes * mean_inv_bw_;
+}
+
+double Timeline::earliest_start(double ready, double dur, bool insertion) const {
+  if (!insertion || busy_.empty()) return std::max(ready, available());
+  // Finishes are sorted as the intervals are disjoint: skip those that end by `ready`.
+  auto it = std::upper_bound(busy_.begin(), busy_.end(), ready,
+                             [](double t, const std::pair<double, double>& b) { return t < b.second; });
+  double s = ready;
+  for (; it != busy_.end(); ++it) {
+    if (s + dur <= it->first) return s;
+    s = std::max(s, it->second);
+  }
+  return s;
+}
+
+void Timeline::add(double start, double finish) {
+  auto it = std::upper_bound(busy_.begin(), busy_.end(), std::make_pair(start, finish));
+  busy_.insert(it, {start, finish});
+}
+
+std::vector<int> Schedule::order(const models::Graph& g) const {
+  std::vector<int> pos(g.nodes.size(), 0);
+  const std::vector<int>& topo = g.topo_order();
+  for (size_t k = 0; k < topo.size(); ++k) pos[topo[k]] = static_cast<int>(k);
+  std::vector<int> ops = g.ops();
+  std::sort(ops.begin(), ops.end(), [&](int a, int b) {
+    if (start[a] != start[b]) return start[a] < start[b];
+    return pos[a] < pos[b];
+  });
+  return ops;
+}
+
+void Schedule::place(int op, int dev, double s, double f) {
+  device_of[op] = dev;
+  start[op] = s;
+  finish[op] = f;
+  makespan = std::max(makespan, f);
+}
+
+double data_ready(const Problem& p, const CommModel& comm, const Schedule& s, int op, int dev) {
+  const models::Graph& g = *p.graph;
+  double ready = 0;
+  for (int e : g.in_edges(op)) {
+    const int u = g.edges[e].src;
+    if (g.nodes[u].kind != models::NodeKind::Op) continue;
+    ready = std::max(ready, s.finish[u] + comm.edge_time(e, s.device_of[u], dev));
+  }
+  return ready;
+}
+
+Schedule schedule_in_order(const Problem& p, const CommModel& comm, const std::vector<int>& device_of,
+                           const std::vector<int>& order) {
+  Schedule s(p.graph->nodes.size());
+  std::vector<double> avail(p.topo->devices.size(), 0.0);
+  for (int op : order) {
+    const int dev = device_of[op];
+    const double start = std::max(avail[dev], data_ready(p, comm, s, op, dev));
+    avail[dev] = start + p.duration(op, dev);
+    s.place(op, dev, start, avail[dev]);
+  }
+  return s;
+}
+
+Plan scheduled_plan(const Problem& p, std::string placer, const Schedule& s, const BuildOptions& opts) {
+  Plan plan = build_plan(p, std::move(placer), s.device_of, s.order(*p.graph), opts);
+  std::vector<PlanQueue> queues;
+  for (PlanQueue& q : plan.queues) {
+    PlanQueue kept{q.name, {}};
+    for (const PlanItem& it : q.items) {
+      const bool activation = it.kind == PlanItem::Kind::Deliver && p.graph->nodes[it.node].kind == models::NodeKind::Op;
+      if (activation) queues.push_back({item_name(it, *p.graph, *p.topo), {it}});
+      else kept.items.push_back(it);
+    }
+    if (!kept.items.empty()) queues.push_back(std::move(kept));
+  }
+  plan.queues = std::move(queues);
+  return plan;
+}
+
+double contention_free_makespan(const Problem& p, const Plan& plan) {
+  const engine::TaskGraph tg = lower(p, plan).graph;
+  const size_t n = tg.tasks.size();
+  std::vector<std::vector<engine::TaskId>> next(n);  // dependants, and each task's queue successor
+  std::vector<int> waiting(n, 0);
+  for (size_t t = 0; t < n; ++t)
+    for (engine::TaskId d : tg.tasks[t].deps) next[d].push_back(static_cast<engine::TaskId>(t)), ++waiting[t];
+  for (const auto& q : tg.queue_order)
+    for (size_t k = 1; k < q.size(); ++k) next[q[k - 1]].push_back(q[k]), ++waiting[q[k]];
+  std::vector<TimePs> ready(n, 0);
+  std::vector<engine::TaskId> todo;
+  for (size_t t = 0; t < n; ++t)
+    if (waiting[t] == 0) todo.push_back(static_cast<engine::TaskId>(t));
+  TimePs makespan = 0;
+  while (!todo.empty()) {
+    const engine::TaskId t = todo.back();
+    todo.pop_back();
+    const engine::Task& task = tg.tasks[t];
+    double dur = 0;
+    for (const engine::Use& u : task.uses) dur = std::max(dur, u.amount / tg.resources[u.resource].capacity);
+    if (!task.uses.empty() && task.rate_cap != engine::kUnbounded) dur = std::max(dur, 1 / task.rate_cap);
+    const TimePs end = ready[t] + task.latency + ceil_ps(dur);
+    makespan = std::max(makespan, end);
+    for (engine::TaskId s : next[t]) {
+      ready[s] = std::max(ready[s], end);
+      if (--waiting[s] == 0) todo.push_back(s);
+    }
+  }
+  return to_seconds(makespan);
+}
+
+MemoryBook::MemoryBook(const Problem& p)
+    : p_(&p), used_(p.topo->devices.size(), 0.0), capacity_(p.topo->devices.size(), 0.0),
+      has_param_(p.topo->devices.size()) {
+  const hw::Topology& topo = *p.topo;
+  for (size_t d = 0; d < topo.devices.size(); ++d) {
+    int mem = static_cast<int>(d);
+    if (topo.devices[d].kind == hw::DeviceKind::Cpu) mem = topo.host_memory_for(mem);
+    capacity_[d] = mem < 0 ? 0.0 : topo.devices[mem].memory;
+  }
+}
+
+double MemoryBook::need(int op, int dev) const {
+  const models::Graph& g = *p_->graph;
+  double bytes = g.nodes[op].output_bytes + g.nodes[op].state_bytes;
+  const std::vector<bool>& has = has_param_[dev];
+  for (int e : g.in_edges(op)) {
+    const int w = g.edges[e].src;
+    if (g.nodes[w].kind == models::NodeKind::Param && (has.empty() || !has[w])) bytes += g.nodes[w].param_bytes;
+  }
+  return bytes;
+}
+
+bool MemoryBook::fits(int op, int dev) const {
+  return capacity_[dev] <= 0 || used_[dev] + need(op, dev) <= capacity_[dev];
+}
+
+void MemoryBook::add(int op, int dev) {
+  const models::Graph& g = *p_->graph;
+  used_[dev] += need(op, dev);
+  std::vector<bool>& has = has_param_[dev];
+  if (has.empty()) has.assign(g.nodes.size(), false);
+  for (int e : g.in_edges(op))
+    if (g.nodes[g.edges[e].src].kind == models::NodeKind::Param) has[g.edges[e].src] = true;
+}
+
+double mean_duration(const Problem& p, int op, const std::vector<int>& devices) {
+  double sum = 0;
+  int n = 0;
+  for (int d : devices) {
+    const double t = p.duration(op, d);
+    if (t == models::kCannotRun) continue;
+    sum += t;
+    ++n;
+  }
+  if (n == 0) throw InputError(fmt::format("op '{}' cannot run on any device the placer uses", p.graph->nodes[op].name));
+  return sum / n;
+}
+
+std::vector<double> upward_rank(const Problem& p, const CommModel& comm, const std::vector<int>& devices) {
+  const models::Graph& g = *p.graph;
+  std::vector<double> rank(g.nodes.size(), 0.0);
+  const std::vector<int>& topo = g.topo_order();
+  for (auto it = topo.rbegin(); it != topo.rend(); ++it) {
+    const int v = *it;
+    if (g.nodes[v].kind != models::NodeKind::Op) continue;
+    double tail = 0;
+    for (int e : g.out_edges(v)) {
+      const int s = g.edges[e].dst;
+      if (g.nodes[s].kind == models::NodeKind::Op) tail = std::max(tail, comm.mean_edge_time(e) + rank[s]);
+    }
+    rank[v] = mean_duration(p, v, devices) + tail;
+  }
+  return rank;
+}
+
+}  // namespace placesim::scheduler

@@ -1,0 +1,116 @@
+// What the list-scheduling placers (heft, chrion, m-topo, m-etf, m-sct) share: the
+// communication model they schedule with, a device timeline with insertion, the schedule they
+// predict, the memory they book, and the plan that executes that schedule.
+//
+// Communication time of graph edge e = (u, v) with u on device a and v on device b:
+//
+//   c(e, a, b) = 0                                   a == b
+//              = time_s(e)                           the edge has a fixed time
+//              = 0                                   network: ideal
+//              = latency(a, b) + bytes(e) / bw(a, b)  else (bw: the route's slowest hop)
+//
+// It ignores contention, as the list-scheduling literature does; the simulator does not.
+//
+// The execution contract a schedule predicts (DESIGN.md): an op starts when its queue's
+// previous op has ended and every input has arrived; an input from another device arrives a
+// delivery time after its producer ends. scheduled_plan() builds the plan so that this holds:
+// each device runs its ops in one queue in order of scheduled start, and each delivery of an
+// activation sits on a queue of its own (named like the task, `op@device`), so deliveries never
+// wait for each other. lower() gives one delivery per (producer, device) the largest fixed time
+// of the edges it serves; the schedules here use each edge's own time, so the prediction is
+// exact (under `network: ideal`, fixed durations, no launch cost) when the out-edges of each op
+// that cross to one device carry one time, as in every random DAG.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "scheduler/plan.hpp"
+#include "scheduler/plan_builder.hpp"
+#include "scheduler/problem.hpp"
+
+namespace placesim::scheduler {
+
+class CommModel {
+ public:
+  explicit CommModel(const Problem& p);
+  double edge_time(int e, int a, int b) const;  // c(e, a, b) above
+  // Mean of c(e, a, b) over ordered pairs a != b of connected compute devices (HEFT's c-bar).
+  double mean_edge_time(int e) const;
+
+ private:
+  const Problem* p_;
+  std::vector<int> index_;  // topology device -> row in the tables below, -1 for non-compute
+  std::vector<std::vector<double>> latency_, inv_bw_;
+  double mean_latency_ = 0, mean_inv_bw_ = 0;
+};
+
+// Busy intervals of one device, sorted and disjoint. A vector, not a set: the gap search scans
+// intervals in order, which a contiguous array does several times faster.
+class Timeline {
+ public:
+  // Earliest start >= ready of a task of `dur` seconds: in the first idle gap it fits
+  // (insertion) or after the last interval.
+  double earliest_start(double ready, double dur, bool insertion) const;
+  void add(double start, double finish);
+  double available() const { return busy_.empty() ? 0.0 : busy_.back().second; }
+
+ private:
+  std::vector<std::pair<double, double>> busy_;
+};
+
+struct Schedule {
+  std::vector<int> device_of;              // per graph node, -1 for params and unplaced ops
+  std::vector<double> start, finish;       // per graph node
+  double makespan = 0;
+  explicit Schedule(size_t nodes) : device_of(nodes, -1), start(nodes, 0.0), finish(nodes, 0.0) {}
+  // Op nodes by scheduled start; ties by position in the graph's topological order.
+  std::vector<int> order(const models::Graph& g) const;
+  void place(int op, int dev, double s, double f);
+};
+
+// When every input of `op` (all its producers scheduled) has arrived on `dev`.
+double data_ready(const Problem& p, const CommModel& comm, const Schedule& s, int op, int dev);
+
+// Ops in `order` (dependencies first), each on device_of[op], one FIFO queue per device.
+Schedule schedule_in_order(const Problem& p, const CommModel& comm, const std::vector<int>& device_of,
+                           const std::vector<int>& order);
+
+// The plan that executes `s` as the header says.
+Plan scheduled_plan(const Problem& p, std::string placer, const Schedule& s, const BuildOptions& opts = {});
+
+// A plan's makespan under the execution contract with nothing shared: every task of lower(p,
+// plan) runs at full speed once its dependencies and its queue predecessor have ended, taking
+// its latency plus max over the resources r it uses of amount_r / capacity_r (and at least
+// 1 / rate_cap). Exact where nothing contends (`network: ideal`, one queue per device); the
+// prediction of placers that do not schedule (single-device, round-robin).
+double contention_free_makespan(const Problem& p, const Plan& plan);
+
+// Memory an op takes on a device, booked conservatively: its output and state for the whole
+// run, and each parameter it reads the first time one of its readers lands there (Baechi's
+// permanent + temporary memory, never freed). Capacity: the device's memory, a CPU's that of
+// its nearest host memory; 0 means unlimited.
+class MemoryBook {
+ public:
+  explicit MemoryBook(const Problem& p);
+  double need(int op, int dev) const;
+  bool fits(int op, int dev) const;
+  void add(int op, int dev);
+  double used(int dev) const { return used_[dev]; }
+  double capacity(int dev) const { return capacity_[dev]; }
+
+ private:
+  const Problem* p_;
+  std::vector<double> used_, capacity_;
+  std::vector<std::vector<bool>> has_param_;  // [device][node]
+};
+
+// Upward rank (Topcuoglu et al. 2002, Eq. 3): rank(v) = w-bar(v) + max over successors s of
+// (c-bar(v, s) + rank(s)); w-bar is the mean duration over the devices that can run v.
+std::vector<double> upward_rank(const Problem& p, const CommModel& comm, const std::vector<int>& devices);
+
+// Mean duration of `op` over the devices of `devices` that can run it; InputError when none can.
+double mean_duration(const Problem& p, int op, const std::vector<int>& devices);
+
+}  // namespace placesim::scheduler

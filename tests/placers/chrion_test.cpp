@@ -1,0 +1,69 @@
+// Chrion on the unfolded LSTM, and the option checks of every placer in this folder.
+#include <gtest/gtest.h>
+
+#include "models/generators/lstm.hpp"
+#include "support.hpp"
+
+namespace {
+
+using namespace placers_test;
+
+scheduler::Problem lstm_on_chrion() {
+  models::LstmSpec spec;
+  spec.layers = 2;
+  spec.seq = 6;
+  spec.io = 256;
+  return problem(models::generate_lstm(spec), hw::load_topology(Yaml(YAML::Node("chrion-1080ti"), "t")));
+}
+
+TEST(Chrion, LargeSigmaLeavesNoCpuCapableOpOnTheGpu) {
+  // sigma = 1e9 s per GB: any GPU memory costs more than any latency, so every op that can
+  // run on the CPU goes there.
+  const auto p = lstm_on_chrion();
+  const auto r = run_placer("{name: chrion, sigma: 1e9}", p);
+  ASSERT_TRUE(r.plan);
+  const auto& topo = *p.topo;
+  int cpu = -1;
+  for (int d : topo.compute_devices())
+    if (topo.devices[d].kind == hw::DeviceKind::Cpu) cpu = d;
+  for (int op : p.graph->ops()) {
+    if (p.duration(op, cpu) == models::kCannotRun) continue;
+    EXPECT_EQ(r.plan->device_of[op], cpu) << p.graph->nodes[op].name;
+  }
+  // The CPU ops sit on per-core queues.
+  bool cores = false;
+  for (const auto& q : r.plan->queues) cores = cores || q.name.find(".core") != std::string::npos;
+  EXPECT_TRUE(cores);
+  simulate(p, *r.plan);
+}
+
+TEST(Chrion, SigmaZeroMatchesOrBeatsTheGpuAloneInItsModel) {
+  // k' = 0 (GPU only) is one of the configurations Algorithm 2 tries, so the chosen one's cost
+  // L + 0 * M is never above the GPU-only schedule's length.
+  const auto p = lstm_on_chrion();
+  const auto all = run_placer("chrion", p);
+  const auto gpu_only = run_placer("{name: chrion, max_cpu_cores: 0}", p);
+  EXPECT_LE(*all.predicted_s, *gpu_only.predicted_s);
+  for (int op : p.graph->ops()) EXPECT_EQ(p.topo->devices[gpu_only.plan->device_of[op]].kind, hw::DeviceKind::Gpu);
+}
+
+TEST(PlacerOptions, OutOfRangeValuesNameTheOption) {
+  const auto p = lstm_on_chrion();
+  auto message = [&](const std::string& spec) -> std::string {
+    try {
+      run_placer(spec, p);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_NE(message("{name: chrion, sigma: -1}").find("'sigma' must be >= 0"), std::string::npos);
+  EXPECT_NE(message("{name: chrion, sigma: -1}").find("test.yaml:1:23"), std::string::npos) << message("{name: chrion, sigma: -1}");
+  EXPECT_NE(message("{name: chrion, max_cpu_cores: -2}").find("'max_cpu_cores' must be >= 0"), std::string::npos);
+  EXPECT_NE(message("{name: chrion, max_cpu_cores: 99}").find("'max_cpu_cores' is 99"), std::string::npos);
+  EXPECT_NE(message("{name: heft, insertion: maybe}"), "");
+  EXPECT_NE(message("{name: deepplan, dha: 3}"), "");
+  EXPECT_NE(message("{name: m-etf, speed: 3}").find("unknown option 'speed'"), std::string::npos);
+}
+
+}  // namespace

@@ -1,0 +1,128 @@
+// HEFT on the example of Topcuoglu, Hariri and Wu (IEEE TPDS 2002, Fig. 2 and Table 1).
+#include <gtest/gtest.h>
+
+#include "models/graph_json.hpp"
+#include "scheduler/placers/heft.hpp"
+#include "support.hpp"
+
+namespace {
+
+using namespace placers_test;
+
+// Ten tasks, three processors, the paper's computation costs w(v, p) and edge costs (the time
+// an edge takes when its ends sit on different processors).
+constexpr const char* kTopcuoglu = R"({"nodes": [
+  {"name": "n1", "durations": {"p1": 14, "p2": 16, "p3": 9}},
+  {"name": "n2", "durations": {"p1": 13, "p2": 19, "p3": 18}},
+  {"name": "n3", "durations": {"p1": 11, "p2": 13, "p3": 19}},
+  {"name": "n4", "durations": {"p1": 13, "p2": 8, "p3": 17}},
+  {"name": "n5", "durations": {"p1": 12, "p2": 13, "p3": 10}},
+  {"name": "n6", "durations": {"p1": 13, "p2": 16, "p3": 9}},
+  {"name": "n7", "durations": {"p1": 7, "p2": 15, "p3": 11}},
+  {"name": "n8", "durations": {"p1": 5, "p2": 11, "p3": 14}},
+  {"name": "n9", "durations": {"p1": 18, "p2": 12, "p3": 20}},
+  {"name": "n10", "durations": {"p1": 21, "p2": 7, "p3": 16}}],
+ "edges": [
+  {"src": "n1", "dst": "n2", "time": 18}, {"src": "n1", "dst": "n3", "time": 12}, {"src": "n1", "dst": "n4", "time": 9},
+  {"src": "n1", "dst": "n5", "time": 11}, {"src": "n1", "dst": "n6", "time": 14}, {"src": "n2", "dst": "n8", "time": 19},
+  {"src": "n2", "dst": "n9", "time": 16}, {"src": "n3", "dst": "n7", "time": 23}, {"src": "n4", "dst": "n8", "time": 27},
+  {"src": "n4", "dst": "n9", "time": 23}, {"src": "n5", "dst": "n9", "time": 13}, {"src": "n6", "dst": "n8", "time": 15},
+  {"src": "n7", "dst": "n10", "time": 17}, {"src": "n8", "dst": "n10", "time": 11}, {"src": "n9", "dst": "n10", "time": 13}]})";
+
+constexpr const char* kThreeProcessors =
+    "network: ideal\ndevices: [{id: p1, type: cpu, cores: 1, fp32: 1GFLOPS, memory_bw: 1GB/s},"
+    " {id: p2, type: cpu, cores: 1, fp32: 1GFLOPS, memory_bw: 1GB/s},"
+    " {id: p3, type: cpu, cores: 1, fp32: 1GFLOPS, memory_bw: 1GB/s}]\n";
+
+constexpr const char* kTwoProcessors =
+    "network: ideal\ndevices: [{id: p1, type: cpu, cores: 1, fp32: 1GFLOPS, memory_bw: 1GB/s},"
+    " {id: p2, type: cpu, cores: 1, fp32: 1GFLOPS, memory_bw: 1GB/s}]\n";
+
+scheduler::Problem topcuoglu() {
+  return problem(models::parse_graph(Yaml::load_string(kTopcuoglu, "g.json")),
+                 hw::load_topology_text(kThreeProcessors, "ideal.yaml"));
+}
+
+TEST(Heft, UpwardRanksOfTheTopcuogluExample) {
+  // rank(v) = w-bar(v) + max over successors s of (c(v, s) + rank(s)), w-bar the row mean:
+  //   n10 = (21+7+16)/3 = 14.667;  n8 = 10 + 11 + 14.667 = 35.667;  n9 = 16.667 + 13 + 14.667 = 44.333;
+  //   n7 = 11 + 17 + 14.667 = 42.667;  n6 = 12.667 + 15 + 35.667 = 63.333;
+  //   n5 = 11.667 + 13 + 44.333 = 69;  n4 = 12.667 + max(27 + 35.667, 23 + 44.333) = 80;
+  //   n3 = 14.333 + 23 + 42.667 = 80;  n2 = 16.667 + max(19 + 35.667, 16 + 44.333) = 77;
+  //   n1 = 13 + max(18 + 77, 12 + 80, 9 + 80, 11 + 69, 14 + 63.333) = 108.
+  const auto p = topcuoglu();
+  const auto rank = scheduler::upward_rank(p, scheduler::CommModel(p), p.topo->compute_devices());
+  const auto& g = *p.graph;
+  const std::vector<std::pair<const char*, double>> expected = {
+      {"n1", 108}, {"n2", 77}, {"n3", 80}, {"n4", 80}, {"n5", 69}, {"n6", 63.0 + 1.0 / 3},
+      {"n7", 42.0 + 2.0 / 3}, {"n8", 35.0 + 2.0 / 3}, {"n9", 44.0 + 1.0 / 3}, {"n10", 14.0 + 2.0 / 3}};
+  for (auto& [name, r] : expected) EXPECT_NEAR(rank[g.find(name)], r, 1e-9) << name;
+}
+
+TEST(Heft, ReproducesTheTopcuogluSchedule) {
+  // Order by rank: n1 n3 n4 (tie with n3, topological position) n2 n5 n6 n9 n7 n8 n10. EFT per
+  // processor (p1, p2, p3), the chosen one starred; "ready" adds the edge time across devices:
+  //   n1: 14, 16, 9*                          -> p3 [0, 9]
+  //   n3: ready 21 | 21 | 9:   32, 34, 28*    -> p3 [9, 28]
+  //   n4: ready 18 | 18 | 9:   31, 26*, 45    -> p2 [18, 26]
+  //   n2: ready 27 | 27 | 9:   40*, 46, 46    -> p1 [27, 40]
+  //   n5: ready 20:            52, 39, 38*    -> p3 [28, 38]
+  //   n6: ready 23 | 23 | 9:   53, 42*, 47    -> p2 [26, 42]  (p1's gap [0, 27] is too short from 23)
+  //   n9: preds n2 (p1, 40, +16), n4 (p2, 26, +23), n5 (p3, 38, +13):
+  //       p1 ready 51: 69;  p2 ready 56: 68*;  p3 ready 56: 76 -> p2 [56, 68]
+  //   n7: pred n3 (p3, 28, +23): p1 51 + 7 = 58;  p2 68 + 15 = 83;  p3 38 + 11 = 49* -> p3 [38, 49]
+  //   n8: preds n2 (p1, 40, +19), n4 (p2, 26, +27), n6 (p2, 42, +15):
+  //       p1 ready 57: 62*;  p2 ready 59, free at 68: 79;  p3 ready 59: 73 -> p1 [57, 62]
+  //   n10: preds n7 (p3, 49, +17), n8 (p1, 62, +11), n9 (p2, 68, +13):
+  //       p1 ready 81: 102;  p2 ready 73: 80*;  p3 ready 81: 97 -> p2 [73, 80]
+  // Schedule length 80, as in the paper.
+  const auto p = topcuoglu();
+  const auto s = scheduler::heft_schedule(p, p.topo->compute_devices(), true);
+  const auto& g = *p.graph;
+  struct Slot {
+    const char* op;
+    const char* dev;
+    double start, finish;
+  };
+  const std::vector<Slot> expected = {{"n1", "p3", 0, 9},   {"n3", "p3", 9, 28},  {"n4", "p2", 18, 26},
+                                      {"n2", "p1", 27, 40}, {"n5", "p3", 28, 38}, {"n6", "p2", 26, 42},
+                                      {"n9", "p2", 56, 68}, {"n7", "p3", 38, 49}, {"n8", "p1", 57, 62},
+                                      {"n10", "p2", 73, 80}};
+  for (const Slot& x : expected) {
+    const int v = g.find(x.op);
+    EXPECT_EQ(p.topo->devices[s.device_of[v]].id, x.dev) << x.op;
+    EXPECT_DOUBLE_EQ(s.start[v], x.start) << x.op;
+    EXPECT_DOUBLE_EQ(s.finish[v], x.finish) << x.op;
+  }
+  EXPECT_DOUBLE_EQ(s.makespan, 80);
+  const auto r = run_placer("heft", p);
+  ASSERT_TRUE(r.plan);
+  EXPECT_DOUBLE_EQ(*r.predicted_s, 80);
+}
+
+TEST(Heft, InsertionFillsAnIdleGap) {
+  // a (p1: 100, p2: 1) -> b (p1: 1, p2: 100), edge time 3; c (p1: 2, p2: 50) on its own.
+  // Ranks: b = 50.5, a = 50.5 + 3 + 50.5 = 104, c = 26: order a, b, c.
+  //   a -> p2 [0, 1];  b: p1 ready 4 -> [4, 5] (p2: 101);  c: p1 is idle in [0, 4]:
+  //   with insertion c -> p1 [0, 2], length 5; without, c -> p1 [5, 7] (p2: 51), length 7.
+  const auto p = problem(models::parse_graph(Yaml::load_string(
+                             R"({"nodes": [{"name": "a", "durations": {"p1": 100, "p2": 1}},
+                                           {"name": "b", "durations": {"p1": 1, "p2": 100}},
+                                           {"name": "c", "durations": {"p1": 2, "p2": 50}}],
+                                 "edges": [{"src": "a", "dst": "b", "time": 3}]})", "g.json")),
+                         hw::load_topology_text(kTwoProcessors, "ideal.yaml"));
+  const auto& g = *p.graph;
+  const std::vector<int> devs = {p.topo->index("p1"), p.topo->index("p2")};
+  const auto with = scheduler::heft_schedule(p, devs, true);
+  EXPECT_DOUBLE_EQ(with.start[g.find("c")], 0);
+  EXPECT_DOUBLE_EQ(with.makespan, 5);
+  const auto without = scheduler::heft_schedule(p, devs, false);
+  EXPECT_DOUBLE_EQ(without.start[g.find("c")], 5);
+  EXPECT_DOUBLE_EQ(without.makespan, 7);
+  // The plan runs c before b on p1, so the simulation agrees with the prediction.
+  const auto r = run_placer("heft", p);
+  EXPECT_DOUBLE_EQ(*r.predicted_s, 5);
+  EXPECT_DOUBLE_EQ(simulate(p, *r.plan).makespan, 5);
+}
+
+}  // namespace

@@ -1,0 +1,44 @@
+// Shared by the placer tests: problems on topologies written inline, and a plan's simulation.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "hw/topology_yaml.hpp"
+#include "models/cost/cost_model.hpp"
+#include "scheduler/lower.hpp"
+#include "scheduler/placer.hpp"
+#include "sim/engine/executor.hpp"
+
+namespace placers_test {
+
+using namespace placesim;
+
+inline scheduler::Problem problem(models::Graph g, hw::Topology topo,
+                                  scheduler::WeightsMode w = scheduler::WeightsMode::Resident) {
+  scheduler::Problem p;
+  p.topo = std::make_shared<const hw::Topology>(std::move(topo));
+  p.graph = std::make_shared<const models::Graph>(std::move(g));
+  p.cost = std::make_shared<const models::RooflineCost>();
+  p.weights = w;
+  return p;
+}
+
+inline scheduler::PlacerResult run_placer(const std::string& spec, const scheduler::Problem& p) {
+  return scheduler::make_placer(Yaml::load_string(spec, "test.yaml")).placer->place(p);
+}
+
+struct Simulated {
+  scheduler::Lowered lowered;
+  engine::Trace trace;
+  double makespan = 0;
+};
+
+inline Simulated simulate(const scheduler::Problem& p, const scheduler::Plan& plan) {
+  Simulated s{scheduler::lower(p, plan), {}, 0};
+  s.trace = engine::simulate(s.lowered.graph);
+  s.makespan = to_seconds(s.trace.makespan);
+  return s;
+}
+
+}  // namespace placers_test
