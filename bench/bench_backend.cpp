@@ -14,21 +14,9 @@ using namespace placesim;
 
 void empty_chain(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0)), queues = static_cast<int>(state.range(1));
-  engine::TaskGraph g;
-  backend::Workload w;
-  w.units = {{backend::Unit::Kind::CpuCore, 0, "core0"}, {backend::Unit::Kind::CpuCore, 1, "core1"}};
-  for (int q = 0; q < queues; ++q) {
-    g.add_queue(fmt::format("q{}", q));
-    w.queue_unit.push_back(q);
-  }
-  for (int i = 0; i < n; ++i) {
-    engine::Task t;
-    t.name = fmt::format("t{}", i);
-    t.queue = i % queues;
-    if (i > 0) t.deps.push_back(i - 1);
-    g.add_task(t);
-  }
-  w.tasks.resize(n);
+  const backend::EmptyChain chain = backend::empty_chain(n, queues);
+  const engine::TaskGraph& g = chain.graph;
+  const backend::Workload& w = chain.workload;
   backend::BackendOptions o;
   o.warmup = 0;
   o.repeats = 1;

@@ -1,5 +1,7 @@
 #include "hw/backend/workload.hpp"
 
+#include <fmt/format.h>
+
 namespace placesim::backend {
 
 const char* to_string(WorkKind k) {
@@ -12,6 +14,24 @@ const char* to_string(WorkKind k) {
     case WorkKind::Dha: return "dha";
   }
   return "?";
+}
+
+EmptyChain empty_chain(int n, int queues) {
+  EmptyChain c;
+  c.workload.units = {{Unit::Kind::CpuCore, 0, "core0"}, {Unit::Kind::CpuCore, 1, "core1"}};
+  for (int q = 0; q < queues; ++q) {
+    c.graph.add_queue(fmt::format("q{}", q));
+    c.workload.queue_unit.push_back(q % 2);
+  }
+  for (int i = 0; i < n; ++i) {
+    engine::Task t;
+    t.name = fmt::format("t{}", i);
+    t.queue = i % queues;
+    if (i > 0) t.deps.push_back(i - 1);
+    c.graph.add_task(t);
+  }
+  c.workload.tasks.resize(static_cast<size_t>(n));
+  return c;
 }
 
 }  // namespace placesim::backend

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/engine/task_graph.hpp"
+
 namespace placesim::backend {
 
 enum class Precision { F32, F16, BF16 };  // element type of a GEMM's operands
@@ -51,5 +53,13 @@ struct Workload {
   std::vector<Work> tasks;      // per TaskId
   std::vector<int> queue_unit;  // per QueueId: the unit whose thread or stream runs the queue
 };
+
+// n empty tasks (no kernel), each depending on the one before it, dealt in turn to `queues`
+// queues on cores 0 and 1: what the backend costs per task (calibrate, bench).
+struct EmptyChain {
+  engine::TaskGraph graph;
+  Workload workload;
+};
+EmptyChain empty_chain(int n, int queues);
 
 }  // namespace placesim::backend

@@ -1,5 +1,6 @@
 #include "sim/core/file_io.hpp"
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
@@ -9,6 +10,12 @@
 namespace placesim {
 
 namespace fs = std::filesystem;
+
+std::string file_safe_name(const std::string& s) {
+  std::string out;
+  for (char c : s) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.') ? c : '_';
+  return out;
+}
 
 std::string temp_path_for(const std::string& path) { return path + ".tmp-" + std::to_string(::getpid()); }
 

@@ -12,6 +12,10 @@ namespace placesim {
 void write_file_atomic(const std::string& path, const std::function<void(std::ostream&)>& write);
 void write_file_atomic(const std::string& path, const std::string& text);
 
+// `s` with every character other than letters, digits, '-' and '.' replaced by '_': placer
+// labels such as "round-robin{unit=op}" as parts of file names.
+std::string file_safe_name(const std::string& s);
+
 // The temporary name write_file_atomic uses for `path` (for writers that need a file name).
 std::string temp_path_for(const std::string& path);
 // Renames `tmp` over `path`; removes `tmp` and throws InputError on failure.

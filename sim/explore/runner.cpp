@@ -1,3 +1,4 @@
+#include "sim/core/file_io.hpp"
 #include "sim/explore/runner.hpp"
 
 #include <algorithm>
@@ -76,12 +77,6 @@ void fill_speedups(RunSet& set) {
   }
 }
 
-static std::string file_safe(const std::string& s) {
-  std::string out;
-  for (char c : s) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.') ? c : '_';
-  return out;
-}
-
 RunSet run_scenario(const Scenario& s, const RunOptions& opts) {
   RunSet set;
   set.scenario = s.name;
@@ -105,7 +100,7 @@ RunSet run_scenario(const Scenario& s, const RunOptions& opts) {
         for (size_t k = 0; k < nl; ++k) {
           std::string trace_path;
           if (!opts.trace_dir.empty())
-            trace_path = fmt::format("{}/{}-{}.json", opts.trace_dir, pt.index, file_safe(s.placers[k].label));
+            trace_path = fmt::format("{}/{}-{}.json", opts.trace_dir, pt.index, file_safe_name(s.placers[k].label));
           RunResult r = run_placer(prob, s.placers[k], trace_path).result;
           r.point_index = pt.index;
           r.point = pt.values;

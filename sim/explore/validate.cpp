@@ -1,3 +1,4 @@
+#include "sim/core/file_io.hpp"
 #include "sim/explore/validate.hpp"
 
 #include <cmath>
@@ -12,12 +13,6 @@
 
 namespace placesim::explore {
 namespace {
-
-std::string file_safe(const std::string& s) {
-  std::string out;
-  for (char c : s) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.') ? c : '_';
-  return out;
-}
 
 ValidateRun validate_one(const scheduler::Problem& p, const scheduler::PlacerSpec& placer, const ValidateOptions& o,
                          const std::string& trace_stem) {
@@ -69,7 +64,7 @@ ValidateSet validate_scenario(const Scenario& s, const ValidateOptions& opts) {
       log().info("validate: point {} placer {}", pt.index, placer.label);
       const std::string stem = opts.trace_dir.empty()
                                    ? ""
-                                   : fmt::format("{}/{}-{}", opts.trace_dir, pt.index, file_safe(placer.label));
+                                   : fmt::format("{}/{}-{}", opts.trace_dir, pt.index, file_safe_name(placer.label));
       ValidateRun v = validate_one(prob, placer, opts, stem);
       v.result.point_index = pt.index;
       v.result.point = pt.values;

@@ -84,22 +84,9 @@ LinearFit fit_work(const std::vector<Work>& works, const std::function<double(co
 // Per-task seconds of `n` empty tasks through the CPU backend, on one queue or alternating
 // between two queues (each task waiting for the one before it).
 std::vector<double> empty_task_seconds(int n, int queues, int repeats) {
-  engine::TaskGraph g;
-  Workload w;
-  w.units.push_back({Unit::Kind::CpuCore, 0, "core0"});
-  w.units.push_back({Unit::Kind::CpuCore, 1, "core1"});
-  for (int q = 0; q < queues; ++q) {
-    g.add_queue(fmt::format("q{}", q));
-    w.queue_unit.push_back(q);
-  }
-  for (int i = 0; i < n; ++i) {
-    engine::Task t;
-    t.name = fmt::format("t{}", i);
-    t.queue = i % queues;
-    if (i > 0) t.deps.push_back(i - 1);
-    g.add_task(t);
-    w.tasks.push_back({});
-  }
+  const EmptyChain chain = empty_chain(n, queues);
+  const engine::TaskGraph& g = chain.graph;
+  const Workload& w = chain.workload;
   std::vector<double> per_task;
   for (int r = 0; r < repeats; ++r) {
     BackendOptions o;
