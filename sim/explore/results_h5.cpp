@@ -29,6 +29,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/core/error.hpp"
+#include "sim/explore/h5_file.hpp"
 
 #ifndef PLACESIM_GIT_COMMIT
 #define PLACESIM_GIT_COMMIT "unknown"
@@ -38,39 +39,8 @@ namespace placesim::explore {
 
 namespace {
 
+using namespace h5;
 using Json = nlohmann::ordered_json;
-
-// Thrown inside this file by every failed HDF5 call; turned into an InputError naming the file.
-struct H5Failure {
-  std::string what;
-};
-
-hid_t check(hid_t id, const char* what) {
-  if (id < 0) throw H5Failure{what};
-  return id;
-}
-
-void check(herr_t status, const char* what) {
-  if (status < 0) throw H5Failure{what};
-}
-
-// Owns one HDF5 identifier and closes it with the function of its kind.
-class Handle {
- public:
-  Handle(hid_t id, herr_t (*close)(hid_t), const char* what) : id_(check(id, what)), close_(close) {}
-  Handle(Handle&& other) noexcept : id_(std::exchange(other.id_, -1)), close_(other.close_) {}
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  Handle& operator=(Handle&&) = delete;
-  ~Handle() {
-    if (id_ >= 0) close_(id_);
-  }
-  operator hid_t() const { return id_; }
-
- private:
-  hid_t id_;
-  herr_t (*close_)(hid_t);
-};
 
 // In-memory rows; the file types are packed copies of these.
 struct RunRow {
@@ -91,13 +61,6 @@ struct PeakRow {
   const char* device;
   double bytes;
 };
-
-Handle string_type() {
-  Handle t(H5Tcopy(H5T_C_S1), H5Tclose, "string type");
-  check(H5Tset_size(t, H5T_VARIABLE), "string type");
-  check(H5Tset_cset(t, H5T_CSET_UTF8), "string type");
-  return t;
-}
 
 Handle run_type(hid_t str) {
   Handle t(H5Tcreate(H5T_COMPOUND, sizeof(RunRow)), H5Tclose, "runs type");
@@ -139,31 +102,6 @@ std::string utc_now_iso() {
 }
 
 // --- writing ---
-
-void write_string_attr(hid_t file, const char* name, const std::string& value) {
-  Handle str = string_type();
-  Handle space(H5Screate(H5S_SCALAR), H5Sclose, name);
-  Handle attr(H5Acreate2(file, name, str, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose, name);
-  const char* text = value.c_str();
-  check(H5Awrite(attr, str, &text), name);
-}
-
-void write_int_attr(hid_t file, const char* name, int value) {
-  Handle space(H5Screate(H5S_SCALAR), H5Sclose, name);
-  Handle attr(H5Acreate2(file, name, H5T_STD_I32LE, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose, name);
-  check(H5Awrite(attr, H5T_NATIVE_INT, &value), name);
-}
-
-// A 1-D dataset of `rows` in memory type `mem`, stored as its packed copy.
-template <class Row>
-void write_table(hid_t file, const char* name, hid_t mem, const std::vector<Row>& rows) {
-  Handle file_type(H5Tcopy(mem), H5Tclose, name);
-  check(H5Tpack(file_type), name);
-  const hsize_t n = rows.size();
-  Handle space(H5Screate_simple(1, &n, nullptr), H5Sclose, name);
-  Handle set(H5Dcreate2(file, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose, name);
-  if (n > 0) check(H5Dwrite(set, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data()), name);
-}
 
 std::string point_json(const RunResult& r) {
   Json point = Json::object();
