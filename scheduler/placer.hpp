@@ -25,6 +25,7 @@ struct PlacerResult {
   std::optional<double> predicted_s; // the placer's own prediction, if it makes one
   std::string status = "ok";         // ok | infeasible | timeout | error
   std::string message;
+  std::optional<double> gap;         // MILP placers: relative optimality gap of their solves
 };
 
 class Placer {

@@ -1,5 +1,6 @@
 // placesim plan: one placer's plan at one sweep point, as JSON to inspect, edit and re-score
 // with `placesim simulate`.
+#include <algorithm>
 #include <cstdio>
 #include <fmt/format.h>
 
@@ -19,6 +20,8 @@ int cmd_plan(const std::vector<std::string>& args) {
       "point", po::value<int>()->default_value(0), "sweep point index")(
       "output,o", po::value<std::string>(), "write the plan JSON here")(
       "graph-out", po::value<std::string>(), "also write the point's graph JSON here (for simulate)")(
+      "dump-model", po::value<std::string>(),
+      "MILP placers: write the model(s) they solve to this .lp or .mps file (several: <stem>.<k><ext>)")(
       "set", po::value<std::vector<std::string>>()->composing(), "override a scenario key: --set key=value")(
       "dim", po::value<std::vector<std::string>>()->composing(),
       "value of a dynamic ONNX dimension: --dim batch=4 (same as --set model.dims.batch=4)");
@@ -34,10 +37,21 @@ int cmd_plan(const std::vector<std::string>& args) {
     throw InputError(SourceLoc{"placesim plan"},
                      fmt::format("--point {} is out of range: the scenario has {} point(s)", point, s.points.size()));
   const std::string name = a.vm["placer"].as<std::string>();
-  scheduler::PlacerSpec spec;
-  for (const auto& p : s.placers)
-    if (p.label == name) spec = p;
-  if (!spec.placer) spec = scheduler::make_placer(Yaml(YAML::Node(name), "--placer"));
+  // The placer's spec as the scenario gives it (else the bare name), with dump_model added on request.
+  Yaml spec_yaml(YAML::Node(name), "--placer");
+  for (const Yaml& item : s.root.at("placers").items())
+    if (scheduler::placer_label(item) == name) spec_yaml = item;
+  if (a.vm.count("dump-model")) {
+    YAML::Node node = spec_yaml.is_map() ? YAML::Clone(spec_yaml.node()) : YAML::Node(YAML::NodeType::Map);
+    if (!spec_yaml.is_map()) node["name"] = spec_yaml.str();
+    node["dump_model"] = a.vm["dump-model"].as<std::string>();
+    spec_yaml = Yaml(node, "--dump-model");
+    const auto& declared = scheduler::placers().get(node["name"].as<std::string>(), spec_yaml.loc()).options;
+    if (std::none_of(declared.begin(), declared.end(), [](const OptionSpec& o) { return o.name == "dump_model"; }))
+      throw InputError(SourceLoc{"placesim plan"},
+                       fmt::format("--dump-model: placer '{}' solves no MILP (the MILP placers take it)", name));
+  }
+  const scheduler::PlacerSpec spec = scheduler::make_placer(spec_yaml);
 
   const scheduler::Problem prob = explore::build_problem(s, s.points[point]);
   const explore::SingleRun run = explore::run_placer(prob, spec, "");

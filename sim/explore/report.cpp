@@ -29,6 +29,8 @@ nlohmann::ordered_json runs_to_json(const RunSet& set, bool timing) {
                                 ? nlohmann::ordered_json((*r.predicted_s - *r.makespan_s) / *r.makespan_s)
                                 : nlohmann::ordered_json(nullptr);
     j["speedup"] = opt(r.speedup);
+    // JSON has no infinity: a MILP placer whose solve found nothing has gap null and says so.
+    j["gap"] = r.gap && std::isfinite(*r.gap) ? nlohmann::ordered_json(*r.gap) : nlohmann::ordered_json(nullptr);
     j["peak_mem_bytes"] = mem;
     if (timing) j["placement_s"] = r.placement_s;
     j["message"] = r.message;

@@ -3,7 +3,8 @@
 // Datasets (1-D, one row per record; compound members are read by name, so field order in the
 // file does not matter):
 //   runs:        point_index int32, point str, placer str, status str, makespan_s f64,
-//                predicted_s f64, speedup f64, placement_s f64, message str, seed uint64
+//                predicted_s f64, speedup f64, gap f64 (MILP placers), placement_s f64, message str,
+//                seed uint64
 //   peak_memory: run int32 (row of `runs`), device str, bytes f64
 // Strings are variable-length UTF-8. `point` is a JSON object {axis: value} in axis order; absent
 // optionals are NaN. Root attributes: schema_version (int) and variable-length strings
@@ -51,6 +52,7 @@ struct RunRow {
   double makespan_s;
   double predicted_s;
   double speedup;
+  double gap;
   double placement_s;
   const char* message;
   std::uint64_t seed;
@@ -71,6 +73,7 @@ Handle run_type(hid_t str) {
   check(H5Tinsert(t, "makespan_s", HOFFSET(RunRow, makespan_s), H5T_NATIVE_DOUBLE), "runs type");
   check(H5Tinsert(t, "predicted_s", HOFFSET(RunRow, predicted_s), H5T_NATIVE_DOUBLE), "runs type");
   check(H5Tinsert(t, "speedup", HOFFSET(RunRow, speedup), H5T_NATIVE_DOUBLE), "runs type");
+  check(H5Tinsert(t, "gap", HOFFSET(RunRow, gap), H5T_NATIVE_DOUBLE), "runs type");
   check(H5Tinsert(t, "placement_s", HOFFSET(RunRow, placement_s), H5T_NATIVE_DOUBLE), "runs type");
   check(H5Tinsert(t, "message", HOFFSET(RunRow, message), str), "runs type");
   check(H5Tinsert(t, "seed", HOFFSET(RunRow, seed), H5T_NATIVE_UINT64), "runs type");
@@ -129,7 +132,7 @@ void write_file(const std::string& path, const RunSet& set) {
     const RunResult& r = set.runs[i];
     points.push_back(point_json(r));
     runs.push_back({r.point_index, points.back().c_str(), r.placer.c_str(), r.status.c_str(), or_nan(r.makespan_s),
-                    or_nan(r.predicted_s), or_nan(r.speedup), r.placement_s, r.message.c_str(), r.seed});
+                    or_nan(r.predicted_s), or_nan(r.speedup), or_nan(r.gap), r.placement_s, r.message.c_str(), r.seed});
     for (const auto& [device, bytes] : r.peak_mem_bytes) {
       peaks.push_back({static_cast<std::int32_t>(i), device.c_str(), bytes});
     }
@@ -224,6 +227,7 @@ RunSet read_file(const std::string& path) {
     r.makespan_s = from_nan(row.makespan_s);
     r.predicted_s = from_nan(row.predicted_s);
     r.speedup = from_nan(row.speedup);
+    r.gap = from_nan(row.gap);
     r.placement_s = row.placement_s;
     r.message = text_of(row.message);
     r.seed = row.seed;

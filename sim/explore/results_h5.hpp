@@ -12,7 +12,7 @@
 
 namespace placesim::explore {
 
-inline constexpr int kResultsSchemaVersion = 1;
+inline constexpr int kResultsSchemaVersion = 2;  // 2: runs.gap
 
 void write_results_h5(const std::string& path, const RunSet& set);
 // Throws InputError when the file is missing, not HDF5, or of another schema version.

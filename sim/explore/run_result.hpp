@@ -18,6 +18,7 @@ struct RunResult {
   std::string status;                                     // ok | infeasible | timeout | error
   std::optional<double> makespan_s;                       // simulated; none for bounds and failures
   std::optional<double> predicted_s;                      // the placer's own prediction
+  std::optional<double> gap;                              // MILP placers: relative optimality gap
   std::optional<double> speedup;                          // baseline makespan / this makespan
   std::map<std::string, double> peak_mem_bytes;           // per device id
   double placement_s = 0;                                 // wall-clock time of the placer (measured)

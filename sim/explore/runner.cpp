@@ -37,6 +37,7 @@ SingleRun run_placer(const scheduler::Problem& p, const scheduler::PlacerSpec& p
   r.status = pr.status;
   r.message = pr.message;
   r.predicted_s = pr.predicted_s;
+  r.gap = pr.gap;
   if (!pr.plan) return out;
 
   // A plan the placer made itself that cannot be lowered or run is that placer's failure.

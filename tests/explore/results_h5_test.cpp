@@ -34,6 +34,7 @@ RunSet sample_set() {
   ok.makespan_s = 0.125;
   ok.predicted_s = 0.1;
   ok.speedup = 1.0;
+  ok.gap = 0.03;
   ok.peak_mem_bytes = {{"gpu0", 3.5e9}, {"gpu1", 1024.0}};
   ok.placement_s = 0.002;
   ok.seed = 18446744073709551615ull;
@@ -78,6 +79,7 @@ void expect_same(const RunSet& a, const RunSet& b) {
     EXPECT_EQ(x.makespan_s, y.makespan_s);
     EXPECT_EQ(x.predicted_s, y.predicted_s);
     EXPECT_EQ(x.speedup, y.speedup);
+    EXPECT_EQ(x.gap, y.gap);
     EXPECT_EQ(x.peak_mem_bytes, y.peak_mem_bytes);
     EXPECT_EQ(x.placement_s, y.placement_s);
     EXPECT_EQ(x.message, y.message);
@@ -118,6 +120,7 @@ TEST_F(ResultsH5, RoundTripsEveryField) {
   expect_same(set, back);
   EXPECT_FALSE(back.runs[1].makespan_s.has_value());
   EXPECT_FALSE(back.runs[2].predicted_s.has_value());
+  EXPECT_FALSE(back.runs[1].gap.has_value());
   EXPECT_TRUE(back.runs[1].peak_mem_bytes.empty());
 }
 

@@ -1,0 +1,147 @@
+#include "scheduler/placers/milp_support.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fmt/format.h>
+#include <limits>
+
+#include "scheduler/lower.hpp"
+#include "sim/core/log.hpp"
+#include "sim/engine/executor.hpp"
+
+namespace placesim::scheduler {
+
+std::vector<OptionSpec> milp_option_specs(const std::string& default_time_limit) {
+  return {{"time_limit", default_time_limit,
+           "wall-clock seconds per MILP solve (a guard: use node_limit for reproducible plans); 0 returns the "
+           "warm start without solving"},
+          {"node_limit", "0", "branch-and-bound nodes per solve; 0: no limit. Same limit and seed, same plan"},
+          {"gap", "1e-6", "relative optimality gap at which a solve stops"},
+          {"warm", "[heft, single-device]",
+           "heuristic placers whose best plan (simulated) is the warm start; the MILP's plan is returned only when "
+           "it simulates faster"},
+          {"dump_model", "\"\"", "write each MILP to this file (.lp or .mps) for debugging; several solves: <stem>.<k><ext>"}};
+}
+
+MilpSettings::MilpSettings(const PlacerOptions& o) {
+  const Yaml t = o.get("time_limit");
+  time_limit_s = t.number();
+  if (!(time_limit_s >= 0)) throw InputError(t.loc(), "time_limit must be >= 0 seconds");
+  const Yaml n = o.get("node_limit");
+  node_limit = n.integer();
+  if (node_limit < 0) throw InputError(n.loc(), "node_limit must be >= 0 (0: no limit)");
+  const Yaml g = o.get("gap");
+  gap = g.number();
+  if (!(gap >= 0 && gap < 1)) throw InputError(g.loc(), "gap must be in [0, 1)");
+  const Yaml w = o.get("warm");
+  if (!w.is_seq()) throw InputError(w.loc(), "warm must be a list of placer names, e.g. [heft, single-device]");
+  for (const Yaml& item : w.items()) {
+    const std::string name = item.str();
+    const PlacerEntry& e = placers().get(name, item.loc());
+    if (e.bound) throw InputError(item.loc(), fmt::format("'{}' is a bound and makes no plan to start from", name));
+    const bool is_milp = std::any_of(e.options.begin(), e.options.end(), [](const OptionSpec& s) { return s.name == "warm"; });
+    if (is_milp) throw InputError(item.loc(), fmt::format("'{}' is a MILP placer; warm starts come from heuristics", name));
+    warm.push_back(name);
+  }
+  const Yaml d = o.get("dump_model");
+  dump_model = d.str();
+  if (!dump_model.empty()) {
+    const std::string ext = std::filesystem::path(dump_model).extension().string();
+    if (ext != ".lp" && ext != ".mps") throw InputError(d.loc(), "dump_model must end in .lp or .mps");
+  }
+}
+
+milp::SolveOptions MilpSettings::solve_options(const Problem& p) const {
+  milp::SolveOptions s;
+  s.time_limit = std::chrono::duration<double>(time_limit_s);
+  if (node_limit > 0) s.node_limit = node_limit;
+  s.relative_gap = gap;
+  s.seed = static_cast<int>(p.seed % 2147483647u);
+  s.threads = 1;
+  s.verbose = log().should_log(spdlog::level::info);
+  return s;
+}
+
+void MilpSettings::dump(const milp::Model& m, int k, int n) const {
+  if (dump_model.empty()) return;
+  std::filesystem::path path(dump_model);
+  if (n > 1) path.replace_filename(fmt::format("{}.{}{}", path.stem().string(), k, path.extension().string()));
+  const milp::ModelFormat format = path.extension() == ".mps" ? milp::ModelFormat::Mps : milp::ModelFormat::Lp;
+  milp::write_model(m, path, format);
+}
+
+double simulated_makespan(const Problem& p, const Plan& plan) {
+  try {
+    const Lowered low = lower(p, plan);
+    const engine::Trace trace = engine::simulate(low.graph);
+    if (!check_memory(p, low, trace).over_device.empty()) return std::numeric_limits<double>::infinity();
+    return to_seconds(trace.makespan);
+  } catch (const InputError&) {
+    return std::numeric_limits<double>::infinity();
+  }
+}
+
+std::optional<ScoredPlan> best_heuristic(const Problem& p, const std::vector<std::string>& names) {
+  std::optional<ScoredPlan> best;
+  for (const std::string& name : names) {
+    const PlacerEntry& e = placers().get(name);
+    const PlacerOptions defaults(e.options, Yaml{});
+    PlacerResult r;
+    try {
+      r = e.make(defaults)->place(p);
+    } catch (const InputError&) {
+      continue;  // this heuristic cannot serve the problem (e.g. deepplan without a GPU)
+    }
+    if (!r.plan) continue;
+    const double t = simulated_makespan(p, *r.plan);
+    if (!std::isfinite(t)) continue;
+    if (!best || t < best->simulated_s) best = ScoredPlan{name, std::move(*r.plan), r.predicted_s, t};
+  }
+  return best;
+}
+
+void SolveSummary::add(const milp::Result& r) {
+  ++solves;
+  if (r.status == milp::Status::Optimal) ++optimal;
+  if (!r.has_solution()) ++without_solution;
+  if (r.status == milp::Status::Error && error.empty()) error = r.message;
+  gap = std::max(gap, r.status == milp::Status::Optimal ? 0.0 : r.gap);
+  nodes += r.nodes;
+  wall_s += r.wall_seconds;
+}
+
+std::string SolveSummary::describe() const {
+  if (solves == 0) return "no MILP solved";
+  return fmt::format("{} solve{}, {} optimal, gap {}, {} nodes, {:.3g} s", solves, solves == 1 ? "" : "s", optimal,
+                     std::isfinite(gap) ? fmt::format("{:.3g}%", 100 * gap) : std::string("inf"), nodes, wall_s);
+}
+
+PlacerResult finish_milp(const Problem& p, std::optional<Plan> milp_plan, std::optional<double> milp_predicted_s,
+                         const SolveSummary& s, const std::optional<ScoredPlan>& warm) {
+  PlacerResult r;
+  r.gap = s.gap;
+  const bool proven = s.solves > 0 && s.optimal == s.solves;
+  r.status = proven ? "ok" : s.error.empty() ? "timeout" : "error";
+  const double own = milp_plan ? simulated_makespan(p, *milp_plan) : std::numeric_limits<double>::infinity();
+  if (warm && !(own <= warm->simulated_s)) {
+    // The warm start simulates strictly faster (or the MILP gave nothing usable): keep it.
+    r.plan = warm->plan;
+    r.predicted_s = warm->predicted_s;
+    r.message = milp_plan ? fmt::format("{}; warm start ({}) kept: simulated {:.6g} s against the MILP plan's {:.6g} s",
+                                        s.describe(), warm->placer, warm->simulated_s, own)
+                          : fmt::format("{}; warm start ({}) returned", s.describe(), warm->placer);
+  } else {
+    r.plan = std::move(milp_plan);
+    r.predicted_s = milp_predicted_s;
+    r.message = s.describe();
+  }
+  if (!s.error.empty()) r.message += "; solver error: " + s.error;
+  if (!r.plan && r.status != "error") {
+    r.status = "error";
+    r.message += "; no plan: neither the MILP nor any warm-start heuristic produced one that fits";
+  }
+  return r;
+}
+
+}  // namespace placesim::scheduler

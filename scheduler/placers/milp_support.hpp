@@ -1,0 +1,85 @@
+// What the MILP placers (milp-sortinghat, efficientmip, milp-moirai) share: the solver options
+// every one of them declares, the warm start (the best heuristic plan, scored in the engine),
+// and the result they return, with an honest status and gap.
+//
+// Never worse than the heuristics. A MILP's model is not the engine: its optimum is optimal for
+// the paper's model, and the plan built from it may simulate slower than a heuristic's (the
+// heuristic's plan may not even be expressible in the MILP's slots). So every MILP placer
+// scores its own plan and the best heuristic plan by simulating both (lower + engine), and
+// returns the faster, saying which in the message.
+//
+// Status (PlacerResult::status):
+//   ok          every solve proved its optimum (within `gap`)
+//   timeout     some solve hit its time or node limit; the best plan found is returned, and
+//               `gap` is the largest relative gap of those solves (+inf: a solve found nothing
+//               and the warm start stood in)
+//   infeasible  the model has no solution (the placer names the binding device in `message`)
+//   error       CBC failed (never thrown: the warm start is returned with the solver's message)
+// time_limit 0 returns the warm start with status timeout, without solving.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scheduler/milp/milp.hpp"
+#include "scheduler/placer.hpp"
+
+namespace placesim::scheduler {
+
+// Options of every MILP placer: time_limit (wall seconds per solve; 0: no solve, the warm start),
+// node_limit (branch-and-bound nodes per solve; 0: none; reproducible where a time limit is not),
+// gap (relative gap at which a solve stops), warm (heuristic placers tried for the warm start),
+// dump_model (write each model, LP or MPS by extension; several solves get .<k> before it).
+std::vector<OptionSpec> milp_option_specs(const std::string& default_time_limit);
+
+struct MilpSettings {
+  double time_limit_s = 10;
+  std::int64_t node_limit = 0;
+  double gap = 1e-6;
+  std::vector<std::string> warm;
+  std::string dump_model;
+
+  explicit MilpSettings(const PlacerOptions& o);  // InputError at the option for a bad value
+  // Solver options for one solve of problem `p` (its seed; the solver log with -v).
+  milp::SolveOptions solve_options(const Problem& p) const;
+  // Writes `m` to dump_model (solve k of n > 1: "<stem>.<k><ext>"); nothing when unset.
+  void dump(const milp::Model& m, int k, int n) const;
+};
+
+// A plan scored in the engine: lower(p, plan), simulate, makespan; +inf when lowering fails or
+// the peak memory of some device exceeds its capacity.
+double simulated_makespan(const Problem& p, const Plan& plan);
+
+struct ScoredPlan {
+  std::string placer;  // who made it
+  Plan plan;
+  std::optional<double> predicted_s;  // that placer's own prediction
+  double simulated_s = 0;
+};
+
+// The placers named in `names` (registered, default options) run on `p`; the one whose plan
+// simulates fastest within memory, ties to the earlier name. None when no plan fits.
+std::optional<ScoredPlan> best_heuristic(const Problem& p, const std::vector<std::string>& names);
+
+// Outcome of the solves one placement made (one per submodel, or one).
+struct SolveSummary {
+  int solves = 0;
+  int optimal = 0;
+  int without_solution = 0;  // NoSolution or Error: the warm start stood in for that solve
+  double gap = 0;            // largest gap over the solves
+  std::int64_t nodes = 0;
+  double wall_s = 0;
+  std::string error;         // the first solver error, if any
+  void add(const milp::Result& r);
+  // "3 solves, 2 optimal, gap 1.2%, 5210 nodes, 4.1 s"
+  std::string describe() const;
+};
+
+// The placer's result: its own plan (with its model's prediction) unless the warm start
+// simulates strictly faster, then the warm start's plan and prediction. Status as the header says.
+PlacerResult finish_milp(const Problem& p, std::optional<Plan> milp_plan, std::optional<double> milp_predicted_s,
+                         const SolveSummary& s, const std::optional<ScoredPlan>& warm);
+
+}  // namespace placesim::scheduler

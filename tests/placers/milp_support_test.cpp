@@ -1,0 +1,126 @@
+// What every MILP placer shares (scheduler/placers/milp_support.hpp): the options, the warm
+// start chosen by simulation, and a result that is never worse than the warm start, with an
+// honest status and gap.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "models/graph_json.hpp"
+#include "scheduler/placers/milp_support.hpp"
+#include "support.hpp"
+
+namespace {
+
+using namespace placers_test;
+using scheduler::MilpSettings;
+using scheduler::PlacerOptions;
+
+// Two independent ops of 1 s and 3 s on either of two processors, nothing to move:
+// single-device runs them in sequence (4 s), round-robin side by side (max(1, 3) = 3 s).
+scheduler::Problem two_ops() {
+  return problem(models::parse_graph(Yaml::load_string(R"({"nodes": [
+      {"name": "a", "durations": {"p1": 1, "p2": 1}}, {"name": "b", "durations": {"p1": 3, "p2": 3}}], "edges": []})",
+                                                       "g.json")),
+                 hw::load_topology_text("network: ideal\ndevices: [{id: p1, type: cpu, cores: 1, fp32: 1GFLOPS, "
+                                        "memory_bw: 1GB/s}, {id: p2, type: cpu, cores: 1, fp32: 1GFLOPS, memory_bw: 1GB/s}]\n",
+                                        "ideal.yaml"));
+}
+
+MilpSettings settings(const std::string& yaml) {
+  return MilpSettings(PlacerOptions(scheduler::milp_option_specs("10"), Yaml::load_string(yaml, "s.yaml")));
+}
+
+scheduler::milp::Result result(scheduler::milp::Status status, double gap) {
+  scheduler::milp::Result r;
+  r.status = status;
+  r.gap = gap;
+  r.values = {1.0};
+  r.nodes = 7;
+  return r;
+}
+
+TEST(MilpSupport, BadOptionsAreInputErrorsAtTheirLocation) {
+  for (const char* bad : {"{time_limit: -1}", "{node_limit: -5}", "{gap: 1.5}", "{warm: heft}",
+                          "{warm: [no-such-placer]}", "{warm: [critical-path]}", "{dump_model: model.txt}"}) {
+    try {
+      settings(bad);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("s.yaml:1:"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(MilpSupport, SolveOptionsCarryTheLimitsAndTheProblemSeed) {
+  auto p = two_ops();
+  p.seed = 42;
+  const auto o = settings("{time_limit: 2.5, node_limit: 100, gap: 0.01}").solve_options(p);
+  EXPECT_DOUBLE_EQ(o.time_limit->count(), 2.5);
+  EXPECT_EQ(*o.node_limit, 100);
+  EXPECT_DOUBLE_EQ(o.relative_gap, 0.01);
+  EXPECT_EQ(o.seed, 42);
+  EXPECT_EQ(o.threads, 1);
+  EXPECT_FALSE(settings("{}").solve_options(p).node_limit.has_value());
+}
+
+TEST(MilpSupport, BestHeuristicIsTheFastestSimulatedPlan) {
+  const auto p = two_ops();
+  const auto best = scheduler::best_heuristic(p, {"single-device", "round-robin"});
+  ASSERT_TRUE(best);
+  EXPECT_EQ(best->placer, "round-robin");
+  EXPECT_DOUBLE_EQ(best->simulated_s, 3);
+  EXPECT_DOUBLE_EQ(scheduler::simulated_makespan(p, *run_placer("single-device", p).plan), 4);
+}
+
+TEST(MilpSupport, AFasterWarmStartIsKeptAndSaysSo) {
+  const auto p = two_ops();
+  const auto warm = scheduler::best_heuristic(p, {"round-robin"});
+  scheduler::SolveSummary s;
+  s.add(result(scheduler::milp::Status::Optimal, 0));
+  const auto slow = run_placer("single-device", p);
+  const auto r = scheduler::finish_milp(p, slow.plan, 4.0, s, warm);
+  EXPECT_EQ(r.status, "ok");
+  EXPECT_EQ(*r.plan, warm->plan);
+  EXPECT_EQ(r.predicted_s, warm->predicted_s);
+  EXPECT_NE(r.message.find("warm start (round-robin) kept"), std::string::npos) << r.message;
+}
+
+TEST(MilpSupport, TheMilpPlanWinsTiesAndALimitIsATimeoutWithItsGap) {
+  const auto p = two_ops();
+  const auto warm = scheduler::best_heuristic(p, {"round-robin"});
+  scheduler::SolveSummary s;
+  s.add(result(scheduler::milp::Status::Optimal, 0));
+  s.add(result(scheduler::milp::Status::Feasible, 0.25));
+  const auto own = run_placer("round-robin", p);
+  const auto r = scheduler::finish_milp(p, own.plan, 3.0, s, warm);
+  EXPECT_EQ(r.status, "timeout");
+  EXPECT_DOUBLE_EQ(*r.gap, 0.25);
+  EXPECT_DOUBLE_EQ(*r.predicted_s, 3.0);
+  EXPECT_EQ(r.message, "2 solves, 1 optimal, gap 25%, 14 nodes, 0 s");
+}
+
+TEST(MilpSupport, NoSolveReturnsTheWarmStartAsATimeout) {
+  const auto p = two_ops();
+  const auto warm = scheduler::best_heuristic(p, {"round-robin"});
+  const auto r = scheduler::finish_milp(p, std::nullopt, std::nullopt, scheduler::SolveSummary{}, warm);
+  EXPECT_EQ(r.status, "timeout");
+  EXPECT_EQ(*r.plan, warm->plan);
+  EXPECT_NE(r.message.find("no MILP solved"), std::string::npos) << r.message;
+}
+
+TEST(MilpSupport, ASolverErrorIsReportedNotThrown) {
+  const auto p = two_ops();
+  const auto warm = scheduler::best_heuristic(p, {"round-robin"});
+  scheduler::SolveSummary s;
+  auto failed = result(scheduler::milp::Status::Error, std::numeric_limits<double>::infinity());
+  failed.values.clear();
+  failed.message = "CBC threw";
+  s.add(failed);
+  const auto r = scheduler::finish_milp(p, std::nullopt, std::nullopt, s, warm);
+  EXPECT_EQ(r.status, "error");
+  EXPECT_TRUE(r.plan);
+  EXPECT_TRUE(std::isinf(*r.gap));
+  EXPECT_NE(r.message.find("solver error: CBC threw"), std::string::npos) << r.message;
+}
+
+}  // namespace
