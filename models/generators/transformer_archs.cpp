@@ -4,6 +4,10 @@
 // OpenLLaMA: openlm-research/open_llama_{3b,7b} config.json (LLaMA architecture).
 // LLaMA-2: Touvron et al. 2023, Table 1 and the released configs (70B uses grouped-query
 // attention with 8 key/value heads).
+// GPT-3: Brown et al. 2020, Table 2.1 (n_ctx 2048, GPT-2's block, ffn 4h, tied embedding; the
+// alternating locally banded sparse attention is not modelled: every layer is dense). The
+// paper's 13B row says d_model 5140 with 40 heads of 128: 40 x 128 = 5120 is used; its XL row
+// says 24 heads of 128 for d_model 2048, which cannot both hold: 16 heads of 128 are used.
 #include <fmt/format.h>
 
 #include "models/generators/transformer.hpp"
@@ -15,6 +19,14 @@ const std::vector<TransformerArch>& transformer_archs() {
   static const std::vector<TransformerArch> archs = {
       {"gpt2-large", 36, 1280, 20, 20, 5120, 50257, false, "GPT-2 large, 774M parameters", 1024, true, true},
       {"gpt2-xl", 48, 1600, 25, 25, 6400, 50257, false, "GPT-2 XL, 1.56B parameters", 1024, true, true},
+      {"gpt3-small", 12, 768, 12, 12, 3072, 50257, false, "GPT-3 Small, 125M parameters", 2048, true, true},
+      {"gpt3-medium", 24, 1024, 16, 16, 4096, 50257, false, "GPT-3 Medium, 350M parameters", 2048, true, true},
+      {"gpt3-large", 24, 1536, 16, 16, 6144, 50257, false, "GPT-3 Large, 760M parameters", 2048, true, true},
+      {"gpt3-xl", 24, 2048, 16, 16, 8192, 50257, false, "GPT-3 XL, 1.3B parameters", 2048, true, true},
+      {"gpt3-2.7b", 32, 2560, 32, 32, 10240, 50257, false, "GPT-3 2.7B", 2048, true, true},
+      {"gpt3-6.7b", 32, 4096, 32, 32, 16384, 50257, false, "GPT-3 6.7B", 2048, true, true},
+      {"gpt3-13b", 40, 5120, 40, 40, 20480, 50257, false, "GPT-3 13B", 2048, true, true},
+      {"gpt3-175b", 96, 12288, 96, 96, 49152, 50257, false, "GPT-3 175B", 2048, true, true},
       {"openllama-3b", 26, 3200, 32, 32, 8640, 32000, true, "OpenLLaMA 3B, 3.43B parameters", 0, false, false},
       {"openllama-7b", 32, 4096, 32, 32, 11008, 32000, true, "OpenLLaMA 7B, 6.74B parameters", 0, false, false},
       {"llama2-7b", 32, 4096, 32, 32, 11008, 32000, true, "LLaMA-2 7B, 6.74B parameters", 0, false, false},

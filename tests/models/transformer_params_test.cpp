@@ -40,6 +40,21 @@ TEST(TransformerParams, Gpt2Xl) {
   EXPECT_NEAR(n, 1.558e9, 0.5e6);  // published: 1558M ("1.5B")
 }
 
+// GPT-3 uses GPT-2's block with 2048 learned positions (Brown et al. 2020, Table 2.1).
+TEST(TransformerParams, Gpt3) {
+  // small, h=768, L=12: 12h^2+13h = 7,077,888+9,984 = 7,087,872; x12 = 85,054,464;
+  //   wte 50257*768 = 38,597,376; wpe 2048*768 = 1,572,864; final 1,536 -> 125,226,240
+  EXPECT_EQ(param_count("gpt3-small"), 125'226'240.0);
+  // xl, h=2048, L=24: 50,331,648+26,624 = 50,358,272; x24 = 1,208,598,528;
+  //   wte 102,926,336; wpe 4,194,304; final 4,096 -> 1,315,723,264 (published 1.3B)
+  EXPECT_EQ(param_count("gpt3-xl"), 1'315'723'264.0);
+  // 175b, h=12288, L=96: 1,811,939,328+159,744 = 1,812,099,072; x96 = 173,961,510,912;
+  //   wte 617,558,016; wpe 25,165,824; final 24,576 -> 174,604,259,328 (published 175.0B)
+  const double n = param_count("gpt3-175b");
+  EXPECT_EQ(n, 174'604'259'328.0);
+  EXPECT_NEAR(n, 175e9, 0.5e9);
+}
+
 // LLaMA (no biases, RMSNorm scale only, rotary positions, untied lm_head, kvd = kv_heads*h/heads):
 //   per layer: q h^2, k and v 2*h*kvd, out h^2, gate+up+down 3*h*f, two RMSNorms 2h
 //   total: V*h (embedding) + L*(...) + h (final norm) + V*h (lm_head)
