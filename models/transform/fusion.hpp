@@ -38,7 +38,10 @@ using FusionRule = std::vector<std::string>;  // op types in precedence order, a
 // A YAML list of rules, each a list of op types: [[conv, bn], [conv, bn, relu]]. Errors at the
 // offending item.
 std::vector<FusionRule> parse_fusion_rules(const Yaml& rules);
-const std::vector<FusionRule>& eigen_fusion_rules();  // MOIRAI Table I
+const std::vector<FusionRule>& eigen_fusion_rules();     // MOIRAI Table I
+const std::vector<FusionRule>& epilogue_fusion_rules();  // GEMM epilogues (transformers)
+// A built-in rule set by name ("eigen", "epilogue"); nullptr for another name.
+const std::vector<FusionRule>* fusion_rule_set(const std::string& name);
 
 struct Coarsened {
   Graph graph;                // validated

@@ -1,4 +1,4 @@
-// Fusion rule sets: read from YAML, and MOIRAI's Table I.
+// Fusion rule sets: read from YAML, MOIRAI's Table I, and GEMM epilogues for transformers.
 #include <fmt/format.h>
 
 #include "models/transform/fusion.hpp"
@@ -24,6 +24,21 @@ std::vector<FusionRule> parse_fusion_rules(const Yaml& rules) {
 const std::vector<FusionRule>& eigen_fusion_rules() {
   static const std::vector<FusionRule> rules = {{"conv", "bn"}, {"conv", "bn", "relu"}, {"conv", "bn", "add", "relu"}};
   return rules;
+}
+
+// Transformer graphs have no conv or bn, so Table I fuses nothing in them. What GPU backends do
+// fuse there is the GEMM epilogue: cuBLASLt's CUBLASLT_EPILOGUE_BIAS / _GELU / _GELU_BIAS and
+// CUTLASS's elementwise epilogues apply the op that consumes a matmul's output before it is
+// written (a residual add, GELU, or SwiGLU's gating, which reads the gate and up matmuls).
+const std::vector<FusionRule>& epilogue_fusion_rules() {
+  static const std::vector<FusionRule> rules = {{"matmul", "add"}, {"matmul", "gelu"}, {"matmul", "swiglu"}};
+  return rules;
+}
+
+const std::vector<FusionRule>* fusion_rule_set(const std::string& name) {
+  if (name == "eigen") return &eigen_fusion_rules();
+  if (name == "epilogue") return &epilogue_fusion_rules();
+  return nullptr;
 }
 
 }  // namespace placesim::models

@@ -2,6 +2,7 @@
 // r1 = [conv, bn], r2 = [conv, bn, relu], r3 = [conv, bn, add, relu].
 #include <gtest/gtest.h>
 
+#include "models/generators/transformer.hpp"
 #include "models/transform/fusion.hpp"
 
 namespace placesim::models {
@@ -115,6 +116,29 @@ TEST(Fusion, RulesFromYaml) {
             "rules.yaml:2:3: expected a fusion rule: a list of op types such as [conv, bn, relu]");
   EXPECT_EQ(error_of("rules: 1"),
             "rules.yaml:1:1: expected a list of fusion rules, each a list of op types: [[conv, bn], ...]");
+}
+
+}  // namespace
+}  // namespace placesim::models
+
+namespace placesim::models {
+namespace {
+
+// GEMM epilogues on one GPT-2 layer: embedding, ln1, qkv matmul, attention, out matmul,
+// residual add, ln2, up matmul, gelu, down matmul, residual add, final ln, lm_head = 13 ops.
+// [matmul, add] fuses out+add and down+add, [matmul, gelu] fuses up+gelu; qkv feeds attention
+// and lm_head ends the graph, so they stay: 13 - 3 = 10 nodes of ops. Table I fuses nothing.
+TEST(Fusion, EpilogueRulesOnATransformerLayer) {
+  TransformerSpec spec;
+  spec.arch = "gpt2-large";
+  spec.layers = 1;
+  spec.seq = 16;
+  const Graph g = generate_transformer(spec);
+  const auto ops = [](const Graph& x) { return x.ops().size(); };
+  ASSERT_EQ(ops(g), 13u);
+  EXPECT_EQ(ops(coarsen(g, *fusion_rule_set("epilogue")).graph), 10u);
+  EXPECT_EQ(ops(coarsen(g, *fusion_rule_set("eigen")).graph), 13u);
+  EXPECT_EQ(fusion_rule_set("tvm"), nullptr);
 }
 
 }  // namespace
