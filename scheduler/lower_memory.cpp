@@ -38,9 +38,13 @@ std::vector<engine::TaskId> Lowering::users_on(int n, int dev) const {
     const int dst = g.edges[e].dst;
     if (g.nodes[dst].kind == NodeKind::Op && plan.device_of[dst] == dev) users.push_back(compute[dst]);
   }
+  // `transfer` is ordered by (kind, node, device): each kind's transfers of n are one range.
   if (g.nodes[n].kind == NodeKind::Op && plan.device_of[n] == dev)
-    for (auto& [key, id] : transfer)
-      if (std::get<1>(key) == n) users.push_back(id);
+    for (Kind kind : {Kind::Compute, Kind::Deliver, Kind::Stage, Kind::Forward})
+      for (auto it = transfer.lower_bound({kind, n, -1}); it != transfer.end() && std::get<0>(it->first) == kind &&
+                                                           std::get<1>(it->first) == n;
+           ++it)
+        users.push_back(it->second);
   std::sort(users.begin(), users.end());
   users.erase(std::unique(users.begin(), users.end()), users.end());
   return users;
