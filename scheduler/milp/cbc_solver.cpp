@@ -5,26 +5,33 @@
 // generators and heuristics that a bare CbcModel::branchAndBound lacks. Arguments fix the thread
 // count and the random seeds, so a node-limited solve with one thread is reproducible.
 //
-// Wall-clock time, two layers reading one deadline (std::chrono::steady_clock):
-//   1. "-timeMode elapsed -sec T": CBC's own time checks (preprocessing, cut passes,
-//      heuristics, tree search) count wall seconds instead of CPU seconds;
-//   2. a CbcEventHandler answers `stop` to every CBC event after the deadline (node done,
-//      solution, heuristic pass, cuts generated, also inside CBC's sub-MIPs).
-// Once the deadline has passed the result is never Optimal, Infeasible or Unbounded (a search
-// cut short proves nothing): Feasible with CBC's incumbent, or NoSolution. Not interruptible: a single LP solve (Clp). Stopping Clp from its
-// event handler leaves CBC's postprocessing with a broken LP (it then returns a fractional
-// "incumbent"), so we do not; on large models the root LP is what a limit can overrun by
-// (bench/bench_milp.cpp measures it).
+// Wall-clock time: a CbcEventHandler answers `stop` to every CBC event after the deadline
+// (std::chrono::steady_clock: node done, solution, heuristic pass, cuts generated, also inside
+// CBC's sub-MIPs). CBC's own "-sec" is not used, not even with "-timeMode elapsed": when it
+// stops CglPreProcess part-way, CBC 2.10's postprocessing dereferences what preprocessing never
+// built and the process dies (SIGSEGV in CglPreProcess::postProcess, seen on the SortingHat
+// and MOIRAI models at limits under a second). So preprocessing and single LP solves (Clp) run
+// to their end: they are what a limit can overrun by (bench/bench_milp_placers.cpp measures it).
+// Stopping Clp from its event handler leaves CBC's postprocessing with a broken LP (it then
+// returns a fractional "incumbent"), so we do not. Once the deadline has passed the result is
+// never Optimal, Infeasible or Unbounded (a search cut short proves nothing): Feasible with
+// CBC's incumbent, or NoSolution.
+//
+// A time limit of 0 runs no search at all (no preprocessing, no root relaxation): the warm
+// start, its integer variables fixed and the rest from one LP, is the result (Feasible, bound
+// unknown), or NoSolution when that LP is infeasible. Placers whose budget is spent get their
+// heuristic plan back at the cost of one LP.
 //
 // The warm start goes in through CbcModel::setMIPStart (by column name): CBC fixes the given
 // integer variables, solves the LP for the rest and, when that is integral and feasible,
 // installs it as incumbent before preprocessing. The deadline is armed only while CBC searches
-// (CbcMain1's callback, whereFrom 3 to 4), so even a time limit of 0 returns the warm start.
+// (CbcMain1's callback, whereFrom 3 to 4), so a short limit still returns the warm start.
 //
 // COIN throws CoinError and may throw std exceptions; every one becomes Status::Error, and so
 // does an incumbent that fails Model::max_violation.
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -73,8 +80,7 @@ class Deadline {
     if (!reached_ && Clock::now() >= *at_) reached_ = true;
     return reached_;
   }
-  // Whether the limit has passed, armed or not: CBC's own elapsed-time checks also stop its
-  // preprocessing, after which its "infeasible" or "optimal" cannot be trusted.
+  // Whether the limit has passed, armed or not: a search that began after it proves nothing.
   bool passed() const { return reached_ || (at_ && Clock::now() >= *at_); }
 
  private:
@@ -167,31 +173,63 @@ std::vector<std::string> driver_arguments(const SolveOptions& o) {
   // CBC's "-threads 1" starts one worker thread beside a waiting main thread; its default (0)
   // is the serial code, which is what one thread means here.
   if (o.threads > 1) args.insert(args.end(), {"-threads", std::to_string(o.threads)});
-  if (o.time_limit) {
-    args.insert(args.end(), {"-timeMode", "elapsed", "-sec", number(std::max(0.0, o.time_limit->count()))});
-  }
   if (o.node_limit) args.insert(args.end(), {"-maxNodes", std::to_string(*o.node_limit)});
   args.insert(args.end(), {"-solve", "-quit"});
   return args;
 }
 
 // CBC's primary and secondary status (CbcModel.hpp, "status"), read after the driver returns.
+constexpr int kFinished = 0, kStopped = 1, kUserEvent = 5;
+constexpr int kRelaxationInfeasible = 1, kStoppedOnGap = 2, kRelaxationUnbounded = 7;
+
 Status classify(const CbcModel& model, bool has_solution, bool deadline_reached) {
-  constexpr int kFinished = 0, kStopped = 1, kUserEvent = 5;
-  constexpr int kRelaxationInfeasible = 1, kStoppedOnGap = 2, kRelaxationUnbounded = 7;
   const int status = model.status();
   const int secondary = model.secondaryStatus();
   if (deadline_reached) return has_solution ? Status::Feasible : Status::NoSolution;
   if (status == kFinished || status == kStopped || status == kUserEvent) {
     if (secondary == kRelaxationInfeasible && !has_solution) return Status::Infeasible;
     if (secondary == kRelaxationUnbounded || model.isContinuousUnbounded()) return Status::Unbounded;
-    if (status == kFinished && has_solution && (secondary == 0 || secondary == kStoppedOnGap)) {
+    // A search that ends within the requested gap proves what Optimal promises. CBC reports it
+    // as finished (0/0); as finished with the relaxation infeasible (0/1) when nothing better
+    // than its incumbent (often the warm start) remains below the cutoff; or as stopped on gap
+    // (1/2) when its first incumbent already meets the relaxation's bound.
+    if (has_solution && ((status == kFinished && (secondary == 0 || secondary == kRelaxationInfeasible)) ||
+                         secondary == kStoppedOnGap)) {
       return Status::Optimal;
     }
     if (status == kFinished && model.isProvenInfeasible()) return Status::Infeasible;
     return has_solution ? Status::Feasible : Status::NoSolution;
   }
   return Status::Error;
+}
+
+// The result of a time limit of 0 (see the top of this file).
+Result complete_warm_start(const Model& m, const SolveOptions& o) {
+  Result r;
+  r.status = Status::NoSolution;
+  if (o.warm_start.empty()) return r;
+  OsiClpSolverInterface lp;
+  load(m, lp);
+  lp.messageHandler()->setLogLevel(0);
+  lp.getModelPtr()->setLogLevel(0);
+  for (const auto& [var, value] : o.warm_start) {
+    if (!m.vars()[static_cast<std::size_t>(var.index)].is_integer()) continue;
+    lp.setColBounds(var.index, std::round(value), std::round(value));
+  }
+  lp.initialSolve();
+  if (!lp.isProvenOptimal()) return r;
+  std::vector<double> values(lp.getColSolution(), lp.getColSolution() + m.num_vars());
+  for (int j = 0; j < m.num_vars(); ++j) {
+    if (!m.vars()[static_cast<std::size_t>(j)].is_integer()) continue;
+    if (std::abs(values[j] - std::round(values[j])) > kFeasibilityTolerance) return r;  // an integer left free
+    values[j] = std::round(values[j]);
+  }
+  if (m.max_violation(values).amount > kFeasibilityTolerance) return r;
+  r.status = Status::Feasible;
+  r.values = std::move(values);
+  r.objective = m.objective_value(r.values);
+  r.gap = relative_gap(r.objective, r.best_bound);
+  return r;
 }
 
 Result run_cbc(const Model& m, const SolveOptions& o, Deadline& deadline) {
@@ -243,7 +281,7 @@ Result run_cbc(const Model& m, const SolveOptions& o, Deadline& deadline) {
   }
   r.objective = m.objective_value(r.values);
   // A completed search proves the incumbent optimal; otherwise (limits, relative_gap) CBC's bound.
-  const bool proven = r.status == Status::Optimal && model.secondaryStatus() == 0;
+  const bool proven = r.status == Status::Optimal && model.secondaryStatus() != kStoppedOnGap;
   r.best_bound = proven ? r.objective : std::min(r.objective, from_coin(model.getBestPossibleObjValue(), lp.getInfinity()));
   r.gap = relative_gap(r.objective, r.best_bound);
   return r;
@@ -260,7 +298,8 @@ Result solve(const Model& model, const SolveOptions& options) {
   Deadline deadline(at);
   Result r;
   try {
-    r = run_cbc(model, options, deadline);
+    r = options.time_limit && options.time_limit->count() <= 0 ? complete_warm_start(model, options)
+                                                                : run_cbc(model, options, deadline);
   } catch (const CoinError& e) {
     r = error_result("CBC: " + e.className() + "::" + e.methodName() + ": " + e.message());
   } catch (const std::exception& e) {

@@ -4,11 +4,13 @@
 //
 // Backed by COIN-OR CBC (cbc_solver.cpp, the only file that sees COIN headers).
 //
-// Limits. time_limit is wall-clock time: CBC counts CPU seconds, so the wrapper switches CBC to
-// elapsed time and also stops it from its event handler at the deadline. A solve returns soon
-// after its limit; only a single LP solve cannot be cut short (bench/bench_milp.cpp measures
-// the overrun). Wall-clock limits are guards; for reproducible results use node_limit with
-// threads = 1 and a fixed seed: the same model and options then give identical values.
+// Limits. time_limit is wall-clock time: the wrapper stops CBC from its event handler at the
+// deadline (CBC's own seconds are CPU time, and stopping its preprocessing crashes CBC 2.10).
+// A solve returns soon after its limit; preprocessing and a single LP solve cannot be cut
+// short (bench/bench_milp.cpp and bench/bench_milp_placers.cpp measure the overrun). A limit
+// of 0 searches nothing: the warm start is completed by one LP and returned (Feasible, bound
+// -inf), or NoSolution. Wall-clock limits are guards; for reproducible results use node_limit
+// with threads = 1 and a fixed seed: the same model and options then give identical values.
 //
 // Status after a solve:
 //   Optimal     proven optimal (within relative_gap)

@@ -18,6 +18,7 @@
 //   that have not yet been claimed as some earlier (topological) parent's favourite. Once u
 //   is scheduled on d and its favourite child f is ready, d is kept for f: another op may start
 //   on d only if it ends by EST(f, d).
+// m-ETF and m-SCT run list_schedule.hpp's etf_schedule (shared with getf) over every device.
 //
 // Predicted makespan: the schedule length (m-topo: its placement run in topological order, one
 // queue per device).
@@ -83,48 +84,11 @@ class MEtf final : public Placer {
     const CommModel comm(p);
     const std::vector<double> rank = upward_rank(p, comm, devices);
     const std::vector<int> favourite = sct_ ? favourite_children(p, comm) : std::vector<int>(g.nodes.size(), -1);
-    MemoryBook book(p);
-    Schedule s(g.nodes.size());
-    std::vector<double> avail(p.topo->devices.size(), 0.0);
-    std::vector<int> kept_for(p.topo->devices.size(), -1);  // m-sct: the favourite child a device waits for
-    std::vector<int> missing(g.nodes.size(), 0);
-    std::vector<int> ready;
-    for (int op : g.ops()) {
-      for (int e : g.in_edges(op)) missing[op] += g.nodes[g.edges[e].src].kind == models::NodeKind::Op;
-      if (missing[op] == 0) ready.push_back(op);
-    }
-    while (!ready.empty()) {
-      int best_op = -1, best_dev = -1;
-      double best_est = 0;
-      for (int v : ready)
-        for (int d : devices) {
-          const double w = p.duration(v, d);
-          if (w == models::kCannotRun || !book.fits(v, d)) continue;
-          const double est = std::max(avail[d], data_ready(p, comm, s, v, d));
-          const int f = kept_for[d];
-          if (f >= 0 && f != v && s.device_of[f] < 0 && missing[f] == 0 && book.fits(f, d) &&
-              p.duration(f, d) != models::kCannotRun &&
-              est + w > std::max(avail[d], data_ready(p, comm, s, f, d)))
-            continue;
-          const bool better = best_op < 0 || est < best_est ||
-                              (est == best_est && (rank[v] > rank[best_op] || (rank[v] == rank[best_op] && v < best_op)));
-          if (better) best_op = v, best_dev = d, best_est = est;
-        }
-      if (best_op < 0) return infeasible(p, *std::min_element(ready.begin(), ready.end()));
-      const double finish = best_est + p.duration(best_op, best_dev);
-      book.add(best_op, best_dev);
-      s.place(best_op, best_dev, best_est, finish);
-      avail[best_dev] = finish;
-      kept_for[best_dev] = favourite[best_op];
-      ready.erase(std::find(ready.begin(), ready.end(), best_op));
-      for (int e : g.out_edges(best_op)) {
-        const int c = g.edges[e].dst;
-        if (g.nodes[c].kind == models::NodeKind::Op && --missing[c] == 0) ready.push_back(c);
-      }
-    }
+    const EtfResult etf = etf_schedule(p, comm, rank, {devices}, std::vector<int>(g.nodes.size(), 0), favourite);
+    if (etf.stuck >= 0) return infeasible(p, etf.stuck);
     PlacerResult r;
-    r.plan = scheduled_plan(p, sct_ ? "m-sct" : "m-etf", s);
-    r.predicted_s = s.makespan;
+    r.plan = scheduled_plan(p, sct_ ? "m-sct" : "m-etf", etf.schedule);
+    r.predicted_s = etf.schedule.makespan;
     return r;
   }
 

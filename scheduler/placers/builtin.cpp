@@ -7,9 +7,12 @@ void register_builtin_placers(Registry<PlacerEntry>& r) {
   register_chrion(r);
   register_critical_path(r);
   register_deepplan(r);
+  register_getf(r);
   register_heft(r);
+  register_milp_moirai(r);
   register_round_robin(r);
   register_single_device(r);
+  register_sortinghat(r);
 }
 
 }  // namespace placesim::scheduler

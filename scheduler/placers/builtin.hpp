@@ -15,5 +15,8 @@ void register_heft(Registry<PlacerEntry>& r);
 void register_chrion(Registry<PlacerEntry>& r);
 void register_baechi(Registry<PlacerEntry>& r);  // m-topo, m-etf, m-sct
 void register_deepplan(Registry<PlacerEntry>& r);
+void register_milp_moirai(Registry<PlacerEntry>& r);  // moirai/milp_moirai.cpp
+void register_sortinghat(Registry<PlacerEntry>& r);  // milp-sortinghat, efficientmip
+void register_getf(Registry<PlacerEntry>& r);
 
 }  // namespace placesim::scheduler

@@ -110,6 +110,56 @@ Schedule schedule_in_order(const Problem& p, const CommModel& comm, const std::v
   return s;
 }
 
+EtfResult etf_schedule(const Problem& p, const CommModel& comm, const std::vector<double>& rank,
+                       const std::vector<std::vector<int>>& groups, const std::vector<int>& group_of,
+                       const std::vector<int>& favourite) {
+  const models::Graph& g = *p.graph;
+  MemoryBook book(p);
+  EtfResult r{Schedule(g.nodes.size()), -1};
+  Schedule& s = r.schedule;
+  std::vector<double> avail(p.topo->devices.size(), 0.0);
+  std::vector<int> kept_for(p.topo->devices.size(), -1);  // m-SCT: the favourite child a device waits for
+  std::vector<int> missing(g.nodes.size(), 0);
+  std::vector<int> ready;
+  for (int op : g.ops()) {
+    for (int e : g.in_edges(op)) missing[op] += g.nodes[g.edges[e].src].kind == models::NodeKind::Op;
+    if (missing[op] == 0) ready.push_back(op);
+  }
+  while (!ready.empty()) {
+    int best_op = -1, best_dev = -1;
+    double best_est = 0;
+    for (int v : ready)
+      for (int d : groups[group_of[v]]) {
+        const double w = p.duration(v, d);
+        if (w == models::kCannotRun || !book.fits(v, d)) continue;
+        const double est = std::max(avail[d], data_ready(p, comm, s, v, d));
+        const int f = kept_for[d];
+        if (f >= 0 && f != v && s.device_of[f] < 0 && missing[f] == 0 && book.fits(f, d) &&
+            p.duration(f, d) != models::kCannotRun &&
+            est + w > std::max(avail[d], data_ready(p, comm, s, f, d)))
+          continue;
+        const bool better = best_op < 0 || est < best_est ||
+                            (est == best_est && (rank[v] > rank[best_op] || (rank[v] == rank[best_op] && v < best_op)));
+        if (better) best_op = v, best_dev = d, best_est = est;
+      }
+    if (best_op < 0) {
+      r.stuck = *std::min_element(ready.begin(), ready.end());
+      return r;
+    }
+    const double finish = best_est + p.duration(best_op, best_dev);
+    book.add(best_op, best_dev);
+    s.place(best_op, best_dev, best_est, finish);
+    avail[best_dev] = finish;
+    kept_for[best_dev] = favourite[best_op];
+    ready.erase(std::find(ready.begin(), ready.end(), best_op));
+    for (int e : g.out_edges(best_op)) {
+      const int c = g.edges[e].dst;
+      if (g.nodes[c].kind == models::NodeKind::Op && --missing[c] == 0) ready.push_back(c);
+    }
+  }
+  return r;
+}
+
 Plan scheduled_plan(const Problem& p, std::string placer, const Schedule& s, const BuildOptions& opts) {
   Plan plan = build_plan(p, std::move(placer), s.device_of, s.order(*p.graph), opts);
   std::vector<PlanQueue> queues;

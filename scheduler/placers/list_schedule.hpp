@@ -1,4 +1,4 @@
-// What the list-scheduling placers (heft, chrion, m-topo, m-etf, m-sct) share: the
+// What the list-scheduling placers (heft, chrion, m-topo, m-etf, m-sct, getf) share: the
 // communication model they schedule with, a device timeline with insertion, the schedule they
 // predict, the memory they book, and the plan that executes that schedule.
 //
@@ -76,6 +76,21 @@ double data_ready(const Problem& p, const CommModel& comm, const Schedule& s, in
 // Ops in `order` (dependencies first), each on device_of[op], one FIFO queue per device.
 Schedule schedule_in_order(const Problem& p, const CommModel& comm, const std::vector<int>& device_of,
                            const std::vector<int>& order);
+
+// Earliest Task First (Hwang, Chow, Anger and Lee, SIAM J. Comput. 18(2), 1989) with memory
+// booking, as m-ETF, m-SCT and GETF run it. Op v may use the devices of groups[group_of[v]].
+// Repeatedly, over every ready op v and every device d of its group that it fits on,
+//   EST(v, d) = max(avail(d), max over preds u of (AFT(u) + c(u, v)))
+// and the pair with the smallest EST is scheduled (ties: the higher rank, then the lower op,
+// then the device listed first). m-SCT: favourite[u] (-1 for none) is the child a device keeps
+// itself for once u ran there: another op may start on it only if it ends by EST(f, d).
+struct EtfResult {
+  Schedule schedule;
+  int stuck = -1;  // a ready op that fits on no device of its group (the schedule is partial), or -1
+};
+EtfResult etf_schedule(const Problem& p, const CommModel& comm, const std::vector<double>& rank,
+                       const std::vector<std::vector<int>>& groups, const std::vector<int>& group_of,
+                       const std::vector<int>& favourite);
 
 // The plan that executes `s` as the header says.
 Plan scheduled_plan(const Problem& p, std::string placer, const Schedule& s, const BuildOptions& opts = {});

@@ -14,8 +14,8 @@ namespace placesim::scheduler {
 
 std::vector<OptionSpec> milp_option_specs(const std::string& default_time_limit) {
   return {{"time_limit", default_time_limit,
-           "wall-clock seconds per MILP solve (a guard: use node_limit for reproducible plans); 0 returns the "
-           "warm start without solving"},
+           "wall-clock seconds for the whole placement, shared by its MILP solves (a guard: use node_limit for "
+           "reproducible plans); 0 returns the warm start without solving"},
           {"node_limit", "0", "branch-and-bound nodes per solve; 0: no limit. Same limit and seed, same plan"},
           {"gap", "1e-6", "relative optimality gap at which a solve stops"},
           {"warm", "[heft, single-device]",
@@ -52,9 +52,9 @@ MilpSettings::MilpSettings(const PlacerOptions& o) {
   }
 }
 
-milp::SolveOptions MilpSettings::solve_options(const Problem& p) const {
+milp::SolveOptions MilpSettings::solve_options(const Problem& p, double seconds) const {
   milp::SolveOptions s;
-  s.time_limit = std::chrono::duration<double>(time_limit_s);
+  s.time_limit = std::chrono::duration<double>(std::max(0.0, seconds));
   if (node_limit > 0) s.node_limit = node_limit;
   s.relative_gap = gap;
   s.seed = static_cast<int>(p.seed % 2147483647u);
@@ -69,6 +69,13 @@ void MilpSettings::dump(const milp::Model& m, int k, int n) const {
   if (n > 1) path.replace_filename(fmt::format("{}.{}{}", path.stem().string(), k, path.extension().string()));
   const milp::ModelFormat format = path.extension() == ".mps" ? milp::ModelFormat::Mps : milp::ModelFormat::Lp;
   milp::write_model(m, path, format);
+}
+
+SolveBudget::SolveBudget(double limit_s) : start_(std::chrono::steady_clock::now()), limit_s_(limit_s) {}
+
+double SolveBudget::share(int k, int n) const {
+  const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  return std::max(0.0, limit_s_ - used) / std::max(1, n - k);
 }
 
 double simulated_makespan(const Problem& p, const Plan& plan) {

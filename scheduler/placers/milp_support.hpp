@@ -10,7 +10,8 @@
 //
 // Status (PlacerResult::status):
 //   ok          every solve proved its optimum (within `gap`)
-//   timeout     some solve hit its time or node limit; the best plan found is returned, and
+//   timeout     some solve hit its time or node limit, or the budget ran out before it; the best
+//               plan found is returned, and
 //               `gap` is the largest relative gap of those solves (+inf: a solve found nothing
 //               and the warm start stood in)
 //   infeasible  the model has no solution (the placer names the binding device in `message`)
@@ -18,6 +19,7 @@
 // time_limit 0 returns the warm start with status timeout, without solving.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -28,7 +30,8 @@
 
 namespace placesim::scheduler {
 
-// Options of every MILP placer: time_limit (wall seconds per solve; 0: no solve, the warm start),
+// Options of every MILP placer: time_limit (wall seconds for the whole placement, shared by its
+// solves: SolveBudget; 0: no solve, the warm start),
 // node_limit (branch-and-bound nodes per solve; 0: none; reproducible where a time limit is not),
 // gap (relative gap at which a solve stops), warm (heuristic placers tried for the warm start),
 // dump_model (write each model, LP or MPS by extension; several solves get .<k> before it).
@@ -42,10 +45,27 @@ struct MilpSettings {
   std::string dump_model;
 
   explicit MilpSettings(const PlacerOptions& o);  // InputError at the option for a bad value
-  // Solver options for one solve of problem `p` (its seed; the solver log with -v).
-  milp::SolveOptions solve_options(const Problem& p) const;
+  // Solver options for one solve of problem `p` with `seconds` of wall time (its seed; the
+  // solver log with -v).
+  milp::SolveOptions solve_options(const Problem& p, double seconds) const;
   // Writes `m` to dump_model (solve k of n > 1: "<stem>.<k><ext>"); nothing when unset.
   void dump(const milp::Model& m, int k, int n) const;
+};
+
+// One placement's wall-clock budget: time_limit covers everything from construction (the warm
+// start included) to the last solve, so a placement cut into many windows or submodels still
+// returns within time_limit plus what one solve may overrun (CBC cannot stop inside one LP).
+// Solve k of n gets what is left, shared equally by solves k..n-1: a solve that ends early
+// leaves its time to the later ones. Reproducible plans come from node_limit, not from this.
+class SolveBudget {
+ public:
+  explicit SolveBudget(double limit_s);
+  double share(int k, int n) const;  // seconds, >= 0
+  bool spent() const { return share(0, 1) <= 0; }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+  double limit_s_;
 };
 
 // A plan scored in the engine: lower(p, plan), simulate, makespan; +inf when lowering fails or

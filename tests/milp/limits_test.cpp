@@ -50,6 +50,23 @@ TEST(MilpLimits, InfeasibleWarmStartIsIgnored) {
   EXPECT_NEAR(r.objective, plain.objective, kTol);
 }
 
+// An optimal warm start: CBC finds nothing below it (it reports "relaxation infeasible" beside
+// its incumbent, status 0/1), which is a proof of optimality, not merely a feasible point.
+TEST(MilpLimits, OptimalWarmStartIsProvenOptimal) {
+  const auto k = hard_knapsack(15, 3, 7);
+  const Result plain = solve(k.model);
+  ASSERT_EQ(plain.status, Status::Optimal) << plain.message;
+  SolveOptions o;
+  std::vector<double> best;
+  for (const VarId& v : k.x) best.push_back(plain.values[static_cast<std::size_t>(v.index)]);
+  o.warm_start = assignment(k.x, best);
+  const Result r = solve(k.model, o);
+  ASSERT_EQ(r.status, Status::Optimal) << to_string(r.status) << " " << r.message;
+  EXPECT_NEAR(r.objective, plain.objective, kTol);
+  EXPECT_NEAR(r.best_bound, plain.objective, kTol);
+  EXPECT_EQ(r.gap, 0);
+}
+
 // Time limit 0: CBC takes the warm start as incumbent and stops at once.
 TEST(MilpLimits, TimeLimitZeroReturnsTheWarmStart) {
   const auto k = hard_knapsack(40, 5, 7);

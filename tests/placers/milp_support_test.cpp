@@ -54,13 +54,25 @@ TEST(MilpSupport, BadOptionsAreInputErrorsAtTheirLocation) {
 TEST(MilpSupport, SolveOptionsCarryTheLimitsAndTheProblemSeed) {
   auto p = two_ops();
   p.seed = 42;
-  const auto o = settings("{time_limit: 2.5, node_limit: 100, gap: 0.01}").solve_options(p);
+  const auto o = settings("{time_limit: 7, node_limit: 100, gap: 0.01}").solve_options(p, 2.5);
   EXPECT_DOUBLE_EQ(o.time_limit->count(), 2.5);
   EXPECT_EQ(*o.node_limit, 100);
   EXPECT_DOUBLE_EQ(o.relative_gap, 0.01);
   EXPECT_EQ(o.seed, 42);
   EXPECT_EQ(o.threads, 1);
-  EXPECT_FALSE(settings("{}").solve_options(p).node_limit.has_value());
+  EXPECT_FALSE(settings("{}").solve_options(p, 10).node_limit.has_value());
+}
+
+TEST(MilpSupport, TheBudgetIsSharedByTheSolvesStillToCome) {
+  const scheduler::SolveBudget budget(100);
+  // What is left (a hair under 100 s by now) split equally: 4 solves to come, then the last.
+  EXPECT_GT(budget.share(0, 4), 24.9);
+  EXPECT_LE(budget.share(0, 4), 25);
+  EXPECT_GT(budget.share(3, 4), 99.9);
+  EXPECT_LE(budget.share(3, 4), 100);
+  EXPECT_FALSE(budget.spent());
+  EXPECT_TRUE(scheduler::SolveBudget(0).spent());
+  EXPECT_EQ(scheduler::SolveBudget(0).share(0, 1), 0);
 }
 
 TEST(MilpSupport, BestHeuristicIsTheFastestSimulatedPlan) {

@@ -1,6 +1,7 @@
 // Shared by the placer tests: problems on topologies written inline, and a plan's simulation.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -26,6 +27,20 @@ inline scheduler::Problem problem(models::Graph g, hw::Topology topo,
 
 inline scheduler::PlacerResult run_placer(const std::string& spec, const scheduler::Problem& p) {
   return scheduler::make_placer(Yaml::load_string(spec, "test.yaml")).placer->place(p);
+}
+
+// A MILP placer (one with a node_limit option) run by a suite over every placer: a quarter
+// second each, so the suite stays fast; the status is then "ok" or "timeout", and the plan the
+// better of the MILP's and the warm start's (whichever it is, it must pass the suite).
+inline bool is_milp(const std::string& name) {
+  const auto& options = scheduler::placers().get(name).options;
+  return std::any_of(options.begin(), options.end(), [](const auto& o) { return o.name == "node_limit"; });
+}
+inline std::string suite_spec(const std::string& name) {
+  return is_milp(name) ? "{name: " + name + ", time_limit: 0.25}" : name;
+}
+inline bool solved(const scheduler::PlacerResult& r, const std::string& name) {
+  return r.status == "ok" || (is_milp(name) && r.status == "timeout");
 }
 
 struct Simulated {

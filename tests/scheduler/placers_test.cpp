@@ -3,6 +3,8 @@
 // a whole-op placer is below the critical-path bound.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "hw/topology_yaml.hpp"
 #include "models/generators/transformer.hpp"
 #include "models/graph_json.hpp"
@@ -86,9 +88,16 @@ TEST(Placers, EveryPlanRunsAndNoneBeatsTheBound) {
     EXPECT_GT(cp, 0.0);
     for (auto& [name, entry] : scheduler::placers().all()) {
       if (entry.bound) continue;
-      const auto spec_p = scheduler::make_placer(Yaml(YAML::Node(name), "t"));
+      const bool milp = std::any_of(entry.options.begin(), entry.options.end(),
+                                    [](const auto& o) { return o.name == "node_limit"; });
+      // MILP placers get a quarter second each: their plans are checked here, not their optimality.
+      const auto spec_p = scheduler::make_placer(Yaml::load_string(milp ? "{name: " + name + ", time_limit: 0.25}" : name, "t"));
       const auto r = spec_p.placer->place(p);
-      ASSERT_TRUE(r.plan) << name;
+      if (name == "milp-moirai" && c.weights == scheduler::WeightsMode::Host) {
+        EXPECT_EQ(r.status, "error") << "MOIRAI has no parameter copies";
+        continue;
+      }
+      ASSERT_TRUE(r.plan) << name << ": " << r.status << ": " << r.message;
       const auto low = scheduler::lower(p, *r.plan);
       const double makespan = to_seconds(engine::simulate(low.graph).makespan);
       EXPECT_GE(makespan, cp) << name << " on " << c.arch;

@@ -1,0 +1,24 @@
+// GETF's intermediate results, exposed so tests can check the LP, the rounding and the
+// schedule against hand-worked examples and the approximation bound (see getf.cpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "scheduler/placers/list_schedule.hpp"
+
+namespace placesim::scheduler {
+
+struct Getf {
+  std::vector<std::vector<int>> groups;  // devices of equal speed: equal durations for every op
+  std::vector<int> group_of;             // per graph node: the group its op was rounded to, -1 for params
+  double lp_bound = 0;                   // D*, the LP optimum in seconds: a lower bound on the makespan
+  EtfResult etf;                         // ETF with each op restricted to its group
+  std::string error;                     // why the LP solve failed (then nothing else is set), or empty
+};
+
+// Groups, LP, rounding and ETF over default_devices(topo). InputError when an op runs on no
+// device; `error` set if the LP solver fails (the LP is always feasible and bounded).
+Getf getf_schedule(const Problem& p);
+
+}  // namespace placesim::scheduler

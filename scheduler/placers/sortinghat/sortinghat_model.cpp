@@ -1,0 +1,421 @@
+// Eq. 1-23 of sortinghat.md 3.3 as rows of a milp::Model; the header lists the indices and the
+// changes from the paper. Times are scaled so that the big-M is 1000 (ShModel::scale): CBC's
+// absolute tolerances (1e-6..1e-9) then stay far below any time that matters, whether the
+// submodel takes microseconds or minutes.
+#include "scheduler/placers/sortinghat/sortinghat_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+
+namespace placesim::scheduler::sortinghat {
+
+using milp::Term;
+using milp::VarId;
+
+std::vector<std::vector<int>> ShInput::dt_order() const {
+  std::vector<std::vector<int>> order(static_cast<size_t>(buses));
+  for (int r = 0; r < q; ++r)
+    for (int i = 0; i < k; ++i) order[static_cast<size_t>(bus_of[i])].push_back(i * q + 1 + r);
+  return order;
+}
+
+double ShInput::big_m() const {
+  std::vector<int> outdeg(static_cast<size_t>(n), 0);
+  for (auto [u, v] : edges) ++outdeg[u];
+  double h = 0;
+  for (double t : prev_dt_fin) h = std::max(h, t);
+  double sg = 0;
+  for (double t : prev_sg_fin) sg = std::max(sg, t);
+  h += sg;
+  for (int v = 0; v < n; ++v) {
+    double most = 0;
+    for (int i = 0; i < k; ++i) {
+      if (is_param[v]) most = std::max(most, dt_s[v][i]);
+      else
+        for (double t : {p_gpu[v][i], dha ? p_dha[v][i] : 0.0})
+          if (std::isfinite(t)) most = std::max(most, t);
+    }
+    double copy = 0;
+    for (int a = 0; a < k; ++a)
+      for (int b = 0; b < k; ++b) copy = std::max(copy, copy_s[v][a][b]);
+    h += most + copy * std::min(k * q, outdeg[v]);
+  }
+  return std::max(h, 1e-9) * 1.01;  // > every time; the margin keeps rows strictly slack
+}
+
+namespace {
+
+// Fastest time of op v on any GPU in any slot kind (0 for a parameter).
+double fastest(const ShInput& in, int v) {
+  if (in.is_param[v]) return 0;
+  double best = milp::kInf;
+  for (int i = 0; i < in.k; ++i) {
+    best = std::min(best, in.p_gpu[v][i]);
+    if (in.dha) best = std::min(best, in.p_dha[v][i]);
+  }
+  return std::isfinite(best) ? best : 0.0;
+}
+
+// Lower bound on TotalLatency: along any path the ops' times add up (in one slot they run one
+// after another, across slots Eq. 19 orders them), and a fixed node's slot starts no earlier
+// than PrevSGFin of its GPU (Eq. 17). tail(v): the longest path from v in fastest times.
+double latency_floor(const ShInput& in) {
+  std::vector<std::vector<int>> succ(static_cast<size_t>(in.n));
+  std::vector<int> indeg(static_cast<size_t>(in.n), 0);
+  for (auto [u, v] : in.edges) succ[u].push_back(v), ++indeg[v];
+  std::vector<int> order;
+  for (int v = 0; v < in.n; ++v)
+    if (indeg[v] == 0) order.push_back(v);
+  for (size_t r = 0; r < order.size(); ++r)
+    for (int w : succ[order[r]])
+      if (--indeg[w] == 0) order.push_back(w);
+  std::vector<double> tail(static_cast<size_t>(in.n), 0);
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    double after = 0;
+    for (int w : succ[*it]) after = std::max(after, tail[w]);
+    tail[*it] = fastest(in, *it) + after;
+  }
+  double floor = 0;
+  for (int v = 0; v < in.n; ++v) floor = std::max(floor, tail[v]);
+  for (auto [v, i] : in.fixed) floor = std::max(floor, in.prev_sg_fin[i] + tail[v]);
+  return floor;
+}
+
+// GPUs interchangeable with GPU a in every constant (and alone on their buses, so the round
+// robin does not tell them apart): classes of such GPUs, in index order.
+bool interchangeable(const ShInput& in, int a, int b) {
+  auto alone = [&](int i) { return std::count(in.bus_of.begin(), in.bus_of.end(), in.bus_of[i]) == 1; };
+  if (!alone(a) || !alone(b) || in.capacity[a] != in.capacity[b] || in.prev_m[a] != in.prev_m[b] ||
+      in.prev_sg_fin[a] != in.prev_sg_fin[b] || in.prev_dt_fin[in.bus_of[a]] != in.prev_dt_fin[in.bus_of[b]])
+    return false;
+  if (!in.used_before.empty() && in.used_before[a] != in.used_before[b]) return false;
+  for (auto [v, i] : in.fixed)
+    if (i == a || i == b) return false;
+  for (int v = 0; v < in.n; ++v) {
+    if (in.p_gpu[v][a] != in.p_gpu[v][b] || in.p_dha[v][a] != in.p_dha[v][b] || in.dt_s[v][a] != in.dt_s[v][b]) return false;
+    const auto& c = in.copy_s[v];
+    if (c[a][b] != c[b][a]) return false;
+    for (int x = 0; x < in.k; ++x)
+      if (x != a && x != b && (c[a][x] != c[b][x] || c[x][a] != c[x][b])) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::vector<int>> gpu_classes(const ShInput& in) {
+  std::vector<std::vector<int>> out;
+  std::vector<bool> classed(static_cast<size_t>(in.k), false);
+  for (int a = 0; a < in.k; ++a) {
+    if (classed[a]) continue;
+    std::vector<int> cls{a};
+    for (int b = a + 1; b < in.k; ++b)
+      if (!classed[b] && interchangeable(in, a, b)) cls.push_back(b), classed[b] = true;
+    out.push_back(cls);
+  }
+  return out;
+}
+
+std::vector<int> canonical(const ShInput& in, std::vector<int> slot_of) {
+  for (const std::vector<int>& cls : gpu_classes(in)) {
+    auto first = [&](int i) {
+      for (int v = 0; v < in.n; ++v)
+        if (slot_of[v] > 0 && in.gpu_of_slot(slot_of[v]) == i) return v;
+      return in.n;
+    };
+    std::vector<int> by = cls;
+    std::stable_sort(by.begin(), by.end(), [&](int a, int b) { return first(a) < first(b); });
+    std::vector<int> to(static_cast<size_t>(in.k));
+    for (int i = 0; i < in.k; ++i) to[i] = i;
+    for (size_t r = 0; r < cls.size(); ++r) to[by[r]] = cls[r];
+    for (int& j : slot_of)
+      if (j > 0 && to[in.gpu_of_slot(j)] != in.gpu_of_slot(j)) j = to[in.gpu_of_slot(j)] * in.q + (j - 1) % in.q + 1;
+  }
+  // Empty blocks last (the "packed" rows): shift later slots down over an empty block.
+  const int b = in.dha ? 2 : 1;
+  for (int i = 0; i < in.k; ++i) {
+    if (std::count(in.bus_of.begin(), in.bus_of.end(), in.bus_of[i]) != 1) continue;
+    for (int r = 1; r + 2 * b - 1 <= in.q; ++r) {
+      auto empty = [&](int from, int to) {
+        for (int j : slot_of)
+          if (j > 0 && in.gpu_of_slot(j) == i && (j - 1) % in.q + 1 >= from && (j - 1) % in.q + 1 <= to) return false;
+        return true;
+      };
+      while (empty(r, r + b - 1) && !empty(r + b, in.q))
+        for (int& j : slot_of)
+          if (j > 0 && in.gpu_of_slot(j) == i && (j - 1) % in.q + 1 >= r + b) j -= b;
+    }
+  }
+  return slot_of;
+}
+
+ShModel build_model(const ShInput& in) {
+  PLACESIM_ASSERT(in.q >= 1 && in.k >= 1 && (!in.dha || in.q % 2 == 0), "sortinghat: q must be even with DHA");
+  ShModel out;
+  milp::Model& m = out.model;
+  ShVars& V = out.vars;
+  const int S = in.slots();
+  const double H = in.big_m();
+  out.scale = 1000.0 / H;
+  const double sc = out.scale;
+  const double Hs = 1000.0;
+  std::vector<std::vector<int>> outs(static_cast<size_t>(in.n));
+  for (size_t e = 0; e < in.edges.size(); ++e) outs[in.edges[e].first].push_back(static_cast<int>(e));
+
+  // Eq. 2-4: x_{v,j}; slot 0 exists for parameters only (Eq. 4), and only with DHA.
+  V.x.assign(in.n, std::vector<VarId>(S));
+  for (int v = 0; v < in.n; ++v) {
+    std::vector<Term> one;
+    for (int j = 0; j < S; ++j) {
+      if (j == 0 && !(in.dha && in.is_param[v])) continue;
+      V.x[v][j] = m.add_binary(fmt::format("x_{}_{}", v, j));
+      one.push_back({V.x[v][j], 1});
+      // An op that cannot run on the slot's GPU (or with the slot's DHA mode) stays out of it.
+      if (j > 0 && !in.is_param[v] && !std::isfinite(in.slot_dha(j) ? in.p_dha[v][in.gpu_of_slot(j)] : in.p_gpu[v][in.gpu_of_slot(j)]))
+        m.set_bounds(V.x[v][j], 0, 0);
+    }
+    m.add_eq(fmt::format("assign_{}", v), one, 1);  // (2)
+  }
+  for (auto [v, i] : in.fixed) m.add_eq(fmt::format("fixed_{}_{}", v, i), {{V.x[v][i * in.q + 1], 1}}, 1);  // (3)
+  // (5): a parameter stays in DRAM exactly when its reader runs in a DHA slot.
+  if (in.dha)
+    for (size_t e = 0; e < in.edges.size(); ++e) {
+      auto [w, v] = in.edges[e];
+      if (!in.is_param[w] || in.is_param[v]) continue;
+      std::vector<Term> t{{V.x[w][0], 1}};
+      for (int j = 1; j < S; ++j)
+        if (in.slot_dha(j)) t.push_back({V.x[v][j], -1});
+      m.add_eq(fmt::format("dha_{}", e), t, 0);
+    }
+
+  // (6-8) contiguity, z continuous (header).
+  for (int j = 1; j < S; ++j) {
+    std::vector<VarId> z(static_cast<size_t>(in.n));
+    for (int v = 0; v < in.n; ++v) {
+      z[v] = m.add_continuous(fmt::format("z_{}_{}", v, j), 0, 1);
+      m.add_ge(fmt::format("reach_{}_{}", v, j), {{z[v], 1}, {V.x[v][j], -1}}, 0);  // (6)
+    }
+    for (size_t e = 0; e < in.edges.size(); ++e) {
+      auto [u, v] = in.edges[e];
+      m.add_ge(fmt::format("reachup_{}_{}", e, j), {{z[u], 1}, {z[v], -1}}, 0);                      // (7)
+      m.add_le(fmt::format("convex_{}_{}", e, j), {{z[v], 1}, {V.x[v][j], -1}, {V.x[u][j], 1}}, 1);  // (8)
+    }
+  }
+
+  // (9) EdgeIn, (10) CopyIn: continuous (header); CopyIn only from other GPUs (T_{i,i} = 0, and
+  // Eq. 11 counts copies from other GPUs only).
+  std::vector<std::vector<VarId>> ein(static_cast<size_t>(in.n), std::vector<VarId>(S));
+  // cin[v][j][i]
+  std::vector<std::vector<std::vector<VarId>>> cin(static_cast<size_t>(in.n),
+                                                   std::vector<std::vector<VarId>>(S, std::vector<VarId>(in.k)));
+  for (int u = 0; u < in.n; ++u) {
+    if (outs[u].empty()) continue;
+    for (int j = 1; j < S; ++j) {
+      ein[u][j] = m.add_continuous(fmt::format("ein_{}_{}", u, j), 0, 1);
+      for (int e : outs[u])
+        m.add_ge(fmt::format("edgein_{}_{}", e, j), {{ein[u][j], 1}, {V.x[in.edges[e].second][j], -1}, {V.x[u][j], 1}},
+                 0);  // (9)
+      for (int i = 0; i < in.k; ++i) {
+        if (i == in.gpu_of_slot(j)) continue;
+        cin[u][j][i] = m.add_continuous(fmt::format("cin_{}_{}_{}", u, i, j), 0, 1);
+        std::vector<Term> t{{cin[u][j][i], 1}, {ein[u][j], -1}};
+        for (int r = 1; r <= in.q; ++r) t.push_back({V.x[u][i * in.q + r], -1});
+        m.add_ge(fmt::format("copyin_{}_{}_{}", u, i, j), t, -1);  // (10)
+      }
+    }
+  }
+
+  // (11) memory.
+  for (int i = 0; i < in.k; ++i) {
+    if (in.capacity[i] <= 0) continue;
+    std::vector<Term> t;
+    for (int v = 0; v < in.n; ++v) {
+      if (in.mem[v] <= 0) continue;
+      for (int r = 1; r <= in.q; ++r) {
+        const int j = i * in.q + r;
+        t.push_back({V.x[v][j], in.mem[v]});
+        if (!outs[v].empty())
+          for (int i2 = 0; i2 < in.k; ++i2)
+            if (i2 != i) t.push_back({cin[v][j][i2], in.mem[v]});
+      }
+    }
+    m.add_le(fmt::format("memory_{}", i), t, in.capacity[i] - in.prev_m[i]);
+  }
+
+  V.sg_start.resize(S);
+  V.sg_fin.resize(S);
+  V.dt_start.resize(S);
+  V.dt_fin.resize(S);
+  for (int j = 1; j < S; ++j) {
+    V.sg_start[j] = m.add_continuous(fmt::format("sgs_{}", j), 0, milp::kInf);
+    V.sg_fin[j] = m.add_continuous(fmt::format("sgf_{}", j), 0, milp::kInf);
+    V.dt_start[j] = m.add_continuous(fmt::format("dts_{}", j), 0, milp::kInf);
+    V.dt_fin[j] = m.add_continuous(fmt::format("dtf_{}", j), 0, milp::kInf);
+  }
+  V.node_fin.resize(in.n);
+  for (int v = 0; v < in.n; ++v) V.node_fin[v] = m.add_continuous(fmt::format("nf_{}", v), 0, milp::kInf);
+  V.total = m.add_continuous("total", 0, milp::kInf, 1.0);  // (1)
+
+  // (12-14) parameter copies, round robin per bus.
+  const auto order = in.dt_order();
+  for (int b = 0; b < in.buses; ++b)
+    for (size_t r = 0; r < order[b].size(); ++r) {
+      const int j = order[b][r];
+      if (r == 0) m.add_eq(fmt::format("dtfirst_{}", j), {{V.dt_start[j], 1}}, in.prev_dt_fin[b] * sc);  // (12)
+      else m.add_eq(fmt::format("dtnext_{}", j), {{V.dt_start[j], 1}, {V.dt_fin[order[b][r - 1]], -1}}, 0);  // (13)
+    }
+  for (int j = 1; j < S; ++j) {
+    std::vector<Term> t{{V.dt_fin[j], 1}, {V.dt_start[j], -1}};
+    for (int w = 0; w < in.n; ++w)
+      if (in.is_param[w]) t.push_back({V.x[w][j], -in.dt_s[w][in.gpu_of_slot(j)] * sc});
+    m.add_eq(fmt::format("dtfin_{}", j), t, 0);  // (14)
+  }
+
+  for (int j = 1; j < S; ++j) {
+    const int i = in.gpu_of_slot(j);
+    // (15, 16) NodeFin.
+    for (int v = 0; v < in.n; ++v)
+      m.add_ge(fmt::format("nodefin_{}_{}", v, j),
+               {{V.node_fin[v], 1}, {in.is_param[v] ? V.dt_fin[j] : V.sg_fin[j], -1}, {V.x[v][j], -Hs}}, -Hs);
+    // (17, 18) slots of a GPU run in order, after the previous submodel's.
+    if ((j - 1) % in.q == 0) m.add_ge(fmt::format("sgfirst_{}", j), {{V.sg_start[j], 1}}, in.prev_sg_fin[i] * sc);
+    else m.add_ge(fmt::format("sgnext_{}", j), {{V.sg_start[j], 1}, {V.sg_fin[j - 1], -1}}, 0);
+    // (19) inputs from other slots; (20) parameters in the slot itself.
+    for (int v = 0; v < in.n; ++v)
+      if (!outs[v].empty())
+        m.add_ge(fmt::format("ready_{}_{}", v, j), {{V.sg_start[j], 1}, {V.node_fin[v], -1}, {ein[v][j], -Hs}}, -Hs);
+    for (size_t e = 0; e < in.edges.size(); ++e) {
+      auto [w, v] = in.edges[e];
+      if (!in.is_param[w]) continue;
+      m.add_ge(fmt::format("own_{}_{}", e, j),
+               {{V.sg_start[j], 1}, {V.node_fin[w], -1}, {V.x[w][j], -Hs}, {V.x[v][j], -Hs}}, -2 * Hs);
+    }
+    // (21, 22) the slot's copies in from other GPUs, then its ops (with DHA on odd slots).
+    std::vector<Term> t{{V.sg_fin[j], 1}, {V.sg_start[j], -1}};
+    for (int v = 0; v < in.n; ++v) {
+      if (!outs[v].empty())
+        for (int i2 = 0; i2 < in.k; ++i2)
+          if (i2 != i && in.copy_s[v][i2][i] > 0) t.push_back({cin[v][j][i2], -in.copy_s[v][i2][i] * sc});
+      const double p = in.slot_dha(j) ? in.p_dha[v][i] : in.p_gpu[v][i];
+      if (!in.is_param[v] && std::isfinite(p)) t.push_back({V.x[v][j], -p * sc});
+    }
+    m.add_eq(fmt::format("sgfin_{}", j), t, 0);
+    // (23)
+    if (j % in.q == 0) m.add_ge(fmt::format("latency_{}", j), {{V.total, 1}, {V.sg_fin[j], -1}}, 0);
+  }
+
+  // At most max_gpus GPUs (header of the .hpp): x_{v,j} <= used_i.
+  if (in.max_gpus > 0) {
+    std::vector<Term> count;
+    int before = 0;
+    for (int i = 0; i < in.k; ++i) {
+      const bool was = !in.used_before.empty() && in.used_before[i];
+      before += was;
+      out.used.push_back(m.add_binary(fmt::format("used_{}", i)));
+      if (!was) count.push_back({out.used[i], 1});
+      for (int v = 0; v < in.n; ++v)
+        for (int r = 1; r <= in.q; ++r)
+          m.add_le(fmt::format("uses_{}_{}", v, i * in.q + r), {{V.x[v][i * in.q + r], 1}, {out.used[i], -1}}, 0);
+    }
+    m.add_le("gpus", count, std::max(0, in.max_gpus - before));
+  }
+
+  // Cheap cuts that keep the optimum: the latency floor, and symmetry among interchangeable
+  // GPUs (relabel them by the smallest node each holds: node t then sits on one of the first
+  // t + 1 of its class, so x = 0 on the class's later GPUs).
+  m.add_ge("floor", {{V.total, 1}}, latency_floor(in) * sc);
+  for (const std::vector<int>& cls : gpu_classes(in))
+    for (size_t rank = 1; rank < cls.size(); ++rank)
+      for (int v = 0; v < std::min<int>(in.n, static_cast<int>(rank)); ++v)
+        for (int r = 1; r <= in.q; ++r) m.set_bounds(V.x[v][cls[rank] * in.q + r], 0, 0);
+
+  // Empty slots last: on a GPU alone on its bus, a block of b empty slots (b = 2 with DHA,
+  // keeping parity; 1 without) is followed by an empty block; shifting the later slots down
+  // by b gives the same schedule (empty slots pass time through, and the GPU's copies keep
+  // their order on its own bus).
+  const int b = in.dha ? 2 : 1;
+  for (int i = 0; i < in.k; ++i) {
+    if (std::count(in.bus_of.begin(), in.bus_of.end(), in.bus_of[i]) != 1) continue;
+    for (int r = 1; r + 2 * b - 1 <= in.q; ++r) {
+      std::vector<Term> t;
+      for (int v = 0; v < in.n; ++v)
+        for (int d = 0; d < b; ++d) {
+          t.push_back({V.x[v][i * in.q + r + b + d], 1});
+          t.push_back({V.x[v][i * in.q + r + d], -static_cast<double>(in.n)});
+        }
+      m.add_le(fmt::format("packed_{}_{}", i, r), t, 0);
+    }
+  }
+
+  // Order within a GPU (header): op edge (u, v) both on GPU i -> pos(v) >= pos(u).
+  for (size_t e = 0; e < in.edges.size(); ++e) {
+    auto [u, v] = in.edges[e];
+    if (in.is_param[u]) continue;
+    for (int i = 0; i < in.k; ++i) {
+      std::vector<Term> t;
+      for (int r = 1; r <= in.q; ++r) {
+        const int j = i * in.q + r;
+        t.push_back({V.x[v][j], static_cast<double>(r - in.q)});
+        t.push_back({V.x[u][j], static_cast<double>(-r - in.q)});
+      }
+      m.add_ge(fmt::format("order_{}_{}", e, i), t, -2.0 * in.q);
+    }
+  }
+  return out;
+}
+
+ShSolution read_solution(const ShInput& in, const ShModel& m, const std::vector<double>& values) {
+  ShSolution s;
+  const int S = in.slots();
+  s.slot_of.assign(in.n, -1);
+  for (int v = 0; v < in.n; ++v)
+    for (int j = 0; j < S; ++j)
+      if (m.vars.x[v][j].index >= 0 && values[m.vars.x[v][j].index] > 0.5) s.slot_of[v] = j;
+  auto get = [&](VarId id) { return values[id.index] / m.scale; };
+  s.sg_start.assign(S, 0);
+  s.sg_fin.assign(S, 0);
+  s.dt_start.assign(S, 0);
+  s.dt_fin.assign(S, 0);
+  for (int j = 1; j < S; ++j) {
+    s.sg_start[j] = get(m.vars.sg_start[j]);
+    s.sg_fin[j] = get(m.vars.sg_fin[j]);
+    s.dt_start[j] = get(m.vars.dt_start[j]);
+    s.dt_fin[j] = get(m.vars.dt_fin[j]);
+  }
+  s.total = get(m.vars.total);
+  return s;
+}
+
+std::vector<std::pair<VarId, double>> warm_start(const ShInput& in, const ShModel& m, std::vector<int> slot_of) {
+  slot_of = canonical(in, std::move(slot_of));
+  std::vector<std::pair<VarId, double>> out;
+  for (int v = 0; v < in.n; ++v)
+    for (int j = 0; j < in.slots(); ++j)
+      if (m.vars.x[v][j].index >= 0) out.push_back({m.vars.x[v][j], slot_of[v] == j ? 1.0 : 0.0});
+  for (int i = 0; i < static_cast<int>(m.used.size()); ++i) {
+    bool holds = false;
+    for (int v = 0; v < in.n; ++v) holds = holds || (slot_of[v] > 0 && in.gpu_of_slot(slot_of[v]) == i);
+    out.push_back({m.used[i], holds ? 1.0 : 0.0});
+  }
+  return out;
+}
+
+double memory_used(const ShInput& in, const std::vector<int>& slot_of, int i) {
+  double used = in.prev_m[i];
+  for (int v = 0; v < in.n; ++v) {
+    const int sv = slot_of[v];
+    if (sv > 0 && in.gpu_of_slot(sv) == i) used += in.mem[v];
+    if (sv <= 0 || in.gpu_of_slot(sv) == i) continue;
+    // One copy of v into every slot of GPU i that reads it from outside (Eq. 10, 11).
+    std::vector<bool> into(static_cast<size_t>(in.slots()), false);
+    for (auto [u, w] : in.edges)
+      if (u == v && slot_of[w] > 0 && slot_of[w] != sv && in.gpu_of_slot(slot_of[w]) == i) into[slot_of[w]] = true;
+    used += in.mem[v] * static_cast<double>(std::count(into.begin(), into.end(), true));
+  }
+  return used;
+}
+
+}  // namespace placesim::scheduler::sortinghat

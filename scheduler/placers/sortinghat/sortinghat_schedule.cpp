@@ -1,0 +1,84 @@
+// merge_plan: the queues the header describes.
+#include "scheduler/placers/sortinghat/sortinghat_schedule.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <set>
+
+namespace placesim::scheduler::sortinghat {
+
+Plan merge_plan(const Problem& p, const Machine& mc, const std::vector<SolvedSubmodel>& subs, std::string placer) {
+  const models::Graph& g = *p.graph;
+  const hw::Topology& topo = *p.topo;
+  const int k = static_cast<int>(mc.gpus.size());
+  Plan plan;
+  plan.placer = std::move(placer);
+  plan.device_of.assign(g.nodes.size(), -1);
+  std::vector<PlanQueue> ready(k), copy(mc.buses);
+  for (int i = 0; i < k; ++i) ready[i].name = topo.devices[mc.gpus[i]].id + ".ready";
+  for (int b = 0; b < mc.buses; ++b) copy[b].name = fmt::format("bus{}.copy", b);
+  std::set<std::pair<int, int>> delivered;  // (graph node, device)
+  auto deliver = [&](PlanQueue& q, int node, int dev) {
+    if (plan.delivery(node, dev).via == ParamDelivery::Via::Dha || !delivered.insert({node, dev}).second) return;
+    q.items.push_back({PlanItem::Kind::Deliver, node, dev});
+  };
+
+  for (const SolvedSubmodel& s : subs) {
+    const ShInput& in = s.sub.in;
+    const models::Graph& sg = s.sm->graph;
+    auto original = [&](int x) {
+      const int v = s.sub.node_of[x];
+      return s.sm->original[v] >= 0 ? s.sm->original[v] : s.point;
+    };
+    std::vector<int> pos(sg.nodes.size());
+    for (size_t r = 0; r < sg.topo_order().size(); ++r) pos[sg.topo_order()[r]] = static_cast<int>(r);
+    std::vector<int> by_pos(in.n);
+    for (int x = 0; x < in.n; ++x) by_pos[x] = x;
+    std::sort(by_pos.begin(), by_pos.end(), [&](int a, int b) { return pos[s.sub.node_of[a]] < pos[s.sub.node_of[b]]; });
+    for (int x = 0; x < in.n; ++x)
+      if (!in.is_param[x] && s.sm->original[s.sub.node_of[x]] >= 0)
+        plan.device_of[original(x)] = mc.gpus[in.gpu_of_slot(s.sol.slot_of[x])];
+    // Slot 0: direct host access on every GPU that reads the parameter.
+    for (auto [w, v] : in.edges)
+      if (in.is_param[w] && s.sol.slot_of[w] == 0) {
+        const int dev = mc.gpus[in.gpu_of_slot(s.sol.slot_of[v])];
+        if (!delivered.count({original(w), dev})) plan.params[{original(w), dev}].via = ParamDelivery::Via::Dha;
+      }
+    // CopyParam queues.
+    const auto order = in.dt_order();
+    for (int b = 0; b < mc.buses; ++b)
+      for (int j : order[b])
+        for (int x : by_pos)
+          if (in.is_param[x] && s.sol.slot_of[x] == j) deliver(copy[b], original(x), mc.gpus[in.gpu_of_slot(j)]);
+    // ExecSubgraph queues.
+    for (int j = 1; j < in.slots(); ++j) {
+      const int i = in.gpu_of_slot(j);
+      const int dev = mc.gpus[i];
+      std::vector<int> ops;
+      for (int x : by_pos)
+        if (!in.is_param[x] && s.sol.slot_of[x] == j && s.sm->original[s.sub.node_of[x]] >= 0) ops.push_back(x);
+      // Copies in: parameters of other GPUs' slots (PT), parameters the model left out, then op results.
+      for (int pass = 0; pass < 2; ++pass)
+        for (int x : ops)
+          for (int e : sg.in_edges(s.sub.node_of[x])) {
+            const int u = sg.edges[e].src;
+            const int orig = s.sm->original[u] >= 0 ? s.sm->original[u] : s.point;
+            const bool param = sg.nodes[u].kind == models::NodeKind::Param;
+            if (pass == 0 && param && p.weights == WeightsMode::Host) {
+              const auto it = std::find(s.sub.node_of.begin(), s.sub.node_of.end(), u);
+              const int slot = it == s.sub.node_of.end() ? -1 : s.sol.slot_of[it - s.sub.node_of.begin()];
+              if (slot != 0 && (slot < 0 || in.gpu_of_slot(slot) != i)) deliver(ready[i], orig, dev);
+            }
+            if (pass == 1 && !param && plan.device_of[orig] != dev) deliver(ready[i], orig, dev);
+          }
+      for (int x : ops) ready[i].items.push_back({PlanItem::Kind::Compute, original(x), -1});
+    }
+  }
+  for (auto& q : copy)
+    if (!q.items.empty()) plan.queues.push_back(std::move(q));
+  for (auto& q : ready)
+    if (!q.items.empty()) plan.queues.push_back(std::move(q));
+  return plan;
+}
+
+}  // namespace placesim::scheduler::sortinghat

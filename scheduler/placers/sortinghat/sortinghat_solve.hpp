@@ -1,0 +1,16 @@
+// One placement by SortingHat's method (sortinghat.md 3): partition by dominators (3.1), one MILP
+// per submodel in order (3.3), chained through PrevM, PrevDTFin, PrevSGFin and FixedNodes when
+// cfg.chain, merged into one plan (sortinghat_schedule.hpp), and finished against the warm
+// start (milp_support.hpp).
+#pragma once
+
+#include <string>
+
+#include "scheduler/placers/milp_support.hpp"
+#include "scheduler/placers/sortinghat/sortinghat_constants.hpp"
+
+namespace placesim::scheduler::sortinghat {
+
+PlacerResult place(const Problem& p, const ShConfig& cfg, const MilpSettings& settings, const std::string& placer);
+
+}  // namespace placesim::scheduler::sortinghat
