@@ -104,10 +104,10 @@ void expect_optimum_matches(bool sortinghat, std::uint64_t first, int count) {
   EXPECT_GT(feasible, count / 2);
 }
 
-// 50 + 30 instances: CBC takes ~0.25 s a solve even on these, and the suite stays near 20 s.
-TEST(SortingHatModel, OptimumEqualsBruteForce) { expect_optimum_matches(true, 1, 50); }
+// 200 instances each (the count): CBC takes ~0.1 s a solve even on these.
+TEST(SortingHatModel, OptimumEqualsBruteForce) { expect_optimum_matches(true, 1, 200); }
 
-TEST(SortingHatModel, EfficientMipOptimumEqualsBruteForce) { expect_optimum_matches(false, 1001, 30); }
+TEST(SortingHatModel, EfficientMipOptimumEqualsBruteForce) { expect_optimum_matches(false, 1001, 200); }
 
 }  // namespace
 }  // namespace sortinghat_test
