@@ -36,6 +36,7 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -287,9 +288,18 @@ Result run_cbc(const Model& m, const SolveOptions& o, Deadline& deadline) {
   return r;
 }
 
+// CBC's standalone driver keeps static state (CbcSolver.cpp: argument reading, print modes),
+// so two CbcMain1 calls at once (`placesim run --jobs 2` with two MILP placements) garble each
+// other: logs on stdout, ignored arguments. Solves run one at a time; a solve's time limit
+// starts once it holds the driver.
+std::mutex g_driver;
+
 }  // namespace
 
 Result solve(const Model& model, const SolveOptions& options) {
+  const bool search = !(options.time_limit && options.time_limit->count() <= 0);
+  std::unique_lock<std::mutex> driver(g_driver, std::defer_lock);
+  if (search) driver.lock();
   const Clock::time_point start = Clock::now();
   std::optional<Clock::time_point> at;
   if (options.time_limit) {
@@ -298,8 +308,7 @@ Result solve(const Model& model, const SolveOptions& options) {
   Deadline deadline(at);
   Result r;
   try {
-    r = options.time_limit && options.time_limit->count() <= 0 ? complete_warm_start(model, options)
-                                                                : run_cbc(model, options, deadline);
+    r = search ? run_cbc(model, options, deadline) : complete_warm_start(model, options);
   } catch (const CoinError& e) {
     r = error_result("CBC: " + e.className() + "::" + e.methodName() + ": " + e.message());
   } catch (const std::exception& e) {

@@ -133,10 +133,13 @@ PlacerResult finish_milp(const Problem& p, std::optional<Plan> milp_plan, std::o
   const double own = milp_plan ? simulated_makespan(p, *milp_plan) : std::numeric_limits<double>::infinity();
   if (warm && !(own <= warm->simulated_s)) {
     // The warm start simulates strictly faster (or the MILP gave nothing usable): keep it.
+    // No prediction: the MILP's model did not time this plan, and the heuristic's own estimate
+    // would be charged to the MILP's model. The MILP plan's prediction goes in the message.
     r.plan = warm->plan;
-    r.predicted_s = warm->predicted_s;
-    r.message = milp_plan ? fmt::format("{}; warm start ({}) kept: simulated {:.6g} s against the MILP plan's {:.6g} s",
-                                        s.describe(), warm->placer, warm->simulated_s, own)
+    r.message = milp_plan ? fmt::format("{}; warm start ({}) kept: simulated {:.6g} s against the MILP plan's {:.6g} s "
+                                        "(its model: {:.6g} s)",
+                                        s.describe(), warm->placer, warm->simulated_s, own,
+                                        milp_predicted_s.value_or(std::numeric_limits<double>::quiet_NaN()))
                           : fmt::format("{}; warm start ({}) returned", s.describe(), warm->placer);
   } else {
     r.plan = std::move(milp_plan);

@@ -98,7 +98,8 @@ struct SolveSummary {
 };
 
 // The placer's result: its own plan (with its model's prediction) unless the warm start
-// simulates strictly faster, then the warm start's plan and prediction. Status as the header says.
+// simulates strictly faster, then the warm start's plan without a prediction (the message gives
+// the MILP plan's simulated and predicted makespans). Status as the header says.
 PlacerResult finish_milp(const Problem& p, std::optional<Plan> milp_plan, std::optional<double> milp_predicted_s,
                          const SolveSummary& s, const std::optional<ScoredPlan>& warm);
 

@@ -207,11 +207,7 @@ TEST(Getf, MeetsTheApproximationBoundOnRelatedMachines) {
 }
 
 TEST(Getf, SameInputsGiveTheSameSchedule) {
-  models::RandomDagSpec spec;
-  spec.seed = 3;
-  spec.depth = 6;
-  spec.width = 4;
-  const auto p = problem(models::generate_random_dag(spec), hw::load_topology(Yaml(YAML::Node("moirai-intraserver"), "test")));
+  const auto p = random_dag_on("moirai-intraserver", 3, 6, 4);
   const scheduler::Getf a = scheduler::getf_schedule(p), b = scheduler::getf_schedule(p);
   EXPECT_EQ(a.lp_bound, b.lp_bound);
   EXPECT_EQ(a.group_of, b.group_of);

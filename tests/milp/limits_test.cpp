@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "scheduler/milp/milp.hpp"
@@ -200,6 +201,25 @@ TEST(MilpLimits, LogGoesToStderrOnlyWhenVerbose) {
     EXPECT_EQ(r.status, Status::Optimal);
     EXPECT_EQ(out, "") << "verbose=" << verbose;
     EXPECT_EQ(err.empty(), !verbose) << err.substr(0, 500);
+  }
+}
+
+// `placesim run --jobs N` places on several threads. CBC's driver keeps static state, so solves
+// at once used to garble each other (CBC's log on stdout among the JSON); they are serialised
+// and each is what it is alone: same optimum, nothing on stdout.
+TEST(MilpLimits, ConcurrentSolvesStayQuietAndCorrect) {
+  const auto k = hard_knapsack(15, 3, 7);
+  const Result alone = solve(k.model);
+  ASSERT_EQ(alone.status, Status::Optimal);
+  ::testing::internal::CaptureStdout();
+  std::vector<Result> results(4);
+  std::vector<std::thread> threads;
+  for (Result& r : results) threads.emplace_back([&] { r = solve(k.model, time_limited(30s)); });
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(::testing::internal::GetCapturedStdout(), "");
+  for (const Result& r : results) {
+    EXPECT_EQ(r.status, Status::Optimal) << r.message;
+    EXPECT_NEAR(r.objective, alone.objective, kTol);
   }
 }
 

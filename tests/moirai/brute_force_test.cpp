@@ -109,7 +109,7 @@ TEST(MoiraiBruteForce, MilpOptimumEqualsEnumerationOfTheModel) {
     const int ops = gpus == 2 ? 3 + static_cast<int>(seed % 5) : 3 + static_cast<int>(seed % 4);  // <= 7, <= 6
     const Tiny t = tiny(seed, ops, gpus, 0.45, false, identical);
     const auto& p = t.problem;
-    const sm::Coarse c = sm::coarse_tasks(p, false);
+    const sm::Coarse c = sm::coarse_tasks(p, {});
     const std::vector<int> devices = p.topo->compute_devices();
     const sm::Instance in = sm::make_instance(p, c, devices, c.order, sm::Placed(p, c, gpus));
     ASSERT_EQ(in.tasks(), ops);

@@ -43,13 +43,7 @@ TEST(MoiraiEngine, PredictionIsTheSimulationWhenEveryChannelHasItsOwnLink) {
 // launch cost, transfers of activations by bytes.
 TEST(MoiraiEngine, PredictionIsTheSimulationOnTheIntraserverPreset) {
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-    models::RandomDagSpec spec;
-    spec.seed = seed;
-    spec.depth = 3;
-    spec.width = 2;
-    spec.ccr = 2;
-    const auto p = placers_test::problem(models::generate_random_dag(spec),
-                                         hw::load_topology(Yaml(YAML::Node("moirai-intraserver"), "test")));
+    const auto p = placers_test::random_dag_on("moirai-intraserver", seed, 3, 2, 2);
     expect_exact(p, run_placer(kExact, p), fmt::format("intraserver seed {}", seed));
   }
 }
@@ -60,13 +54,7 @@ TEST(MoiraiEngine, PredictionIsTheSimulationOnTheIntraserverPreset) {
 TEST(MoiraiEngine, SharedLinksOnlySlowTheSimulation) {
   int checked = 0;
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-    models::RandomDagSpec spec;
-    spec.seed = seed;
-    spec.depth = 3;
-    spec.width = 3;
-    spec.ccr = 3;
-    const auto p = placers_test::problem(models::generate_random_dag(spec),
-                                         hw::load_topology(Yaml(YAML::Node("pcie-4gpu-2bus"), "test")));
+    const auto p = placers_test::random_dag_on("pcie-4gpu-2bus", seed, 3, 3, 3);
     const PlacerResult r = run_placer("{name: milp-moirai, time_limit: 1000, node_limit: 20, warm: [single-device]}", p);
     ASSERT_TRUE(r.plan && r.predicted_s) << r.message;
     if (r.plan->placer != "milp-moirai") continue;  // the warm start simulated faster
@@ -77,12 +65,7 @@ TEST(MoiraiEngine, SharedLinksOnlySlowTheSimulation) {
 }
 
 TEST(MoiraiPlacer, SameNodeLimitSamePlan) {
-  models::RandomDagSpec spec;
-  spec.seed = 5;
-  spec.depth = 4;
-  spec.width = 2;
-  const auto p = placers_test::problem(models::generate_random_dag(spec),
-                                       hw::load_topology(Yaml(YAML::Node("moirai-intraserver"), "test")));
+  const auto p = placers_test::random_dag_on("moirai-intraserver", 5, 4, 2);
   const char* spec_yaml = "{name: milp-moirai, time_limit: 1000000, node_limit: 10}";
   const PlacerResult a = run_placer(spec_yaml, p), b = run_placer(spec_yaml, p);
   ASSERT_TRUE(a.plan && b.plan);
@@ -125,7 +108,7 @@ TEST(MoiraiPlacer, TimeLimitZeroReturnsTheWarmStart) {
   EXPECT_EQ(r.status, "timeout");
   ASSERT_TRUE(r.plan);
   EXPECT_TRUE(*r.plan == *heft.plan);
-  EXPECT_EQ(r.predicted_s, heft.predicted_s);
+  EXPECT_FALSE(r.predicted_s) << "the warm start is not the MILP model's plan";
 }
 
 TEST(MoiraiPlacer, HostWeightsAreRefused) {
@@ -201,7 +184,7 @@ TEST(MoiraiPlacer, FusedGroupsArePlacedTogether) {
   g.add_edge(0, 3, 1e9);  // op0 feeds two ops: multi-output, never fused with them
   g.validate();
   t.problem.graph = std::make_shared<const models::Graph>(std::move(g));
-  const auto c = scheduler::moirai::coarse_tasks(t.problem, true);
+  const auto c = scheduler::moirai::coarse_tasks(t.problem, placesim::models::eigen_fusion_rules());
   // op0 (multi-output), op1 and op2 ([bn, relu] only part of a rule: unbound), op3+op4+op5.
   EXPECT_EQ(c.members.size(), 4u);
   const PlacerResult r = run_placer(kExact, t.problem);

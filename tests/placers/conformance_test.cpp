@@ -109,8 +109,9 @@ TEST(Conformance, IdealNetworkPredictionsAreExact) {
         const Simulated s = simulate(p, *r.plan);
         expect_valid(p, *r.plan, s, what);
         EXPECT_GE(s.makespan, cp * (1 - 1e-12)) << what;
-        ASSERT_TRUE(r.predicted_s) << what;
-        EXPECT_NEAR(*r.predicted_s, s.makespan, 1e-9 * s.makespan) << what;
+        // A MILP placer that returns its warm start makes no prediction of it.
+        ASSERT_TRUE(r.predicted_s || (is_milp(name) && r.plan->placer != name)) << what;
+        if (r.predicted_s) EXPECT_NEAR(*r.predicted_s, s.makespan, 1e-9 * s.makespan) << what;
         ++checked;
       }
     }
@@ -124,12 +125,7 @@ TEST(Conformance, RealTopologiesGiveValidPlansAboveTheBound) {
   // the bound are checked.
   for (const char* preset : {"sortinghat-v100", "pcie-4gpu-2bus", "chrion-1080ti"}) {
     for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-      models::RandomDagSpec spec;
-      spec.seed = seed;
-      spec.depth = 6;
-      spec.width = 4;
-      spec.ccr = static_cast<double>(seed) * 0.5;
-      auto p = problem(models::generate_random_dag(spec), hw::load_topology(Yaml(YAML::Node(preset), "test")));
+      auto p = random_dag_on(preset, seed, 6, 4, static_cast<double>(seed) * 0.5);
       const double cp = bound(p);
       for (const std::string& name : plan_placers()) {
         const std::string what = fmt::format("{} on {} seed {}", name, preset, seed);
@@ -139,7 +135,7 @@ TEST(Conformance, RealTopologiesGiveValidPlansAboveTheBound) {
         const Simulated s = simulate(p, *r.plan);
         expect_valid(p, *r.plan, s, what);
         EXPECT_GE(s.makespan, cp * (1 - 1e-12)) << what;
-        EXPECT_TRUE(r.predicted_s) << what;
+        EXPECT_TRUE(r.predicted_s || (is_milp(name) && r.plan->placer != name)) << what;
       }
     }
   }

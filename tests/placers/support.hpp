@@ -7,6 +7,7 @@
 
 #include "hw/topology_yaml.hpp"
 #include "models/cost/cost_model.hpp"
+#include "models/generators/random_dag.hpp"
 #include "scheduler/lower.hpp"
 #include "scheduler/placer.hpp"
 #include "sim/engine/executor.hpp"
@@ -27,6 +28,16 @@ inline scheduler::Problem problem(models::Graph g, hw::Topology topo,
 
 inline scheduler::PlacerResult run_placer(const std::string& spec, const scheduler::Problem& p) {
   return scheduler::make_placer(Yaml::load_string(spec, "test.yaml")).placer->place(p);
+}
+
+// A seeded random layered DAG (work mode: flops and bytes) on a built-in preset.
+inline scheduler::Problem random_dag_on(const std::string& preset, std::uint64_t seed, int depth, int width, double ccr = 1) {
+  models::RandomDagSpec spec;
+  spec.seed = seed;
+  spec.depth = depth;
+  spec.width = width;
+  spec.ccr = ccr;
+  return problem(models::generate_random_dag(spec), hw::load_topology(Yaml(YAML::Node(preset), "test")));
 }
 
 // A MILP placer (one with a node_limit option) run by a suite over every placer: a quarter

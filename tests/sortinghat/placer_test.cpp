@@ -97,12 +97,7 @@ TEST(SortingHatPlacer, TimeLimitZeroReturnsTheWarmStart) {
 // in CglPreProcess::postProcess (this graph at 0.25 s, every time). Now the limit stops only
 // the search: every limit gives a plan, and never a dead process.
 TEST(SortingHatPlacer, ShortTimeLimitsNeverCrash) {
-  models::RandomDagSpec spec;
-  spec.seed = 1;
-  spec.depth = 6;
-  spec.width = 4;
-  spec.ccr = 0.5;
-  const auto p = problem(models::generate_random_dag(spec), hw::load_topology(Yaml(YAML::Node("sortinghat-v100"), "t")));
+  const auto p = random_dag_on("sortinghat-v100", 1, 6, 4, 0.5);
   for (const char* limit : {"0.1", "0.25", "0.5"}) {
     const auto r = run_placer(fmt::format("{{name: milp-sortinghat, time_limit: {}}}", limit), p);
     EXPECT_TRUE(r.status == "ok" || r.status == "timeout") << limit << ": " << r.status << ": " << r.message;

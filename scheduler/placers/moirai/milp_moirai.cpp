@@ -1,9 +1,12 @@
 // milp-moirai: MOIRAI (Sun et al., "MOIRAI: Towards Optimal Placement for Distributed Inference
 // on Heterogeneous Devices", papers/moirai.md, Section III).
 //
-//   III-B  GCOF coarsening (Algorithm 1; models/transform/fusion.hpp, Eigen's rules of Table I):
-//          option `coarsen` (default true). A fused group is one task of the MILP; its ops are
-//          placed together and run one after another, as the engine runs them.
+//   III-B  GCOF coarsening (Algorithm 1; models/transform/fusion.hpp): option `coarsen`
+//          (default true) with the rule sets of `fusion`, by default Table I's (Eigen: conv,
+//          bn, relu, which fuse nothing in a transformer) and GEMM epilogues (matmul + add /
+//          gelu / swiglu; the paper takes rules "from the design specifications of inference
+//          backends", and cuBLASLt's are these). A fused group is one task of the MILP; its ops
+//          are placed together and run one after another, as the engine runs them.
 //   III-D  the augmented DAG G-bar (Eq. 3: one flow node per pair of tasks joined by edges)
 //          and the MILP of Eq. 4-8 (moirai_model.hpp has every row), solved by CBC.
 //
@@ -176,7 +179,16 @@ double serial_bound(const Instance& in) {
 
 class MilpMoirai final : public Placer {
  public:
-  explicit MilpMoirai(const PlacerOptions& o) : settings_(o), coarsen_(o.get("coarsen").boolean()) {
+  explicit MilpMoirai(const PlacerOptions& o) : settings_(o) {
+    if (o.get("coarsen").boolean()) {
+      const Yaml sets = o.get("fusion");
+      if (!sets.is_seq()) throw InputError(sets.loc(), "fusion must be a list of rule sets, e.g. [eigen, epilogue]");
+      for (const Yaml& item : sets.items()) {
+        const std::vector<models::FusionRule>* set = models::fusion_rule_set(item.str());
+        if (!set) throw InputError(item.loc(), fmt::format("unknown fusion rule set '{}': expected eigen or epilogue", item.str()));
+        rules_.insert(rules_.end(), set->begin(), set->end());
+      }
+    }
     const Yaml w = o.get("window");
     window_ = static_cast<int>(w.integer());
     if (window_ < 1) throw InputError(w.loc(), "window must be >= 1 (tasks per MILP)");
@@ -192,7 +204,7 @@ class MilpMoirai final : public Placer {
     }
     const std::vector<int> devices = p.topo->compute_devices();
     const SolveBudget budget(settings_.time_limit_s);
-    const Coarse c = moirai::coarse_tasks(p, coarsen_);
+    const Coarse c = moirai::coarse_tasks(p, rules_);
     const std::optional<ScoredPlan> warm = best_heuristic(p, settings_.warm);
     SolveSummary summary;
     if (settings_.time_limit_s <= 0) return finish_milp(p, std::nullopt, std::nullopt, summary, warm);
@@ -359,7 +371,7 @@ class MilpMoirai final : public Placer {
   }
 
   MilpSettings settings_;
-  bool coarsen_;
+  std::vector<models::FusionRule> rules_;  // empty: no coarsening
   int window_ = 30;
 };
 
@@ -369,7 +381,10 @@ void register_milp_moirai(Registry<PlacerEntry>& r) {
   std::vector<OptionSpec> options = milp_option_specs("60");
   for (OptionSpec& o : options)
     if (o.name == "warm") o.default_value = "[heft, m-etf, single-device]";
-  options.push_back({"coarsen", "true", "group ops by GCOF (MOIRAI Algorithm 1, Eigen's fusion rules); a group is placed together"});
+  options.push_back({"coarsen", "true", "group ops by GCOF (MOIRAI Algorithm 1); a group is placed together"});
+  options.push_back({"fusion", "[eigen, epilogue]",
+                     "GCOF's fusion rules, as built-in sets: eigen (MOIRAI Table I: conv/bn/relu) and epilogue "
+                     "(GEMM epilogues: matmul + add / gelu / swiglu, what transformers fuse)"});
   options.push_back({"window", "30",
                      "most tasks (coarsened nodes) per MILP; larger graphs are cut at dominator points into windows "
                      "solved in order"});

@@ -17,12 +17,12 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 }  // namespace
 
-Coarse coarse_tasks(const Problem& p, bool coarsen) {
+Coarse coarse_tasks(const Problem& p, const std::vector<models::FusionRule>& rules) {
   const models::Graph& g = *p.graph;
   Coarse c;
   std::vector<int> group_of(g.nodes.size());
-  if (coarsen) {
-    models::Coarsened cg = models::coarsen(g, models::eigen_fusion_rules());
+  if (!rules.empty()) {
+    models::Coarsened cg = models::coarsen(g, rules);
     c.graph = std::move(cg.graph);
     group_of = std::move(cg.group_of);
   } else {

@@ -24,6 +24,7 @@
 
 #include <vector>
 
+#include "models/transform/fusion.hpp"
 #include "scheduler/problem.hpp"
 
 namespace placesim::scheduler::moirai {
@@ -36,8 +37,9 @@ struct Coarse {
   models::Graph graph;                    // the coarsened graph (the original one without coarsening)
   std::vector<int> node_of;               // per task: its node in `graph`
 };
-// InputError when the members of a group share no device that can run them all.
-Coarse coarse_tasks(const Problem& p, bool coarsen);
+// GCOF by `rules` (none: every op its own task). InputError when the members of a group share
+// no device that can run them all.
+Coarse coarse_tasks(const Problem& p, const std::vector<models::FusionRule>& rules);
 
 struct Flow {
   int src = -1, dst = -1;                 // instance tasks, src < dst

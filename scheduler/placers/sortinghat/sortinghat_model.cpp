@@ -323,10 +323,16 @@ ShModel build_model(const ShInput& in) {
     m.add_le("gpus", count, std::max(0, in.max_gpus - before));
   }
 
-  // Cheap cuts that keep the optimum: the latency floor, and symmetry among interchangeable
-  // GPUs (relabel them by the smallest node each holds: node t then sits on one of the first
-  // t + 1 of its class, so x = 0 on the class's later GPUs).
+  // Cheap cuts that keep the optimum: the latency floor; the work bound (TotalLatency is at
+  // least every GPU's last SGFin, which is at least its PrevSGFin plus the times of the nodes
+  // in its slots, so at least their average over the GPUs); and symmetry among
+  // interchangeable GPUs (relabel them by the smallest node each holds: node t then sits on
+  // one of the first t + 1 of its class, so x = 0 on the class's later GPUs).
   m.add_ge("floor", {{V.total, 1}}, latency_floor(in) * sc);
+  double work = 0;
+  for (int v = 0; v < in.n; ++v) work += fastest(in, v);
+  for (double t : in.prev_sg_fin) work += t;
+  m.add_ge("work", {{V.total, 1}}, work / in.k * sc);
   for (const std::vector<int>& cls : gpu_classes(in))
     for (size_t rank = 1; rank < cls.size(); ++rank)
       for (int v = 0; v < std::min<int>(in.n, static_cast<int>(rank)); ++v)

@@ -54,13 +54,14 @@ std::optional<std::vector<int>> slots_from_plan(const SubInput& sub, const model
 }
 
 std::vector<int> trivial_slots(const ShInput& in) {
+  auto room = [&](int i) { return in.capacity[i] <= 0 ? 1e300 : in.capacity[i] - in.prev_m[i]; };  // 0: unlimited
   int gpu = 0;
-  double room = -1;
-  for (int i = 0; i < in.k; ++i) {
-    const double r = in.capacity[i] <= 0 ? 1e300 : in.capacity[i] - in.prev_m[i];
-    if (r > room) room = r, gpu = i;
-  }
-  if (!in.fixed.empty()) gpu = in.fixed.front().second;
+  for (int i = 1; i < in.k; ++i)
+    if (room(i) > room(gpu)) gpu = i;
+  // Next to the placeholder (where the data is) unless the submodel does not fit there.
+  double need = 0;
+  for (int v = 0; v < in.n; ++v) need += in.mem[v];
+  if (!in.fixed.empty() && room(in.fixed.front().second) >= need) gpu = in.fixed.front().second;
   std::vector<int> slot(in.n, gpu * in.q + std::min(2, in.q));
   for (auto [v, i] : in.fixed) slot[v] = i * in.q + 1;
   return slot;

@@ -11,8 +11,9 @@
 // even one, a new run starting where the kind changes. A parameter read in a DHA slot stays in
 // DRAM (slot 0), any other joins the slot of its first reader. None when the plan uses another
 // device or needs more slots than q.
-// Trivial: every node in the second slot of the placeholder's GPU (or the roomiest GPU), the
-// placeholder in the first. CBC checks whichever it gets and drops a start that breaks a row.
+// Trivial: every node in the second slot of the placeholder's GPU, or of the roomiest GPU when
+// there is no placeholder or the submodel's memory does not fit beside it; the placeholder in
+// its GPU's first slot. CBC checks whichever it gets and drops a start that breaks a row.
 #pragma once
 
 #include <optional>
