@@ -1,34 +1,41 @@
 // milp.hpp on COIN-OR CBC 2.10: the only translation unit that includes COIN headers.
 //
 // A solve loads the Model into OsiClpSolverInterface and runs CBC's standalone driver
-// (CbcMain0 for its defaults, CbcMain1 with arguments): it adds the preprocessing, cut
-// generators and heuristics that a bare CbcModel::branchAndBound lacks. Arguments fix the thread
+// (CbcMain0 for its defaults, CbcMain1 with arguments): it adds the cut generators and
+// heuristics that a bare CbcModel::branchAndBound lacks. Arguments fix the thread
 // count and the random seeds, so a node-limited solve with one thread is reproducible.
+//
+// Preprocessing (CglPreProcess) is off. In CBC 2.10 (Debian's) it took the process down twice
+// on the SortingHat and MOIRAI models: stopped part-way by CBC's own "-sec" limit, its
+// postprocessing dereferenced what it never built (SIGSEGV in CglPreProcess::postProcess); and
+// on a MOIRAI window of GPT-3 (5 layers, coarsened, sortinghat-v100) the preprocessed model
+// failed an assertion in OsiClpSolverInterface::crunch during the search (SIGABRT). Both are
+// gone without it, and the solver loses little on these models: their structure is big-M
+// sequencing, which preprocessing barely tightens.
 //
 // Wall-clock time: a CbcEventHandler answers `stop` to every CBC event after the deadline
 // (std::chrono::steady_clock: node done, solution, heuristic pass, cuts generated, also inside
-// CBC's sub-MIPs). CBC's own "-sec" is not used, not even with "-timeMode elapsed": when it
-// stops CglPreProcess part-way, CBC 2.10's postprocessing dereferences what preprocessing never
-// built and the process dies (SIGSEGV in CglPreProcess::postProcess, seen on the SortingHat
-// and MOIRAI models at limits under a second). So preprocessing and single LP solves (Clp) run
-// to their end: they are what a limit can overrun by (bench/bench_milp_placers.cpp measures it).
-// Stopping Clp from its event handler leaves CBC's postprocessing with a broken LP (it then
-// returns a fractional "incumbent"), so we do not. Once the deadline has passed the result is
-// never Optimal, Infeasible or Unbounded (a search cut short proves nothing): Feasible with
-// CBC's incumbent, or NoSolution.
+// CBC's sub-MIPs). CBC's own "-sec" is not used: it counts CPU time unless told otherwise, and
+// it is what stopped preprocessing part-way. A single LP solve (Clp) runs to its end: it is what
+// a limit can overrun by (bench/bench_milp_placers.cpp measures it). Stopping Clp from its event
+// handler leaves CBC's postprocessing with a broken LP (it then returns a fractional
+// "incumbent"), so we do not. Once the deadline has passed the result is never Optimal,
+// Infeasible or Unbounded (a search cut short proves nothing): Feasible with CBC's incumbent, or
+// NoSolution.
 //
-// A time limit of 0 runs no search at all (no preprocessing, no root relaxation): the warm
+// A time limit of 0 runs no search at all (no root relaxation, cuts or heuristics): the warm
 // start, its integer variables fixed and the rest from one LP, is the result (Feasible, bound
 // unknown), or NoSolution when that LP is infeasible. Placers whose budget is spent get their
 // heuristic plan back at the cost of one LP.
 //
 // The warm start goes in through CbcModel::setMIPStart (by column name): CBC fixes the given
 // integer variables, solves the LP for the rest and, when that is integral and feasible,
-// installs it as incumbent before preprocessing. The deadline is armed only while CBC searches
+// installs it as incumbent before the search. The deadline is armed only while CBC searches
 // (CbcMain1's callback, whereFrom 3 to 4), so a short limit still returns the warm start.
 //
 // COIN throws CoinError and may throw std exceptions; every one becomes Status::Error, and so
-// does an incumbent that fails Model::max_violation.
+// do an incumbent that fails Model::max_violation and a crash of the process the search runs in
+// (isolated.hpp: Debian's CBC aborts on some of its own assertions).
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -36,7 +43,7 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
-#include <mutex>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -49,6 +56,7 @@
 #include "CoinMpsIO.hpp"
 #include "CoinPackedMatrix.hpp"
 #include "OsiClpSolverInterface.hpp"
+#include "scheduler/milp/isolated.hpp"
 #include "scheduler/milp/milp.hpp"
 #include "sim/core/error.hpp"
 
@@ -175,6 +183,8 @@ std::vector<std::string> driver_arguments(const SolveOptions& o) {
   // is the serial code, which is what one thread means here.
   if (o.threads > 1) args.insert(args.end(), {"-threads", std::to_string(o.threads)});
   if (o.node_limit) args.insert(args.end(), {"-maxNodes", std::to_string(*o.node_limit)});
+  // No CglPreProcess (see the top of this file): it is where CBC 2.10 crashed on our models.
+  args.insert(args.end(), {"-preprocess", "off", "-zeroHalfCuts", "off"});
   args.insert(args.end(), {"-solve", "-quit"});
   return args;
 }
@@ -288,35 +298,48 @@ Result run_cbc(const Model& m, const SolveOptions& o, Deadline& deadline) {
   return r;
 }
 
-// CBC's standalone driver keeps static state (CbcSolver.cpp: argument reading, print modes),
-// so two CbcMain1 calls at once (`placesim run --jobs 2` with two MILP placements) garble each
-// other: logs on stdout, ignored arguments. Solves run one at a time; a solve's time limit
-// starts once it holds the driver.
-std::mutex g_driver;
+// CBC's failures that exceptions do not reach (assertions, segfaults) and a search that does
+// not stop: each search runs in its own process (isolated.hpp), killed past the time limit
+// plus this grace. That process also holds its own copy of CBC's static driver state
+// (CbcSolver.cpp), so searches on several threads (`placesim run --jobs 2`) do not garble
+// each other, as they did in one process (CBC's log on stdout, arguments ignored).
+Clock::duration grace(std::chrono::duration<double> limit) {
+  return std::chrono::duration_cast<Clock::duration>(std::max(limit, std::chrono::duration<double>(5.0)));
+}
+
+Result guarded(const std::function<Result()>& solve) {
+  try {
+    return solve();
+  } catch (const CoinError& e) {
+    return error_result("CBC: " + e.className() + "::" + e.methodName() + ": " + e.message());
+  } catch (const std::exception& e) {
+    return error_result(std::string("CBC: ") + e.what());
+  } catch (...) {
+    return error_result("CBC: unknown exception");
+  }
+}
 
 }  // namespace
 
 Result solve(const Model& model, const SolveOptions& options) {
-  const bool search = !(options.time_limit && options.time_limit->count() <= 0);
-  std::unique_lock<std::mutex> driver(g_driver, std::defer_lock);
-  if (search) driver.lock();
   const Clock::time_point start = Clock::now();
-  std::optional<Clock::time_point> at;
+  std::optional<Clock::time_point> at, kill_at;
   if (options.time_limit) {
-    at = start + std::chrono::duration_cast<Clock::duration>(std::max(*options.time_limit, {}));
+    const auto limit = std::max(*options.time_limit, {});
+    at = start + std::chrono::duration_cast<Clock::duration>(limit);
+    kill_at = *at + grace(limit);
   }
-  Deadline deadline(at);
   Result r;
-  try {
-    r = search ? run_cbc(model, options, deadline) : complete_warm_start(model, options);
-  } catch (const CoinError& e) {
-    r = error_result("CBC: " + e.className() + "::" + e.methodName() + ": " + e.message());
-  } catch (const std::exception& e) {
-    r = error_result(std::string("CBC: ") + e.what());
-  } catch (...) {
-    r = error_result("CBC: unknown exception");
+  if (options.time_limit && options.time_limit->count() <= 0) {
+    r = guarded([&] { return complete_warm_start(model, options); });
+  } else {
+    r = run_isolated(
+        [&] {
+          Deadline deadline(at);
+          return guarded([&] { return run_cbc(model, options, deadline); });
+        },
+        kill_at);
   }
-  t_deadline = nullptr;
   r.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return r;
 }

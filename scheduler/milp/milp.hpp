@@ -5,8 +5,8 @@
 // Backed by COIN-OR CBC (cbc_solver.cpp, the only file that sees COIN headers).
 //
 // Limits. time_limit is wall-clock time: the wrapper stops CBC from its event handler at the
-// deadline (CBC's own seconds are CPU time, and stopping its preprocessing crashes CBC 2.10).
-// A solve returns soon after its limit; preprocessing and a single LP solve cannot be cut
+// deadline (CBC's own seconds are CPU time; CBC's preprocessing, which crashed CBC 2.10 on our
+// models, is off). A solve returns soon after its limit; a single LP solve cannot be cut
 // short (bench/bench_milp.cpp and bench/bench_milp_placers.cpp measure the overrun). A limit
 // of 0 searches nothing: the warm start is completed by one LP and returned (Feasible, bound
 // -inf), or NoSolution. Wall-clock limits are guards; for reproducible results use node_limit
@@ -20,8 +20,11 @@
 //   Infeasible  no assignment satisfies the rows and bounds
 //   Unbounded   the objective decreases without bound (reported when the LP relaxation is)
 //   NoSolution  a limit was reached before any incumbent was found
-//   Error       CBC failed, threw, or returned an assignment that breaks the model by more than
-//               1e-6 (every solution is checked); `message` says why. Never an exception.
+//   Error       CBC failed, threw, crashed (each search runs in a child process: isolated.hpp),
+//               or returned an assignment that breaks the model by more than 1e-6 (every
+//               solution is checked); `message` says why. Never an exception, never a crash.
+// A search still running at its time limit plus a grace (the limit, at least 5 s) is killed:
+// NoSolution, with a message.
 //
 // Gap: (objective - best_bound) / max(|objective|, |best_bound|, 1e-10), 0 when optimal, +inf
 // without an incumbent.

@@ -205,8 +205,8 @@ TEST(MilpLimits, LogGoesToStderrOnlyWhenVerbose) {
 }
 
 // `placesim run --jobs N` places on several threads. CBC's driver keeps static state, so solves
-// at once used to garble each other (CBC's log on stdout among the JSON); they are serialised
-// and each is what it is alone: same optimum, nothing on stdout.
+// at once in one process garbled each other (CBC's log on stdout among the JSON); each search
+// has its own process now, and each is what it is alone: same optimum, nothing on stdout.
 TEST(MilpLimits, ConcurrentSolvesStayQuietAndCorrect) {
   const auto k = hard_knapsack(15, 3, 7);
   const Result alone = solve(k.model);

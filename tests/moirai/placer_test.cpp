@@ -6,6 +6,7 @@
 
 #include "models/generators/random_dag.hpp"
 #include "scheduler/placers/moirai/moirai_instance.hpp"
+#include "models/generators/transformer.hpp"
 #include "tiny.hpp"
 
 namespace {
@@ -191,6 +192,22 @@ TEST(MoiraiPlacer, FusedGroupsArePlacedTogether) {
   expect_exact(t.problem, r, "coarsened");
   for (const auto& m : c.members)
     for (int v : m) EXPECT_EQ(r.plan->device_of[v], r.plan->device_of[m.front()]);
+}
+
+// CBC 2.10's preprocessing failed an assertion (OsiClpSolverInterface::crunch, SIGABRT) in the
+// second window of this placement: GPT-3 175B, 5 layers, coarsened, on the SortingHat V100
+// station. With preprocessing off it solves, and every window is proven optimal.
+TEST(MoiraiPlacer, Gpt3WindowsSolveWithoutTakingTheProcessDown) {
+  models::TransformerSpec spec;
+  spec.arch = "gpt3-175b";
+  spec.layers = 5;
+  spec.seq = 128;
+  spec.dtype = models::DType::FP16;
+  const auto p = placers_test::problem(models::generate_transformer(spec),
+                                       hw::load_topology(Yaml(YAML::Node("sortinghat-v100"), "test")));
+  const PlacerResult r = run_placer("{name: milp-moirai, time_limit: 30}", p);
+  EXPECT_EQ(r.status, "ok") << r.message;
+  EXPECT_TRUE(r.plan);
 }
 
 }  // namespace

@@ -79,17 +79,22 @@ TEST(SortingHatEngine, ResidentWeightsPredictionIsSimulated) {
 // on, a DHA read and a copy into the same GPU share its link, which the model (like the paper,
 // 3.4) does not charge either, so this subset runs without DHA.
 TEST(SortingHatEngine, HostWeightsWithoutParallelTransmissionPredictionIsSimulated) {
-  int matched = 0;
+  // Several assignments can share the optimum; on one whose slot waits for an input that one
+  // of its tasks does not need (first point of the header), the engine is faster than the
+  // model. So: never slower, and equal on most seeds.
+  int compared = 0, equal = 0;
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
     GraphSpec spec = spec_for(seed, seed % 2 ? 0.0 : 0.5);
     spec.ops = std::min(spec.ops, 4);
     const Outcome o = run(spec, scheduler::WeightsMode::Host, "milp-sortinghat", 2);
     if (o.parallel_transmission) continue;
-    ++matched;
+    ++compared;
     ASSERT_TRUE(o.optimal) << o.message;
-    EXPECT_NEAR(o.predicted, o.simulated, 1e-6 * o.simulated) << "seed " << seed << ": " << o.message;
+    EXPECT_LE(o.simulated, o.predicted * (1 + 1e-9)) << "seed " << seed << ": " << o.message;
+    equal += std::abs(o.predicted - o.simulated) <= 1e-6 * o.simulated;
   }
-  EXPECT_GE(matched, 2);
+  EXPECT_GE(compared, 4);
+  EXPECT_GE(equal, compared / 2) << "of " << compared;
 }
 
 }  // namespace

@@ -1,0 +1,159 @@
+#include "scheduler/milp/isolated.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdint>
+#include <cstring>
+#include <poll.h>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace placesim::scheduler::milp {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+Result failed(Status status, std::string message) {
+  Result r;
+  r.status = status;
+  r.message = std::move(message);
+  return r;
+}
+
+// The Result as bytes: status, nodes, objective, bound, gap, message, values.
+template <typename T>
+void put(std::string& out, const T& v) {
+  out.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
+std::string encode(const Result& r) {
+  std::string out;
+  put(out, static_cast<std::int32_t>(r.status));
+  put(out, static_cast<std::int64_t>(r.nodes));
+  put(out, r.objective);
+  put(out, r.best_bound);
+  put(out, r.gap);
+  put(out, static_cast<std::uint64_t>(r.message.size()));
+  out += r.message;
+  put(out, static_cast<std::uint64_t>(r.values.size()));
+  out.append(reinterpret_cast<const char*>(r.values.data()), r.values.size() * sizeof(double));
+  return out;
+}
+
+class Reader {
+ public:
+  explicit Reader(const std::string& in) : in_(in) {}
+  template <typename T>
+  T get() {
+    T v{};
+    if (pos_ + sizeof v > in_.size()) {
+      ok_ = false;
+      return v;
+    }
+    std::memcpy(&v, in_.data() + pos_, sizeof v);
+    pos_ += sizeof v;
+    return v;
+  }
+  std::string bytes(std::uint64_t n) {
+    if (pos_ + n > in_.size()) {
+      ok_ = false;
+      return {};
+    }
+    std::string s = in_.substr(pos_, n);
+    pos_ += n;
+    return s;
+  }
+  bool complete() const { return ok_ && pos_ == in_.size(); }
+
+ private:
+  const std::string& in_;
+  std::size_t pos_ = 0;
+  bool ok_ = true;
+};
+
+std::optional<Result> decode(const std::string& in) {
+  Reader rd(in);
+  Result r;
+  r.status = static_cast<Status>(rd.get<std::int32_t>());
+  r.nodes = rd.get<std::int64_t>();
+  r.objective = rd.get<double>();
+  r.best_bound = rd.get<double>();
+  r.gap = rd.get<double>();
+  r.message = rd.bytes(rd.get<std::uint64_t>());
+  const std::string values = rd.bytes(rd.get<std::uint64_t>() * sizeof(double));
+  if (!rd.complete()) return std::nullopt;
+  r.values.resize(values.size() / sizeof(double));
+  std::memcpy(r.values.data(), values.data(), values.size());
+  return r;
+}
+
+void write_all(int fd, const std::string& data) {
+  std::size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+}  // namespace
+
+Result run_isolated(const std::function<Result()>& solve, std::optional<Clock::time_point> kill_at) {
+  int fds[2];
+  if (::pipe(fds) != 0) return failed(Status::Error, std::string("cannot start the solver: pipe: ") + std::strerror(errno));
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return failed(Status::Error, std::string("cannot start the solver: fork: ") + std::strerror(errno));
+  }
+  if (pid == 0) {  // the child: solve, report, and leave without running the parent's exit code
+    ::close(fds[0]);
+    write_all(fds[1], encode(solve()));
+    ::close(fds[1]);
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  std::string data;
+  bool killed = false;
+  char buf[1 << 16];
+  for (;;) {
+    int wait_ms = -1;
+    if (kill_at) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*kill_at - Clock::now()).count();
+      wait_ms = static_cast<int>(std::clamp<long long>(left, 0, 1 << 30));
+    }
+    pollfd p{fds[0], POLLIN, 0};
+    const int ready = ::poll(&p, 1, wait_ms);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready == 0) {
+      ::kill(pid, SIGKILL);
+      killed = true;
+      break;
+    }
+    const ssize_t n = ::read(fds[0], buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // end of the child's report (or a read error: judged below)
+    data.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fds[0]);
+  int wstatus = 0;
+  while (::waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
+  }
+  if (killed) {
+    return failed(Status::NoSolution, "CBC did not stop within its time limit and grace (one LP can run that long); "
+                                      "stopped, its incumbent lost");
+  }
+  if (WIFSIGNALED(wstatus)) {
+    const int sig = WTERMSIG(wstatus);
+    return failed(Status::Error, "CBC died (signal " + std::to_string(sig) + ": " + ::strsignal(sig) + ")");
+  }
+  std::optional<Result> r = decode(data);
+  if (!r) return failed(Status::Error, "CBC's report was cut short (exit status " + std::to_string(WEXITSTATUS(wstatus)) + ")");
+  return *r;
+}
+
+}  // namespace placesim::scheduler::milp
