@@ -10,10 +10,9 @@
 //
 // Status (PlacerResult::status):
 //   ok          every solve proved its optimum (within `gap`)
-//   timeout     some solve hit its time or node limit, or the budget ran out before it; the best
-//               plan found is returned, and
-//               `gap` is the largest relative gap of those solves (+inf: a solve found nothing
-//               and the warm start stood in)
+//   timeout     some solve hit its time or node limit (or had no time left of the budget); the
+//               best plan found is returned, and `gap` is the largest relative gap of those
+//               solves (+inf: a solve found nothing and the warm start stood in)
 //   infeasible  the model has no solution (the placer names the binding device in `message`)
 //   error       CBC failed (never thrown: the warm start is returned with the solver's message)
 // time_limit 0 returns the warm start with status timeout, without solving.
@@ -61,7 +60,6 @@ class SolveBudget {
  public:
   explicit SolveBudget(double limit_s);
   double share(int k, int n) const;  // seconds, >= 0
-  bool spent() const { return share(0, 1) <= 0; }
 
  private:
   std::chrono::steady_clock::time_point start_;
