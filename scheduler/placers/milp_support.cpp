@@ -24,6 +24,10 @@ std::vector<OptionSpec> milp_option_specs(const std::string& default_time_limit)
           {"dump_model", "\"\"", "write each MILP to this file (.lp or .mps) for debugging; several solves: <stem>.<k><ext>"}};
 }
 
+bool is_milp_placer(const PlacerEntry& e) {
+  return std::any_of(e.options.begin(), e.options.end(), [](const OptionSpec& s) { return s.name == "node_limit"; });
+}
+
 MilpSettings::MilpSettings(const PlacerOptions& o) {
   const Yaml t = o.get("time_limit");
   time_limit_s = t.number();
@@ -40,8 +44,7 @@ MilpSettings::MilpSettings(const PlacerOptions& o) {
     const std::string name = item.str();
     const PlacerEntry& e = placers().get(name, item.loc());
     if (e.bound) throw InputError(item.loc(), fmt::format("'{}' is a bound and makes no plan to start from", name));
-    const bool is_milp = std::any_of(e.options.begin(), e.options.end(), [](const OptionSpec& s) { return s.name == "warm"; });
-    if (is_milp) throw InputError(item.loc(), fmt::format("'{}' is a MILP placer; warm starts come from heuristics", name));
+    if (is_milp_placer(e)) throw InputError(item.loc(), fmt::format("'{}' is a MILP placer; warm starts come from heuristics", name));
     warm.push_back(name);
   }
   const Yaml d = o.get("dump_model");

@@ -36,6 +36,9 @@ namespace placesim::scheduler {
 // dump_model (write each model, LP or MPS by extension; several solves get .<k> before it).
 std::vector<OptionSpec> milp_option_specs(const std::string& default_time_limit);
 
+// A placer that solves MILPs: it declares milp_option_specs() (found by its node_limit).
+bool is_milp_placer(const PlacerEntry& e);
+
 struct MilpSettings {
   double time_limit_s = 10;
   std::int64_t node_limit = 0;

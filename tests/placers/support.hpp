@@ -1,7 +1,6 @@
 // Shared by the placer tests: problems on topologies written inline, and a plan's simulation.
 #pragma once
 
-#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -10,6 +9,7 @@
 #include "models/generators/random_dag.hpp"
 #include "scheduler/lower.hpp"
 #include "scheduler/placer.hpp"
+#include "scheduler/placers/milp_support.hpp"
 #include "sim/engine/executor.hpp"
 
 namespace placers_test {
@@ -40,13 +40,10 @@ inline scheduler::Problem random_dag_on(const std::string& preset, std::uint64_t
   return problem(models::generate_random_dag(spec), hw::load_topology(Yaml(YAML::Node(preset), "test")));
 }
 
-// A MILP placer (one with a node_limit option) run by a suite over every placer: a quarter
-// second each, so the suite stays fast; the status is then "ok" or "timeout", and the plan the
-// better of the MILP's and the warm start's (whichever it is, it must pass the suite).
-inline bool is_milp(const std::string& name) {
-  const auto& options = scheduler::placers().get(name).options;
-  return std::any_of(options.begin(), options.end(), [](const auto& o) { return o.name == "node_limit"; });
-}
+// A MILP placer run by a suite over every placer: a quarter second each, so the suite stays
+// fast; the status is then "ok" or "timeout", and the plan the better of the MILP's and the
+// warm start's (whichever it is, it must pass the suite).
+inline bool is_milp(const std::string& name) { return scheduler::is_milp_placer(scheduler::placers().get(name)); }
 inline std::string suite_spec(const std::string& name) {
   return is_milp(name) ? "{name: " + name + ", time_limit: 0.25}" : name;
 }

@@ -3,14 +3,13 @@
 // a whole-op placer is below the critical-path bound.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-
 #include "hw/topology_yaml.hpp"
 #include "models/generators/transformer.hpp"
 #include "models/graph_json.hpp"
 #include "scheduler/lower.hpp"
 #include "scheduler/placer.hpp"
 #include "sim/engine/executor.hpp"
+#include "tests/placers/support.hpp"
 
 namespace {
 
@@ -88,10 +87,8 @@ TEST(Placers, EveryPlanRunsAndNoneBeatsTheBound) {
     EXPECT_GT(cp, 0.0);
     for (auto& [name, entry] : scheduler::placers().all()) {
       if (entry.bound) continue;
-      const bool milp = std::any_of(entry.options.begin(), entry.options.end(),
-                                    [](const auto& o) { return o.name == "node_limit"; });
       // MILP placers get a quarter second each: their plans are checked here, not their optimality.
-      const auto spec_p = scheduler::make_placer(Yaml::load_string(milp ? "{name: " + name + ", time_limit: 0.25}" : name, "t"));
+      const auto spec_p = scheduler::make_placer(Yaml::load_string(placers_test::suite_spec(name), "t"));
       const auto r = spec_p.placer->place(p);
       if (name == "milp-moirai" && c.weights == scheduler::WeightsMode::Host) {
         EXPECT_EQ(r.status, "error") << "MOIRAI has no parameter copies";
