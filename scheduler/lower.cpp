@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <optional>
 
 #include "scheduler/lowering.hpp"
 #include "scheduler/plan_rules.hpp"
@@ -46,9 +47,22 @@ void Lowering::check_plan() const {
 void Lowering::add_resources() {
   engine::TaskGraph& tg = out.graph;
   device_resource.assign(topo.devices.size(), -1);
+  memory_resource.assign(topo.devices.size(), -1);
   for (size_t d = 0; d < topo.devices.size(); ++d) {
     const hw::Device& dev = topo.devices[d];
+    if (dev.kind == hw::DeviceKind::HostMemory && dev.memory_bw > 0 && !topo.network_ideal) {
+      memory_resource[d] = tg.add_resource(dev.id + ".mem", dev.memory_bw);
+      out.resource_link.push_back(-1);
+    }
     if (!dev.is_compute()) continue;
+    if (dev.kind == hw::DeviceKind::Cpu) {  // one resource per core, `<cpu>.core<j>`
+      device_resource[d] = static_cast<engine::ResourceId>(tg.resources.size());
+      for (int j = 0; j < dev.cores; ++j) {
+        tg.add_resource(queue_name(topo, {QueueRole::Kind::Core, static_cast<int>(d), j}), 1.0, !dev.concurrent_kernels);
+        out.resource_link.push_back(-1);
+      }
+      continue;
+    }
     device_resource[d] = tg.add_resource(dev.id, 1.0, !dev.concurrent_kernels);
     out.resource_link.push_back(-1);
     if (dev.kind != hw::DeviceKind::Gpu || dev.copy_engine_bw <= 0 || topo.network_ideal) continue;
@@ -87,7 +101,7 @@ void Lowering::add_tasks() {
       if (it.kind == PlanItem::Kind::Compute) {
         if (compute[it.node] >= 0) throw InputError(fmt::format("plan computes op '{}' twice", t.name));
         compute[it.node] = id;
-        fill_compute(t, it.node);
+        fill_compute(t, it.node, role);
       } else {
         if (!transfer.emplace(std::make_tuple(it.kind, it.node, it.device), id).second)
           throw InputError(fmt::format("plan delivers '{}' twice", t.name));
@@ -106,16 +120,34 @@ void Lowering::add_route(engine::Task& t, const hw::Route& r, double bytes) cons
     for (const hw::Hop& h : r.hops) add_use(t, link_resource[h.link] + (h.forward ? 0 : 1), bytes);
 }
 
+void Lowering::add_memory_use(engine::Task& t, int device, double bytes) const {
+  if (device < 0 || bytes <= 0) return;
+  const int host = topo.devices[device].kind == hw::DeviceKind::Cpu ? topo.host_memory_for(device) : device;
+  if (host >= 0 && memory_resource[host] >= 0) add_use(t, memory_resource[host], bytes);
+}
+
 // An op's kernel; with parameters read by direct host access, a Dha task that also moves their
-// bytes over the route from host memory (latency: the longest of those routes').
-void Lowering::fill_compute(engine::Task& t, int n) {
+// bytes over the route from host memory (latency: the longest of those routes'). On a CPU whose
+// plan uses k cores, d is the cost model's duration on k cores together (d_k): an op on queue
+// `<cpu>.core<j>` keeps core j busy for k * d_k (one of k busy cores: Chrion's W), any other op
+// keeps each of cores 0..k-1 busy for d_k.
+void Lowering::fill_compute(engine::Task& t, int n, const QueueRole& queue) {
   const int dev = plan.device_of[n];
   if (dev < 0) throw InputError(fmt::format("plan puts op '{}' on no device", g.nodes[n].name));
   const double d = p.duration(n, dev, plan.cores(dev));
   if (d == models::kCannotRun)
     throw InputError(fmt::format("op '{}' cannot run on '{}'", g.nodes[n].name, topo.devices[dev].id));
   t.kind = engine::TaskKind::Compute;
-  if (d > 0) t.uses.push_back({device_resource[dev], d});
+  if (d > 0 && topo.devices[dev].kind == hw::DeviceKind::Cpu) {
+    const int k = plan.cores(dev) == 0 ? topo.devices[dev].cores : plan.cores(dev);
+    if (queue.kind == QueueRole::Kind::Core) {
+      t.uses.push_back({device_resource[dev] + queue.index, k * d});
+    } else {
+      for (int j = 0; j < k; ++j) t.uses.push_back({device_resource[dev] + j, d});
+    }
+  } else if (d > 0) {
+    t.uses.push_back({device_resource[dev], d});
+  }
   if (p.weights != WeightsMode::Host) return;
   for (int e : g.in_edges(n)) {
     const int w = g.edges[e].src;
@@ -129,6 +161,7 @@ void Lowering::fill_compute(engine::Task& t, int n) {
     const int host = param_source(plan, topo, w, dev);
     if (host < 0) throw InputError(fmt::format("weights: host, but '{}' has no host memory", topo.name));
     add_route(t, topo.route(host, dev), g.edges[e].bytes);
+    add_memory_use(t, host, g.edges[e].bytes);
   }
 }
 
@@ -140,9 +173,12 @@ double Lowering::share(const PlanItem& it) const {
 }
 
 // A Transfer over the route between the item's ends, waiting the route latency first; it also
-// uses the copy engine that serves it, and a pageable parameter copy is capped at the host
-// memory's pageable_bw. An edge with a fixed time becomes a task of that latency and no
-// resource use; `network: ideal` makes byte edges free.
+// uses the copy engine that serves it and the memory bandwidth of a host memory at either end (a
+// CPU's: its nearest host memory's), and a pageable parameter copy is capped at the host
+// memory's pageable_bw. Edges with a fixed time make it a task of the shortest of their times and
+// no resource use (add_dependencies makes each longer edge wait the rest); `network: ideal` makes
+// byte edges free. With byte edges it moves the largest of their bytes: one copy of the data
+// serves every consumer on the device.
 void Lowering::fill_transfer(engine::Task& t, const PlanItem& it, const QueueRole& queue) {
   const int n = it.node, dev = it.device;
   const bool param = g.nodes[n].kind == NodeKind::Param;
@@ -150,17 +186,18 @@ void Lowering::fill_transfer(engine::Task& t, const PlanItem& it, const QueueRol
     throw InputError(fmt::format("plan copies '{}', but weights are resident", t.name));
   if (!param && plan.device_of[n] == dev)
     throw InputError(fmt::format("plan delivers '{}' to the device that produced it", t.name));
-  // The edges this delivery serves: a fixed time wins over bytes (the largest of each).
-  double bytes = 0, fixed = -1;
+  // The edges this delivery serves: a fixed time wins over bytes.
+  double bytes = 0;
+  std::optional<double> fixed;
   for (int e : g.out_edges(n)) {
     const models::Edge& edge = g.edges[e];
     if (g.nodes[edge.dst].kind != NodeKind::Op || plan.device_of[edge.dst] != dev) continue;
     bytes = std::max(bytes, edge.bytes);
-    if (edge.time_s) fixed = std::max(fixed, *edge.time_s);
+    if (edge.time_s) fixed = std::min(fixed.value_or(*edge.time_s), *edge.time_s);
   }
   t.kind = engine::TaskKind::Transfer;
-  if (fixed >= 0) {
-    t.latency = ceil_ps(fixed);
+  if (fixed) {
+    t.latency = ceil_ps(*fixed);
     return;
   }
   t.bytes = bytes * share(it);
@@ -169,6 +206,8 @@ void Lowering::fill_transfer(engine::Task& t, const PlanItem& it, const QueueRol
   if (ends.src < 0) throw InputError(fmt::format("weights: host, but '{}' has no host memory", topo.name));
   add_route(t, topo.route(ends.src, ends.dst), t.bytes);
   if (t.bytes <= 0) return;
+  add_memory_use(t, ends.src, t.bytes);
+  add_memory_use(t, ends.dst, t.bytes);
   const QueueRole engine = copy_engine(topo, ends, queue);
   if (auto r = engine_resource.find({engine.device, engine.kind, engine.index}); r != engine_resource.end())
     t.uses.push_back({r->second, t.bytes});
@@ -187,6 +226,25 @@ engine::TaskId Lowering::needed(PlanItem::Kind kind, int node, int device, int f
   return it->second;
 }
 
+// The task after which edge e's data is on its consumer's device, given the delivery that brings
+// it: the delivery itself, unless the edge has a fixed time longer than the delivery's (the
+// shortest of the edges it serves): then a task waiting the difference after it, on a queue of
+// its own (`src@dev>dst`), so each edge takes exactly its own time (HEFT's model).
+engine::TaskId Lowering::edge_arrival(int e, engine::TaskId delivery) {
+  engine::TaskGraph& tg = out.graph;
+  const models::Edge& edge = g.edges[e];
+  if (!edge.time_s) return delivery;
+  const TimePs extra = ceil_ps(*edge.time_s) - tg.tasks[delivery].latency;
+  if (extra <= 0) return delivery;
+  engine::Task t;
+  t.name = tg.tasks[delivery].name + ">" + g.nodes[edge.dst].name;
+  t.kind = engine::TaskKind::Transfer;
+  t.queue = tg.add_queue(t.name);
+  t.deps = {delivery};
+  t.latency = extra;
+  return tg.add_task(std::move(t));
+}
+
 void Lowering::add_dependencies() {
   engine::TaskGraph& tg = out.graph;
   for (int n : g.ops()) {
@@ -202,7 +260,7 @@ void Lowering::add_dependencies() {
       } else if (plan.device_of[src] == dev) {
         deps.push_back(compute[src]);
       } else {
-        deps.push_back(needed(PlanItem::Kind::Deliver, src, dev, n));
+        deps.push_back(edge_arrival(e, needed(PlanItem::Kind::Deliver, src, dev, n)));
       }
     }
     std::sort(deps.begin(), deps.end());

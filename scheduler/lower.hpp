@@ -1,9 +1,13 @@
 // lower(): the one bridge from a plan on a topology to the engine's IR (DESIGN.md).
 //
-//   * each compute device is a resource of capacity 1 (exclusive when the device runs one
-//     kernel at a time): kernels on several compute streams of a GPU share it; each direction
-//     of each link a resource of its bandwidth; each copy engine of a GPU with copy_engine_bw > 0
-//     a resource of that rate, named like its queue (`gpu0.h2d`, `gpu0.h2d1`, `gpu0.d2h`);
+//   * each GPU is a resource of capacity 1 (exclusive when the device runs one kernel at a
+//     time): kernels on several compute streams of a GPU share it; each core of a CPU is a
+//     resource of capacity 1 named like its queue (`cpu0.core0`, `cpu0.core1`, ...); each
+//     direction of each link a resource of its bandwidth; each copy engine of a GPU with
+//     copy_engine_bw > 0 a resource of that rate, named like its queue (`gpu0.h2d`, `gpu0.h2d1`,
+//     `gpu0.d2h`); each host memory with a memory_bw (its NUMA node's DRAM bandwidth) a resource
+//     of that rate (`host.mem`), used by every copy from or to it (a CPU's: its nearest host
+//     memory's) and by direct host access reads of it;
 //   * an op is a Compute task of its cost-model duration on its device; when the plan reads some
 //     of its parameters by direct host access it is a Dha task instead: the same duration on the
 //     device and those parameters' bytes over the route from their host memory at once (the
@@ -22,12 +26,17 @@
 //     faster than pageable_bw, whatever the links allow. The cap is per copy: the driver stages
 //     each pageable copy through its own pinned bounce buffer with a CPU memcpy, so pageable
 //     copies do not share one budget;
-//   * an op on a CPU takes the cost model's duration on the plan's core count for that CPU
-//     (models::on_cores: k cores' share of the peak, slowed by the contention curve at k);
+//   * an op on a CPU: d_k is the cost model's duration on the plan's core count k for that CPU
+//     (models::on_cores: k cores' share of the peak, slowed by the contention curve at k). On
+//     queue `<cpu>.core<j>` (j < k) it runs on core j alone, using k * d_k of it (one of k busy
+//     cores, Chrion's W; alone it never runs faster than one core); on any other queue it runs
+//     across cores 0..k-1, using d_k of each;
 //   * a plan's collective is appended by engine::lower_collective, at the problem's fidelity,
 //     over the topology's routes (scheduler/lower_collectives.hpp), after its `after` ops'
 //     compute and before its `before` ops'; it holds no memory of its own;
-//   * an edge with a fixed time becomes a task of that latency and no resource use;
+//   * a delivery whose edges have fixed times is a task of the shortest of those times and no
+//     resource use; a consumer whose edge is longer waits the difference in a task of its own
+//     (`node@dev>consumer`, on its own queue), so every edge takes exactly its own time;
 //     `network: ideal` makes byte edges free (and copy engines are not modelled);
 //   * memory: a copied parameter is held from its arrival to the end (each part of a parallel
 //     transmission from its own arrival; the staged part also on the neighbour until forwarded);

@@ -18,7 +18,8 @@ struct Lowering {
   const models::Graph& g;
   const hw::Topology& topo;
   Lowered out;
-  std::vector<engine::ResourceId> device_resource;  // per device, -1 when it does not compute
+  std::vector<engine::ResourceId> device_resource;  // per device, -1 when it does not compute; a CPU's first core
+  std::vector<engine::ResourceId> memory_resource;  // per host memory with a memory_bw, else -1
   std::vector<engine::ResourceId> link_resource;    // per link: forward id; backward = id + 1
   std::map<std::tuple<int, QueueRole::Kind, int>, engine::ResourceId> engine_resource;  // (gpu, kind, k)
   std::vector<engine::PoolId> device_pool;          // per device, -1 when untracked
@@ -39,7 +40,9 @@ struct Lowering {
   void add_memory();
 
  private:
-  void fill_compute(engine::Task& t, int n);
+  void fill_compute(engine::Task& t, int n, const QueueRole& queue);
+  void add_memory_use(engine::Task& t, int device, double bytes) const;
+  engine::TaskId edge_arrival(int e, engine::TaskId delivery);
   void fill_transfer(engine::Task& t, const PlanItem& it, const QueueRole& queue);
   void add_route(engine::Task& t, const hw::Route& r, double bytes) const;
   engine::TaskId needed(PlanItem::Kind kind, int node, int device, int for_op) const;

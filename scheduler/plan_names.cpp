@@ -29,6 +29,7 @@ const char* role_word(QueueRole::Kind k) {
     case QueueRole::Kind::Compute: return "compute";
     case QueueRole::Kind::H2d: return "h2d";
     case QueueRole::Kind::D2h: return "d2h";
+    case QueueRole::Kind::Core: return "core";
     case QueueRole::Kind::Other: break;
   }
   return "";
@@ -77,12 +78,20 @@ QueueRole queue_role(const hw::Topology& topo, const std::string& name) {
   const size_t dot = name.rfind('.');
   if (dot == std::string::npos) return {};
   const int dev = topo.find(name.substr(0, dot));
-  if (dev < 0 || topo.devices[dev].kind != hw::DeviceKind::Gpu) return {};
+  if (dev < 0) return {};
   std::string word = name.substr(dot + 1);
   size_t digits = word.size();
   while (digits > 0 && std::isdigit(static_cast<unsigned char>(word[digits - 1]))) --digits;
   const std::string number = word.substr(digits);
   word.resize(digits);
+  if (topo.devices[dev].kind == hw::DeviceKind::Cpu) {
+    // Cores are always numbered, from 0: `cpu0.core0` is the first.
+    if (word != role_word(QueueRole::Kind::Core)) return {};
+    if (number.empty() || (number[0] == '0' && number.size() > 1) || number.size() > 6)
+      return {QueueRole::Kind::Core, dev, -1};
+    return {QueueRole::Kind::Core, dev, std::stoi(number)};
+  }
+  if (topo.devices[dev].kind != hw::DeviceKind::Gpu) return {};
   for (auto kind : {QueueRole::Kind::Compute, QueueRole::Kind::H2d, QueueRole::Kind::D2h}) {
     if (word != role_word(kind)) continue;
     if (number.empty()) return {kind, dev, 0};
@@ -94,7 +103,7 @@ QueueRole queue_role(const hw::Topology& topo, const std::string& name) {
 
 std::string queue_name(const hw::Topology& topo, QueueRole role) {
   const std::string base = topo.devices[role.device].id + "." + role_word(role.kind);
-  return role.index == 0 ? base : base + std::to_string(role.index);
+  return role.index == 0 && role.kind != QueueRole::Kind::Core ? base : base + std::to_string(role.index);
 }
 
 }  // namespace placesim::scheduler

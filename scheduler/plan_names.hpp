@@ -9,7 +9,10 @@
 //   <gpu>.compute, <gpu>.compute1, ...   compute streams 0, 1, ... of a GPU
 //   <gpu>.h2d, <gpu>.h2d1, ...           its host-to-device copy engines
 //   <gpu>.d2h, <gpu>.d2h1, ...           its device-to-host copy engines
-// Any other queue name (`bus0.copy`, `gpu0->gpu1`, `cpu0.compute`) only orders its tasks.
+//   <cpu>.core0, <cpu>.core1, ...        one core of a CPU (numbered from 0): its ops run on
+//                                        that core alone
+// Any other queue name (`bus0.copy`, `gpu0->gpu1`, `cpu0.compute`) only orders its tasks; an op
+// on such a queue of a CPU runs across all the cores the plan uses there.
 #pragma once
 
 #include <string>
@@ -30,9 +33,9 @@ struct ParsedItem {
 ParsedItem parse_item_name(const std::string& s, const models::Graph& g, const hw::Topology& topo);
 
 struct QueueRole {
-  enum class Kind { Other, Compute, H2d, D2h } kind = Kind::Other;
-  int device = -1;  // the GPU
-  int index = 0;    // stream or engine; -1 for a spelling that is not canonical (`gpu0.h2d0`)
+  enum class Kind { Other, Compute, H2d, D2h, Core } kind = Kind::Other;
+  int device = -1;  // the GPU (the CPU for Core)
+  int index = 0;    // stream, engine or core; -1 for a spelling that is not canonical (`gpu0.h2d0`, `cpu0.core01`)
 };
 QueueRole queue_role(const hw::Topology& topo, const std::string& name);
 std::string queue_name(const hw::Topology& topo, QueueRole role);

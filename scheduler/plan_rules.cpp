@@ -52,6 +52,12 @@ QueueRole copy_engine(const hw::Topology& topo, Ends e, const QueueRole& queue) 
 std::string check_queue(const hw::Topology& topo, const std::string& name) {
   const QueueRole r = queue_role(topo, name);
   if (r.kind == Kind::Other) return "";
+  if (r.kind == Kind::Core) {
+    const hw::Device& cpu = topo.devices[r.device];
+    if (r.index >= 0 && r.index < cpu.cores) return "";
+    return fmt::format("queue '{}': '{}' has {} cores, queues '{}' to '{}'", name, cpu.id, cpu.cores,
+                       queue_name(topo, {r.kind, r.device, 0}), queue_name(topo, {r.kind, r.device, cpu.cores - 1}));
+  }
   if (r.index < 0) return fmt::format("queue '{}': the first is '{}', then '{}'", name,
                                       queue_name(topo, {r.kind, r.device, 0}), queue_name(topo, {r.kind, r.device, 1}));
   const hw::Device& gpu = topo.devices[r.device];
@@ -78,6 +84,16 @@ std::string check_item(const Plan& plan, const models::Graph& g, const hw::Topol
   const QueueRole role = queue_role(topo, queue);
   if (role.kind == Kind::Other) return "";
   const std::string& gpu = id(topo, role.device);
+  if (role.kind == Kind::Core) {
+    if (it.kind != PlanItem::Kind::Compute || plan.device_of[it.node] != role.device)
+      return fmt::format("queue '{}' is a core of '{}': '{}' is not an op placed there", queue, gpu, name);
+    const int used = plan.cores(role.device) == 0 ? topo.devices[role.device].cores : plan.cores(role.device);
+    if (role.index >= used)
+      return fmt::format("queue '{}' is core {} of '{}', but the plan runs its ops on {} of its cores (cpu_cores), "
+                         "'{}' to '{}'", queue, role.index, gpu, used, queue_name(topo, {Kind::Core, role.device, 0}),
+                         queue_name(topo, {Kind::Core, role.device, used - 1}));
+    return "";
+  }
   if (role.kind == Kind::Compute) {
     if (it.kind != PlanItem::Kind::Compute || plan.device_of[it.node] != role.device)
       return fmt::format("queue '{}' is a compute stream of '{}': '{}' is not an op placed there", queue, gpu, name);

@@ -17,11 +17,10 @@
 //
 // Our CPU model. The cost model gives d_k(v), v's duration on k cores of the CPU together
 // (models/cost/cpu_cores.hpp: peak x k/cores, slowed by the contention curve's f(k)); one of k'
-// busy cores runs v in  W(v, k') = k' * d_k'(v) = d_1(v) * f(k')  (Chrion's W matrix). The plan puts the CPU ops on queues `<cpu>.core0` .. `<cpu>.core<k*-1>`.
-// The engine, unchanged, shares the CPU device's one compute resource among those queues, so
-// the simulated and the predicted makespan (the schedule length L) agree exactly only where a
-// core is the whole CPU (cores: 1, no contention, so k* <= 1); elsewhere the simulator lets a
-// lone core use the whole CPU and splits it among busy ones.
+// busy cores runs v in  W(v, k') = k' * d_k'(v) = d_1(v) * f(k')  (Chrion's W matrix). The plan
+// puts the CPU ops on queues `<cpu>.core0` .. `<cpu>.core<k*-1>` and states cpu_cores = k*, so
+// lower() gives each core op exactly W(v, k*) on its own core: where the network adds nothing,
+// the simulated makespan is the schedule length L.
 #include <algorithm>
 #include <deque>
 #include <fmt/format.h>
@@ -36,6 +35,7 @@ namespace {
 struct Trial {
   Schedule s;
   std::vector<int> core_of;  // per node: CPU core of a CPU op, -1 otherwise
+  int cores = 0;             // k': the CPU cores this trial runs ops on (W is priced at k')
   double gpu_bytes = 0;
   double cost = 0;
 };
@@ -76,7 +76,7 @@ class Chrion final : public Placer {
       if (t.cost < best.cost) best = std::move(t);
     }
     PlacerResult r;
-    r.plan = with_cores(p, scheduled_plan(p, "chrion", best.s), best.core_of, cpu);
+    r.plan = with_cores(p, scheduled_plan(p, "chrion", best.s), best.core_of, cpu, best.cores);
     r.predicted_s = best.s.makespan;
     int used = 0;
     for (int c : best.core_of) used = std::max(used, c + 1);
@@ -131,7 +131,7 @@ class Chrion final : public Placer {
   // Algorithm 2's inner loop for one k'.
   Trial trial(const Problem& p, const CommModel& comm, const std::vector<int>& order, int gpu, int cpu, int kk) const {
     const models::Graph& g = *p.graph;
-    Trial t{Schedule(g.nodes.size()), std::vector<int>(g.nodes.size(), -1), 0, 0};
+    Trial t{Schedule(g.nodes.size()), std::vector<int>(g.nodes.size(), -1), kk, 0, 0};
     std::vector<double> avail(static_cast<size_t>(kk) + 1, 0.0);  // [0]: GPU, [j]: core j-1
     std::vector<bool> on_gpu(g.nodes.size(), false);
     for (int v : order) {
@@ -169,9 +169,11 @@ class Chrion final : public Placer {
     return t;
   }
 
-  // Moves the CPU's ops from its one compute queue to one queue per core, keeping their order.
-  static Plan with_cores(const Problem& p, Plan plan, const std::vector<int>& core_of, int cpu) {
-    if (cpu < 0) return plan;
+  // Moves the CPU's ops from its one compute queue to one queue per core, keeping their order,
+  // and states the k' cores the schedule priced them at.
+  static Plan with_cores(const Problem& p, Plan plan, const std::vector<int>& core_of, int cpu, int cores) {
+    if (cpu < 0 || cores == 0) return plan;
+    plan.cpu_cores[cpu] = cores;
     const std::string cpu_queue = p.topo->devices[cpu].id + ".compute";
     std::vector<PlanQueue> queues;
     for (PlanQueue& q : plan.queues) {

@@ -10,25 +10,7 @@ namespace {
 using namespace placers_test;
 
 // Ten tasks, three processors, the paper's computation costs w(v, p) and edge costs (the time
-// an edge takes when its ends sit on different processors).
-constexpr const char* kTopcuoglu = R"({"nodes": [
-  {"name": "n1", "durations": {"p1": 14, "p2": 16, "p3": 9}},
-  {"name": "n2", "durations": {"p1": 13, "p2": 19, "p3": 18}},
-  {"name": "n3", "durations": {"p1": 11, "p2": 13, "p3": 19}},
-  {"name": "n4", "durations": {"p1": 13, "p2": 8, "p3": 17}},
-  {"name": "n5", "durations": {"p1": 12, "p2": 13, "p3": 10}},
-  {"name": "n6", "durations": {"p1": 13, "p2": 16, "p3": 9}},
-  {"name": "n7", "durations": {"p1": 7, "p2": 15, "p3": 11}},
-  {"name": "n8", "durations": {"p1": 5, "p2": 11, "p3": 14}},
-  {"name": "n9", "durations": {"p1": 18, "p2": 12, "p3": 20}},
-  {"name": "n10", "durations": {"p1": 21, "p2": 7, "p3": 16}}],
- "edges": [
-  {"src": "n1", "dst": "n2", "time": 18}, {"src": "n1", "dst": "n3", "time": 12}, {"src": "n1", "dst": "n4", "time": 9},
-  {"src": "n1", "dst": "n5", "time": 11}, {"src": "n1", "dst": "n6", "time": 14}, {"src": "n2", "dst": "n8", "time": 19},
-  {"src": "n2", "dst": "n9", "time": 16}, {"src": "n3", "dst": "n7", "time": 23}, {"src": "n4", "dst": "n8", "time": 27},
-  {"src": "n4", "dst": "n9", "time": 23}, {"src": "n5", "dst": "n9", "time": 13}, {"src": "n6", "dst": "n8", "time": 15},
-  {"src": "n7", "dst": "n10", "time": 17}, {"src": "n8", "dst": "n10", "time": 11}, {"src": "n9", "dst": "n10", "time": 13}]})";
-
+// an edge takes when its ends sit on different processors): models/examples/topcuoglu.json.
 constexpr const char* kThreeProcessors =
     "network: ideal\ndevices: [{id: p1, type: cpu, cores: 1, fp32: 1GFLOPS, memory_bw: 1GB/s},"
     " {id: p2, type: cpu, cores: 1, fp32: 1GFLOPS, memory_bw: 1GB/s},"
@@ -39,7 +21,7 @@ constexpr const char* kTwoProcessors =
     " {id: p2, type: cpu, cores: 1, fp32: 1GFLOPS, memory_bw: 1GB/s}]\n";
 
 scheduler::Problem topcuoglu() {
-  return problem(models::parse_graph(Yaml::load_string(kTopcuoglu, "g.json")),
+  return problem(models::load_graph_json(std::string(PLACESIM_SOURCE_DIR) + "/models/examples/topcuoglu.json"),
                  hw::load_topology_text(kThreeProcessors, "ideal.yaml"));
 }
 
