@@ -1,6 +1,7 @@
 #include "hw/device_yaml.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <fmt/format.h>
 #include <limits>
@@ -22,11 +23,12 @@ struct KindInfo {
 const std::vector<KindInfo>& kinds() {
   static const std::vector<KindInfo> k = {
       {"gpu", DeviceKind::Gpu,
-       {"memory", "memory_bw", "fp32", "tensor", "int8", "launch", "concurrent_kernels", "h2d_engines",
-        "d2h_engines", "copy_engine_bw", "streams"},
+       {"memory", "memory_bw", "fp32", "tensor", "int8", "launch", "op_overhead", "concurrent_kernels",
+        "h2d_engines", "d2h_engines", "copy_engine_bw", "streams"},
        {"memory", "memory_bw", "fp32"}},
       {"cpu", DeviceKind::Cpu,
-       {"cores", "memory_bw", "fp32", "tensor", "int8", "launch", "sockets", "contention", "numa_node"},
+       {"cores", "memory_bw", "fp32", "tensor", "int8", "launch", "op_overhead", "sockets", "contention",
+        "numa_node"},
        {"cores", "memory_bw", "fp32"}},
       {"host_memory", DeviceKind::HostMemory, {"memory", "memory_bw", "numa_node", "pageable_bw"}, {"memory"}},
       {"switch", DeviceKind::Switch, {}, {}},
@@ -91,13 +93,17 @@ int nonnegative_int(const Yaml& v) {
   return static_cast<int>(x);
 }
 
-// contention: [1, 1.05, 1.2, ...], each >= 1, at most one entry per core.
+// contention: [1, 1.05, 1.2, ...]: a non-empty list of numbers, each >= 1, at most one per core.
 std::vector<double> contention_curve(const Yaml& v, int cores) {
-  if (!v.is_seq()) v.fail("expected a list of per-core slowdown factors >= 1 such as [1, 1.1, 1.3]");
+  if (!v.is_seq() || v.items().empty())
+    v.fail("expected a list of per-core slowdown factors >= 1 such as [1, 1.1, 1.3] (one per number of busy cores)");
   std::vector<double> out;
   for (const Yaml& f : v.items()) {
-    const double x = f.number();
-    if (!(x >= 1)) f.fail(fmt::format("expected a slowdown factor >= 1 (1 = no slowdown), got '{}'", f.str()));
+    double x = 0;
+    const bool numeric = f.is_scalar() && YAML::convert<double>::decode(f.node(), x);
+    if (!numeric || !(x >= 1) || !std::isfinite(x))
+      f.fail(fmt::format("expected a slowdown factor >= 1 (1 = no slowdown) such as 1.2, got '{}'",
+                         f.is_scalar() ? f.str() : yaml_to_string(f.node())));
     out.push_back(x);
   }
   if (static_cast<int>(out.size()) > cores)
@@ -169,6 +175,7 @@ Device parse_device(const std::vector<Yaml>& layers, const DeviceTemplates& temp
   if (Yaml v = f.get("tensor"); v.defined()) d.tensor_flops = positive_rate(v);
   if (Yaml v = f.get("int8"); v.defined()) d.int8_ops = positive_rate(v);
   if (Yaml v = f.get("launch"); v.defined()) d.launch_s = nonnegative_duration(v);
+  if (Yaml v = f.get("op_overhead"); v.defined()) d.op_overhead_s = nonnegative_duration(v);
   if (Yaml v = f.get("concurrent_kernels"); v.defined()) d.concurrent_kernels = v.boolean();
   if (Yaml v = f.get("cores"); v.defined()) d.cores = positive_count(v);
   if (Yaml v = f.get("h2d_engines"); v.defined()) d.h2d_engines = positive_count(v);

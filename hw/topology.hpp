@@ -32,6 +32,9 @@ struct Device {
   double memory_bw = 0;         // bytes/s of its own memory (roofline)
   double memory = 0;            // capacity in bytes (GPU memory, host memory)
   double launch_s = 0;          // kernel launch overhead per kernel (roofline constant)
+  // The framework's host-side work per op (dispatch, shape checks, allocation: tens of us in
+  // ONNX Runtime or PyTorch eager); added to every op's duration like launch_s.
+  double op_overhead_s = 0;
   bool concurrent_kernels = true;
   int cores = 0;                // CPU
   // --- Added for hardware fidelity (issue 3); every default keeps the foundation's behaviour. ---

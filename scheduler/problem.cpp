@@ -24,4 +24,10 @@ double Problem::duration(int node, int dev, int cores) const {
   return cost->duration(graph->nodes[node], models::on_cores(d, cores), graph->dtype);
 }
 
+double Problem::core_duration(int node, int dev, int cores) const {
+  const hw::Device& d = topo->devices[dev];
+  if (d.kind != hw::DeviceKind::Cpu) return duration(node, dev);
+  return cost->duration(graph->nodes[node], models::on_one_core(d, cores), graph->dtype);
+}
+
 }  // namespace placesim::scheduler

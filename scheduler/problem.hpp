@@ -32,6 +32,9 @@ struct Problem {
   // Seconds op `node` takes on device `dev` (models::kCannotRun when it cannot run there); on a
   // CPU, on `cores` of its cores (0: all of them) as models::on_cores says.
   double duration(int node, int dev, int cores = 0) const;
+  // Seconds op `node` keeps one core of CPU `dev` busy while `cores` of its cores are busy (0:
+  // all of them), as models::on_one_core says (Chrion's W); on any other device, duration().
+  double core_duration(int node, int dev, int cores) const;
 };
 
 }  // namespace placesim::scheduler

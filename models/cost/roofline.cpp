@@ -1,6 +1,8 @@
-// Roofline cost: an op is bound either by compute or by memory traffic, plus a launch cost.
+// Roofline cost: an op is bound either by compute or by memory traffic, plus two constants per
+// op: the kernel launch and the framework's host-side dispatch (op_overhead), which dominate
+// small ops (Chrion's LSTM cells take ~50 us on a GTX 1080 Ti for well under 1 us of work).
 //
-//   duration = launch_s + max(flops / peak(dtype), bytes / memory_bw)
+//   duration = launch_s + op_overhead_s + max(flops / peak(dtype), bytes / memory_bw)
 //   peak(fp32)      = fp32_flops
 //   peak(fp16/bf16) = tensor_flops if > 0, else fp32_flops
 //   peak(int8/int4) = int8_ops if > 0, else peak(fp16)
@@ -47,7 +49,7 @@ double RooflineCost::duration(const Node& op, const hw::Device& dev, DType dtype
     if (!(dev.memory_bw > 0)) return kCannotRun;
     memory = op.bytes / dev.memory_bw;
   }
-  return dev.launch_s + std::max(compute, memory);
+  return dev.launch_s + dev.op_overhead_s + std::max(compute, memory);
 }
 
 }  // namespace placesim::models

@@ -148,7 +148,8 @@ class Chrion final : public Placer {
         const int dev = j == 0 ? gpu : cpu;
         const double d = p.duration(v, dev);
         if (d == models::kCannotRun) continue;
-        const double w = j == 0 ? d : p.duration(v, cpu, kk) * kk;
+        // W(v, k'): k' d_k'(v), but the per-op constants (launch, op_overhead) paid once.
+        const double w = j == 0 ? d : p.core_duration(v, cpu, kk);
         const double est = std::max(avail[j], data_ready(p, comm, t.s, v, dev));
         const double cost = est + w + (j == 0 ? sigma_ * m * 1e-9 : 0.0);
         if (cost < best_cost) best = j, best_cost = cost, best_start = est, best_finish = est + w;

@@ -88,6 +88,36 @@ TEST(HwBadInput, UnknownLinkKey) {
   expect_input_error(kTwo + "  - {a: s, b: t, bandwidth: 1GB/s}\n", "t.yaml:5:18", "unknown key 'bandwidth'");
 }
 
+TEST(HwBadInput, NegativeOpOverhead) {
+  expect_input_error(
+      "devices:\n  - {id: g, type: gpu, memory: 1GiB, memory_bw: 1GB/s, fp32: 1TFLOPS, op_overhead: -20us}\n",
+      "t.yaml:2:84", "expected a non-negative duration such as 1us, got '-20us'");
+  expect_input_error("devices:\n  - {id: c, type: cpu, cores: 2, fp32: 1TFLOPS, memory_bw: 1GB/s, op_overhead: fast}\n",
+                     "t.yaml:2:80", "expected a duration such as a number with a unit, got 'fast'");
+}
+
+// A CPU on line 2 whose contention value starts at column 79.
+std::string cpu_with_contention(const std::string& curve) {
+  return "devices:\n  - {id: c, type: cpu, cores: 4, fp32: 1TFLOPS, memory_bw: 1GB/s, contention: " + curve + "}\n";
+}
+
+TEST(HwBadInput, ContentionNotAList) {
+  const std::string expected = "expected a list of per-core slowdown factors >= 1 such as [1, 1.1, 1.3]";
+  expect_input_error(cpu_with_contention("1.2"), "t.yaml:2:79", expected);
+  expect_input_error(cpu_with_contention("{k1: 1}"), "t.yaml:2:79", expected);
+  expect_input_error(cpu_with_contention("[]"), "t.yaml:2:79", expected);
+}
+
+TEST(HwBadInput, ContentionFactorNotAPositiveNumber) {
+  // Each bad factor is the second item, at column 83.
+  const std::string expected = "expected a slowdown factor >= 1 (1 = no slowdown) such as 1.2, got ";
+  expect_input_error(cpu_with_contention("[1, fast]"), "t.yaml:2:83", expected + "'fast'");
+  expect_input_error(cpu_with_contention("[1, 0]"), "t.yaml:2:83", expected + "'0'");
+  expect_input_error(cpu_with_contention("[1, -1.5]"), "t.yaml:2:83", expected + "'-1.5'");
+  expect_input_error(cpu_with_contention("[1, .inf]"), "t.yaml:2:83", expected + "'.inf'");
+  expect_input_error(cpu_with_contention("[1, [2]]"), "t.yaml:2:83", expected + "'[2]'");
+}
+
 TEST(HwBadInput, RouteThroughUnlinkedDevices) {
   expect_input_error("devices:\n  - {id: a, type: switch}\n  - {id: b, type: switch}\n  - {id: c, type: switch}\n"
                      "links:\n  - {a: a, b: b, bw: 1GB/s}\n  - {a: b, b: c, bw: 1GB/s}\nroutes:\n  - [a, c]\n",

@@ -48,6 +48,44 @@ TEST(Roofline, MemoryBoundAdd) {
   expect_rel(rc.duration(work(1e8, 6e8), gpu(), DType::FP16), 5e-6 + 2.0 / 3.0 * 1e-3);
 }
 
+TEST(Roofline, OpOverheadIsPaidOncePerOp) {
+  // 20 us of framework dispatch per op on top of the 5 us launch: the add above takes
+  // 5e-6 + 20e-6 + 6.6666...e-4 s, and an op with no work at all 25 us.
+  const RooflineCost rc;
+  hw::Device d = gpu();
+  d.op_overhead_s = 20e-6;
+  expect_rel(rc.duration(work(1e8, 6e8), d, DType::FP16), 25e-6 + 2.0 / 3.0 * 1e-3);
+  expect_rel(rc.duration(work(0, 0), d, DType::FP16), 25e-6);
+  // Explicit durations are the whole time (overhead included), as with launch.
+  Node n = work(1, 1);
+  n.durations = {{"gpu0", 14.0}};
+  EXPECT_EQ(rc.duration(n, d, DType::FP16), 14.0);
+}
+
+TEST(Roofline, OpOverheadOnACpuIsPaidOnceWhateverItsCores) {
+  // 4 cores, 400 GFLOP/s together, contention [1, 1.5], 30 us per op; 1 GFLOP, no bytes.
+  // On 2 cores: peak_2 = 400e9 * 2/4 / 1.5 = 133.33e9 -> 1e9 / 133.33e9 = 7.5e-3 s, + 30 us.
+  // On all 4 (k = 0; past the curve's end w = 1.5): 400e9 / 1.5 -> 3.75e-3 s, + 30 us.
+  hw::Device cpu;
+  cpu.id = "cpu0";
+  cpu.kind = hw::DeviceKind::Cpu;
+  cpu.cores = 4;
+  cpu.fp32_flops = 400e9;
+  cpu.memory_bw = 50e9;
+  cpu.contention = {1, 1.5};
+  cpu.op_overhead_s = 30e-6;
+  const RooflineCost rc;
+  expect_rel(rc.duration(work(1e9, 0), on_cores(cpu, 2), DType::FP32), 7.5e-3 + 30e-6);
+  expect_rel(rc.duration(work(1e9, 0), on_cores(cpu, 0), DType::FP32), 3.75e-3 + 30e-6);
+  // One of 2 busy cores (Chrion's W): one core's peak slowed by w_2, 400e9 / 4 / 1.5 = 66.67e9
+  // -> 15e-3 s, and half the memory bandwidth, 25e9 -> 1 GB in 0.04 s; the 30 us once:
+  // W_2 = c + 2 (d_2 - c) = 30e-6 + 2 * 7.5e-3 (compute) and 30e-6 + 2 * 1e9 / 50e9 (memory).
+  expect_rel(rc.duration(work(1e9, 0), on_one_core(cpu, 2), DType::FP32), 15e-3 + 30e-6);
+  expect_rel(rc.duration(work(0, 1e9), on_one_core(cpu, 2), DType::FP32), 0.04 + 30e-6);
+  // All 4 busy (busy = 0): 400e9 / 4 / 1.5 and 12.5e9 -> 15e-3 s and 0.08 s.
+  expect_rel(rc.duration(work(1e9, 1e9), on_one_core(cpu, 0), DType::FP32), 0.08 + 30e-6);
+}
+
 TEST(Roofline, PeakByDtype) {
   hw::Device d = gpu();
   EXPECT_EQ(RooflineCost::peak_flops(d, DType::FP32), 15.7e12);

@@ -1,4 +1,5 @@
-// Chrion on the unfolded LSTM, and the option checks of every placer in this folder.
+// Chrion on the unfolded LSTM, chrion-1080ti against Chrion's own measurements, and the option
+// checks of every placer in this folder.
 #include <gtest/gtest.h>
 
 #include "models/generators/lstm.hpp"
@@ -45,6 +46,37 @@ TEST(Chrion, SigmaZeroMatchesOrBeatsTheGpuAloneInItsModel) {
   const auto gpu_only = run_placer("{name: chrion, max_cpu_cores: 0}", p);
   EXPECT_LE(*all.predicted_s, *gpu_only.predicted_s);
   for (int op : p.graph->ops()) EXPECT_EQ(p.topo->devices[gpu_only.plan->device_of[op]].kind, hw::DeviceKind::Gpu);
+}
+
+// Chrion's section 6.2 measurements (ONNX Runtime on its GTX 1080 Ti + Xeon E5-2685 v3): the
+// unfolded LSTM on each device alone, weights resident, ms. Independent of placesim: the preset's
+// op overheads and CPU rate are fitted to them, and the simulation must stay within 15%.
+struct Measured {
+  int layers, batch, io, seq;
+  double gpu_ms, cpu_ms;
+};
+constexpr Measured kChrion62[] = {
+    {12, 8, 64, 96, 59.3, 70.6},  // the paper's configuration
+    {4, 8, 64, 96, 20.5, 23.9},  {12, 8, 64, 32, 19.7, 23.7},
+    {12, 4, 64, 96, 57.2, 67.0}, {12, 8, 128, 96, 58.6, 96.8},
+};
+
+TEST(Chrion, SingleDeviceLatencyWithin15PercentOfChrionsMeasurements) {
+  const hw::Topology topo = hw::load_topology(Yaml(YAML::Node("chrion-1080ti"), "t"));
+  for (const Measured& m : kChrion62) {
+    models::LstmSpec spec;
+    spec.layers = m.layers;
+    spec.batch = m.batch;
+    spec.io = m.io;
+    spec.seq = m.seq;
+    const auto p = problem(models::generate_lstm(spec), topo);
+    for (const auto& [device, ms] : {std::pair{"gpu0", m.gpu_ms}, std::pair{"cpu0", m.cpu_ms}}) {
+      const auto r = run_placer(std::string("{name: single-device, device: ") + device + "}", p);
+      ASSERT_TRUE(r.plan);
+      const double sim_ms = simulate(p, *r.plan).makespan * 1e3;
+      EXPECT_NEAR(sim_ms, ms, 0.15 * ms) << p.graph->name << " on " << device;
+    }
+  }
 }
 
 TEST(PlacerOptions, OutOfRangeValuesNameTheOption) {
