@@ -129,8 +129,9 @@ void Lowering::add_memory_use(engine::Task& t, int device, double bytes) const {
 // An op's kernel; with parameters read by direct host access, a Dha task that also moves their
 // bytes over the route from host memory (latency: the longest of those routes'). On a CPU whose
 // plan uses k cores, d is the cost model's duration on k cores together (d_k): an op on queue
-// `<cpu>.core<j>` keeps core j busy for k * d_k (one of k busy cores: Chrion's W), any other op
-// keeps each of cores 0..k-1 busy for d_k.
+// `<cpu>.core<j>` keeps core j busy for its time on one of k busy cores (Problem::core_duration,
+// Chrion's W: k * d_k with the per-op costs paid once), any other op keeps each of cores 0..k-1
+// busy for d_k.
 void Lowering::fill_compute(engine::Task& t, int n, const QueueRole& queue) {
   const int dev = plan.device_of[n];
   if (dev < 0) throw InputError(fmt::format("plan puts op '{}' on no device", g.nodes[n].name));
@@ -141,7 +142,7 @@ void Lowering::fill_compute(engine::Task& t, int n, const QueueRole& queue) {
   if (d > 0 && topo.devices[dev].kind == hw::DeviceKind::Cpu) {
     const int k = plan.cores(dev) == 0 ? topo.devices[dev].cores : plan.cores(dev);
     if (queue.kind == QueueRole::Kind::Core) {
-      t.uses.push_back({device_resource[dev] + queue.index, k * d});
+      t.uses.push_back({device_resource[dev] + queue.index, p.core_duration(n, dev, k)});
     } else {
       for (int j = 0; j < k; ++j) t.uses.push_back({device_resource[dev] + j, d});
     }

@@ -28,8 +28,9 @@
 //     copies do not share one budget;
 //   * an op on a CPU: d_k is the cost model's duration on the plan's core count k for that CPU
 //     (models::on_cores: k cores' share of the peak, slowed by the contention curve at k). On
-//     queue `<cpu>.core<j>` (j < k) it runs on core j alone, using k * d_k of it (one of k busy
-//     cores, Chrion's W; alone it never runs faster than one core); on any other queue it runs
+//     queue `<cpu>.core<j>` (j < k) it runs on core j alone, for its time on one of k busy cores
+//     (Problem::core_duration: k * d_k with launch and per-op overhead paid once; alone it
+//     never runs faster than one core); on any other queue it runs
 //     across cores 0..k-1, using d_k of each;
 //   * a plan's collective is appended by engine::lower_collective, at the problem's fidelity,
 //     over the topology's routes (scheduler/lower_collectives.hpp), after its `after` ops'

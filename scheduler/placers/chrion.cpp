@@ -17,7 +17,8 @@
 //
 // Our CPU model. The cost model gives d_k(v), v's duration on k cores of the CPU together
 // (models/cost/cpu_cores.hpp: peak x k/cores, slowed by the contention curve's f(k)); one of k'
-// busy cores runs v in  W(v, k') = k' * d_k'(v) = d_1(v) * f(k')  (Chrion's W matrix). The plan
+// busy cores runs v in  W(v, k') = k' * d_k'(v) = d_1(v) * f(k')  (Chrion's W matrix; with the
+// launch and per-op overhead paid once, Problem::core_duration). The plan
 // puts the CPU ops on queues `<cpu>.core0` .. `<cpu>.core<k*-1>` and states cpu_cores = k*, so
 // lower() gives each core op exactly W(v, k*) on its own core: where the network adds nothing,
 // the simulated makespan is the schedule length L.
