@@ -123,10 +123,10 @@ struct Writer {
 };
 
 #ifdef PLACESIM_DISCOVER_CUDA
-// hardware-facts.md: pinned copies reach 12 of 15.75, 25 of 31.5 and 50 of 63 GB/s on PCIe
+// hw/presets/FIGURES.md: pinned copies reach 12 of 15.75, 25 of 31.5 and 50 of 63 GB/s on PCIe
 // 3.0, 4.0 and 5.0 x16, about 0.79 of the link's theoretical rate.
 constexpr double kPcieAchieved = 0.79;
-// PCIe 3.0 x16 achieved (hardware-facts.md), for a link whose speed hwloc does not report.
+// PCIe 3.0 x16 achieved (hw/presets/FIGURES.md), for a link whose speed hwloc does not report.
 constexpr double kPcieFallbackGBs = 12;
 
 double achieved_gbs(float theoretical_gbs) {
@@ -168,7 +168,7 @@ int add_gpus(hwloc_topology_t t, const std::vector<hwloc_obj_t>& numas, Writer& 
   }
   if (!gpus.empty())
     w.link_note(fmt::format("PCIe: hwloc's link speed x {} (achieved / theoretical for pinned copies, "
-                            "hardware-facts.md), or {} GB/s (PCIe 3.0 x16 achieved) where hwloc has none",
+                            "hw/presets/FIGURES.md), or {} GB/s (PCIe 3.0 x16 achieved) where hwloc has none",
                             kPcieAchieved, kPcieFallbackGBs));
   return static_cast<int>(gpus.size());
 }

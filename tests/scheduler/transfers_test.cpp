@@ -1,4 +1,4 @@
-// Transfers on the SortingHat V100 station (papers/sortinghat.md, section 2.2 and Figs. 2-4):
+// Transfers on the SortingHat V100 station (the paper's section 2.2 and Figs. 2-4):
 // shared PCIe buses, parallel transmission, NVLink pairs, direct host access, pageable copies,
 // and a far NUMA node. The paper's GPU1..GPU4 are gpu0..gpu3. Every expectation is derived in
 // the test from the loaded topology's own figures.

@@ -1,5 +1,5 @@
 // milp-moirai: MOIRAI (Sun et al., "MOIRAI: Towards Optimal Placement for Distributed Inference
-// on Heterogeneous Devices", papers/moirai.md, Section III).
+// on Heterogeneous Devices", Section III).
 //
 //   III-B  GCOF coarsening (Algorithm 1; models/transform/fusion.hpp): option `coarsen`
 //          (default true) with the rule sets of `fusion`, by default Table I's (Eigen: conv,

@@ -1,5 +1,5 @@
 // milp-sortinghat: SortingHat (Namkoong et al., "SortingHat: System Topology-aware Scheduling of
-// DNN Models on Multi-GPU Systems", ICS 2025; papers/sortinghat.md): dominator partition (3.1),
+// DNN Models on Multi-GPU Systems", ICS 2025): dominator partition (3.1),
 // per submodel the MILP of Eq. 1-23 (3.3: slots with and without DHA, parameter copies round
 // robin per PCIe bus, parallel transmission, model parallelism), the constant adjustments of 3.4,
 // and the ready-queue executor (3.2, Algorithm 1) as the plan's queues.
