@@ -120,10 +120,14 @@ void Lowering::add_route(engine::Task& t, const hw::Route& r, double bytes) cons
     for (const hw::Hop& h : r.hops) add_use(t, link_resource[h.link] + (h.forward ? 0 : 1), bytes);
 }
 
-void Lowering::add_memory_use(engine::Task& t, int device, double bytes) const {
-  if (device < 0 || bytes <= 0) return;
+int Lowering::memory_of(int device) const {
+  if (device < 0) return -1;
   const int host = topo.devices[device].kind == hw::DeviceKind::Cpu ? topo.host_memory_for(device) : device;
-  if (host >= 0 && memory_resource[host] >= 0) add_use(t, memory_resource[host], bytes);
+  return host >= 0 && memory_resource[host] >= 0 ? host : -1;
+}
+
+void Lowering::add_memory_use(engine::Task& t, int host, double bytes) const {
+  if (host >= 0 && bytes > 0) add_use(t, memory_resource[host], bytes);
 }
 
 // An op's kernel; with parameters read by direct host access, a Dha task that also moves their
@@ -162,7 +166,7 @@ void Lowering::fill_compute(engine::Task& t, int n, const QueueRole& queue) {
     const int host = param_source(plan, topo, w, dev);
     if (host < 0) throw InputError(fmt::format("weights: host, but '{}' has no host memory", topo.name));
     add_route(t, topo.route(host, dev), g.edges[e].bytes);
-    add_memory_use(t, host, g.edges[e].bytes);
+    add_memory_use(t, memory_of(host), g.edges[e].bytes);
   }
 }
 
@@ -207,8 +211,11 @@ void Lowering::fill_transfer(engine::Task& t, const PlanItem& it, const QueueRol
   if (ends.src < 0) throw InputError(fmt::format("weights: host, but '{}' has no host memory", topo.name));
   add_route(t, topo.route(ends.src, ends.dst), t.bytes);
   if (t.bytes <= 0) return;
-  add_memory_use(t, ends.src, t.bytes);
-  add_memory_use(t, ends.dst, t.bytes);
+  // Both ends in one host memory (a parameter "copied" to the CPU that reads it): its bytes
+  // cross that memory once.
+  const int src_memory = memory_of(ends.src), dst_memory = memory_of(ends.dst);
+  add_memory_use(t, src_memory, t.bytes);
+  if (dst_memory != src_memory) add_memory_use(t, dst_memory, t.bytes);
   const QueueRole engine = copy_engine(topo, ends, queue);
   if (auto r = engine_resource.find({engine.device, engine.kind, engine.index}); r != engine_resource.end())
     t.uses.push_back({r->second, t.bytes});

@@ -41,7 +41,8 @@ struct Lowering {
 
  private:
   void fill_compute(engine::Task& t, int n, const QueueRole& queue);
-  void add_memory_use(engine::Task& t, int device, double bytes) const;
+  int memory_of(int device) const;  // the host memory with a bandwidth resource a device's data sits in, or -1
+  void add_memory_use(engine::Task& t, int host, double bytes) const;
   engine::TaskId edge_arrival(int e, engine::TaskId delivery);
   void fill_transfer(engine::Task& t, const PlanItem& it, const QueueRole& queue);
   void add_route(engine::Task& t, const hw::Route& r, double bytes) const;

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """How often and by how much each placer loses to single-device, from `placesim run ... --json`.
 
-  build-placers/placesim run scenarios/heuristics/random-dags.yaml --json -o /tmp/h.h5 \
-    | scenarios/heuristics/table.py > results/heuristics/random-dags.md
+  build/placesim run scenarios/heuristics/NAME.yaml --json -o /tmp/NAME.h5 \
+    | scenarios/heuristics/table.py NAME > results/heuristics/NAME.md
 
 A loss is a sweep point where the placer's simulated makespan exceeds single-device's; its size
 is makespan / single-device - 1. Predicted vs simulated: mean |predicted - simulated| / simulated.
@@ -12,7 +12,9 @@ import math
 import sys
 
 doc = json.load(sys.stdin)
-COMMAND = "build-placers/placesim run scenarios/heuristics/random-dags.yaml --json -o /tmp/h.h5 | scenarios/heuristics/table.py > results/heuristics/random-dags.md"
+NAME = sys.argv[1] if len(sys.argv) > 1 else "random-dags"
+COMMAND = (f"build/placesim run scenarios/heuristics/{NAME}.yaml --json -o /tmp/{NAME}.h5 | "
+           f"scenarios/heuristics/table.py {NAME} > results/heuristics/{NAME}.md")
 base = {}
 for r in doc["runs"]:
     if r["placer"] == "single-device" and r["makespan_s"]:

@@ -11,6 +11,10 @@
 //
 // It ignores contention, as the list-scheduling literature does; the simulator does not.
 //
+// Parameter copies (weights: host): before an op runs on a device, each parameter it reads
+// must have been copied there (CopyBook below); an op's inputs are ready at
+//   max(data_ready over its producers, CopyBook::ready over its parameters).
+//
 // The execution contract a schedule predicts (DESIGN.md): an op starts when its queue's
 // previous op has ended and every input has arrived; an input from another device arrives a
 // delivery time after its producer ends. scheduled_plan() builds the plan so that this holds:
@@ -60,9 +64,16 @@ class Timeline {
   std::vector<std::pair<double, double>> busy_;
 };
 
+// A parameter copy a schedule booked (weights: host), on the queue that runs it.
+struct ParamCopy {
+  int param = -1, device = -1;
+  std::string queue;
+};
+
 struct Schedule {
   std::vector<int> device_of;              // per graph node, -1 for params and unplaced ops
   std::vector<double> start, finish;       // per graph node
+  std::vector<ParamCopy> copies;           // in the order booked
   double makespan = 0;
   explicit Schedule(size_t nodes) : device_of(nodes, -1), start(nodes, 0.0), finish(nodes, 0.0) {}
   // Op nodes by scheduled start; ties by position in the graph's topological order.
@@ -73,7 +84,44 @@ struct Schedule {
 // When every input of `op` (all its producers scheduled) has arrived on `dev`.
 double data_ready(const Problem& p, const CommModel& comm, const Schedule& s, int op, int dev);
 
-// Ops in `order` (dependencies first), each on device_of[op], one FIFO queue per device.
+// Parameter copies under `weights: host`, booked as a schedule places ops (DESIGN.md: every
+// parameter starts in host memory and is copied to each device that reads it, before its first
+// reader there; build_plan queues a device's copies on `<dev>.h2d`). The copy of parameter w to
+// device d, from the host memory nearest d, takes
+//   t(w, d) = latency(route) + bytes / bw,
+//   bw = min(the route's slowest hop, d's copy engine rate, the host memory's bandwidth)
+// (an edge's fixed `time` instead, when it has one; 0 under `network: ideal`), and starts once
+// every copy booked before it on the same channels has ended: d's copy queue, and the channels
+// that set bw (the route's slowest link directions, or the host memory when it is the slowest).
+// Copies bottlenecked on one bus thus run one after another, and the plan runs them so too:
+// scheduled_plan() puts each copy on the queue of its first bottleneck channel (`<link>.copy`,
+// or `<host>.copy` when the host memory is the slowest; the device's `<dev>.h2d` when none) in
+// the order booked, as SortingHat's per-bus copy queues do (run at once instead, max-min sharing
+// would end the last of them at the same instant but delay the first). A channel faster than
+// the copy is not booked: two copies share it without slowing (a 76.8 GB/s DRAM feeding two
+// 12 GB/s buses). A parameter already on d costs nothing more.
+// Nothing at all under `weights: resident`.
+class CopyBook {
+ public:
+  explicit CopyBook(const Problem& p);
+  // When all of `op`'s parameters would be on `dev`, were it placed there now.
+  double ready(int op, int dev) const { return copy(op, dev, nullptr, nullptr); }
+  // Books those copies, appending them to s.copies: `op` was placed on `dev`.
+  void book(int op, int dev, Schedule& s);
+
+ private:
+  double copy(int op, int dev, std::vector<std::pair<int, double>>* booked, std::vector<ParamCopy>* copies) const;
+  const Problem* p_;
+  bool active_;
+  std::vector<double> free_;                 // per channel: link directions, host memories, copy queues
+  std::vector<std::vector<bool>> on_device_;  // [device][node]: the parameter is (being) copied there
+};
+
+// When `op`'s inputs, its producers' data and its parameters, are all on `dev`.
+double inputs_ready(const Problem& p, const CommModel& comm, const CopyBook& copies, const Schedule& s, int op, int dev);
+
+// Ops in `order` (dependencies first), each on device_of[op], one FIFO queue per device,
+// parameter copies booked as they go.
 Schedule schedule_in_order(const Problem& p, const CommModel& comm, const std::vector<int>& device_of,
                            const std::vector<int>& order);
 
@@ -92,7 +140,7 @@ EtfResult etf_schedule(const Problem& p, const CommModel& comm, const std::vecto
                        const std::vector<std::vector<int>>& groups, const std::vector<int>& group_of,
                        const std::vector<int>& favourite);
 
-// The plan that executes `s` as the header says.
+// The plan that executes `s` as the header says, its parameter copies as CopyBook says.
 Plan scheduled_plan(const Problem& p, std::string placer, const Schedule& s, const BuildOptions& opts = {});
 
 // A plan's makespan under the execution contract with nothing shared: every task of lower(p,

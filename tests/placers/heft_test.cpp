@@ -108,3 +108,43 @@ TEST(Heft, InsertionFillsAnIdleGap) {
 }
 
 }  // namespace
+
+namespace {
+
+// HEFT with weights in host memory, on two GPUs behind one shared PCIe uplink (host -> bus,
+// 10 GB/s; bus -> each GPU 20 GB/s; no latency). w1 (1 GB) feeds a, w2 (1 GB) feeds b, a -> b
+// carries 0.1 GB. Durations: a 0.1 s anywhere; b 0.3 s on gpu0, 0.1 s on gpu1.
+//   a: its copy takes 1 GB / 10 GB/s = 0.1 s on either GPU (the uplink is the bottleneck):
+//      EFT 0.2 on both, the lower index wins -> gpu0 [0.1, 0.2]; w1's copy holds the uplink [0, 0.1].
+//   b on gpu0: w2 copies after w1 on the uplink [0.1, 0.2]; a's output is there: EFT 0.2 + 0.3 = 0.5.
+//   b on gpu1: w2 [0.1, 0.2]; a's output crosses gpu0 -> bus -> gpu1 at 20 GB/s, 0.1/20 = 0.005 s,
+//      arriving 0.205: EFT 0.205 + 0.1 = 0.305 -> gpu1.               HEFT predicts 0.305.
+// The plan queues both copies on the uplink's copy queue in that order, so the engine runs them
+// one after another as booked and the simulation is 0.305 too. (On two per-GPU queues they would
+// share the uplink, both ending at 0.2, and b would end at 0.405; a HEFT blind to the copies
+// would predict 0.2.)
+TEST(Heft, BooksParameterCopiesOnTheSharedBus) {
+  constexpr const char* kTopo =
+      "devices:\n  - {id: host, type: host_memory, memory: 64GiB}\n  - {id: bus, type: switch}\n"
+      "  - {id: gpu0, type: gpu, memory: 16GiB, memory_bw: 900GB/s, fp32: 10TFLOPS}\n"
+      "  - {id: gpu1, type: gpu, memory: 16GiB, memory_bw: 900GB/s, fp32: 10TFLOPS}\n"
+      "links:\n  - {id: uplink, a: host, b: bus, bw: 10GB/s}\n  - {a: bus, b: gpu0, bw: 20GB/s}\n"
+      "  - {a: bus, b: gpu1, bw: 20GB/s}\n";
+  constexpr const char* kGraph = R"({"nodes": [{"name": "w1", "param_bytes": 1e9}, {"name": "w2", "param_bytes": 1e9},
+      {"name": "a", "durations": {"gpu0": 0.1, "gpu1": 0.1}}, {"name": "b", "durations": {"gpu0": 0.3, "gpu1": 0.1}}],
+      "edges": [{"src": "w1", "dst": "a"}, {"src": "w2", "dst": "b"}, {"src": "a", "dst": "b", "bytes": 1e8}]})";
+  const auto p = problem(models::parse_graph(Yaml::load_string(kGraph, "g.json")),
+                         hw::load_topology_text(kTopo, "t.yaml"), scheduler::WeightsMode::Host);
+  const auto r = run_placer("heft", p);
+  ASSERT_TRUE(r.plan);
+  EXPECT_NEAR(*r.predicted_s, 0.305, 1e-12);
+  EXPECT_EQ(p.topo->devices[r.plan->device_of[p.graph->find("a")]].id, "gpu0");
+  EXPECT_EQ(p.topo->devices[r.plan->device_of[p.graph->find("b")]].id, "gpu1");
+  bool queued = false;
+  for (const auto& q : r.plan->queues)
+    if (q.name == "uplink.copy") queued = q.items.size() == 2 && q.items[0].node == p.graph->find("w1");
+  EXPECT_TRUE(queued) << "both copies on the uplink's queue, w1 first";
+  EXPECT_NEAR(simulate(p, *r.plan).makespan, 0.305, 1e-9);
+}
+
+}  // namespace
