@@ -4,17 +4,23 @@
 // its exclusive resources] -> activity -> end. An activity's progress runs from 0 to 1 at rate
 // x, consuming a_r * x of each resource r it uses.
 //
-// Fairness is measured in dominant shares, not in raw progress. Equal progress rates would give
-// a 1 KB transfer and a 1 GB transfer on one link the same *completion time* (bandwidth in
-// proportion to size), which no link does. Instead each activity's solver variable is its
-// dominant share y = D x, with D = max_r a_r / C_r (the fraction of its busiest resource that
-// one unit of progress per second takes; Ghodsi et al.'s dominant resource fairness). The
-// solver's element coefficients are then a_r / D and its bound is cap * D, and equal-weight
-// max-min over y is weighted max-min over x. Consequences: flows sharing a link get equal
-// bytes/s whatever their sizes (as TCP-like sharing and SimGrid's CM02 give, exactly so when
-// every link on the routes has the same capacity); kernels on one GPU get equal fractions of
-// it; a DHA kernel competes on the bus as a flow and on the GPU as a kernel. All of DESIGN.md's
-// worked examples hold unchanged (their activities are all of one size).
+// Sharing (DESIGN.md, "Sharing") is equal-weight max-min over each activity's *natural rate*
+// y = N x, where N is the activity's natural unit of work:
+//   * a task that moves bytes (Transfer or Dha with bytes > 0): N = its bytes, so y is its
+//     byte rate; it consumes y on every link direction of its route, its copy engine and its
+//     NUMA memory bandwidth (coefficient a_r / N = 1), and a Dha's compute follows in
+//     proportion (coefficient d / bytes on its device);
+//   * any other task (a Compute, a byte-less Transfer or Dha): N = the largest amount on its
+//     resources, so a kernel of duration d on a device of capacity 1 (or on several cores, the
+//     same d on each) is shared by the fraction of the device it holds (coefficient 1).
+// The solver's element coefficients are a_r / N and its bound is rate_cap * N (a cap still
+// bounds progress); x = y / N. For transfers alone this is exactly the classic network max-min
+// of SimGrid's LMM with pure max-min settings, on any routes and capacities: a flow held back by
+// a slow link leaves the rest of a fast link to the others, and a 1 KB and a 1 GB flow on one
+// link get equal bytes/s. Units meet only where one activity spans both kinds of resource (a
+// Dha): the common level is bytes/s for it and a device fraction for a kernel beside it on its
+// device, so that kernel fills the device at a level of about 1 while the Dha is held to about
+// 1 B/s until the kernel ends (the contract's literal reading; no unit is privileged).
 //
 // Each instant: pop every event at that time in (time, insertion) order, and after each one
 // start whatever became ready (cascading through tasks that end at once); then re-solve once
@@ -46,11 +52,20 @@ enum EventKind : std::uint32_t { kLatencyOver = 0, kCompletion = 1 };
 
 enum class State : std::uint8_t { Waiting, Latency, Queued, Active, Done };
 
+// N, the unit an activity is shared in (the header comment): its bytes when it moves bytes,
+// else the largest amount on its resources. Called only for tasks with some amount > 0.
+double natural_unit(const Task& task) {
+  if ((task.kind == TaskKind::Transfer || task.kind == TaskKind::Dha) && task.bytes > 0) return task.bytes;
+  double unit = 0;
+  for (const Use& u : task.uses) unit = std::max(unit, u.amount);
+  return unit;
+}
+
 struct Activity {
   VariableId var = -1;
   double remaining = 1;  // progress left, as of `since`
   double rate = 0;       // progress per second
-  double dominant = 1;   // D = max_r a_r / C_r: the solver's variable is D * rate
+  double unit = 1;       // N, the natural unit of work: the solver's variable is N * rate
   TimePs since = 0;
   TimePs end = kTimeNever;  // instant of its valid completion event
 };
@@ -71,7 +86,7 @@ class Run {
   void handle(Calendar::Event e);
   void end_instant();
   void reschedule(TaskId t, double rate);
-  [[noreturn]] void report_deadlock() const;
+  [[noreturn]] void report_unfinished() const;
 
   const TaskGraph& g_;
   const SimOptions& opts_;
@@ -196,13 +211,12 @@ void Run::become_activity(TaskId t) {
     return;
   }
   state_[t] = State::Active;
-  double dominant = 0;
-  for (const Use& u : task.uses) dominant = std::max(dominant, u.amount / g_.resources[u.resource].capacity);
-  const VariableId v = solver_.add_variable(task.rate_cap * dominant);
-  for (const Use& u : task.uses) solver_.expand(v, u.resource, u.amount / dominant);
+  const double unit = natural_unit(task);
+  const VariableId v = solver_.add_variable(task.rate_cap * unit);
+  for (const Use& u : task.uses) solver_.expand(v, u.resource, u.amount / unit);
   if (static_cast<std::size_t>(v) >= task_of_var_.size()) task_of_var_.resize(v + 1, -1);
   task_of_var_[v] = t;
-  act_[t] = Activity{v, 1.0, 0.0, dominant, now_, kTimeNever};
+  act_[t] = Activity{v, 1.0, 0.0, unit, now_, kTimeNever};
 }
 
 void Run::finish(TaskId t) {
@@ -237,7 +251,9 @@ void Run::handle(Calendar::Event e) {
 
 // Advances the activity to now at its old rate, then schedules its completion at the new one:
 // the instant its remaining progress falls under kDoneTolerance, rounded up to the next
-// picosecond, and at least one picosecond away (it was not done at this instant).
+// picosecond, and at least one picosecond away (it was not done at this instant). An instant
+// past the largest representable time gets no event: a later re-solve may speed the activity
+// up (a Dha held back by a kernel on its device); if none does, run() reports it.
 void Run::reschedule(TaskId t, double rate) {
   Activity& a = act_[t];
   PLACESIM_ASSERT(rate > 0 && std::isfinite(rate), "an activity with resources got no finite positive rate");
@@ -246,7 +262,8 @@ void Run::reschedule(TaskId t, double rate) {
   a.rate = rate;
   const TimePs dt = std::max<TimePs>(1, ceil_ps(std::max(0.0, a.remaining - kDoneTolerance) / rate));
   if (dt >= kTimeNever - now_) {
-    throw InputError("task '" + g_.tasks[t].name + "' would end beyond the largest representable time");
+    a.end = kTimeNever;
+    return;
   }
   a.end = now_ + dt;
   cal_.push(a.end, static_cast<std::uint32_t>(t) << 1 | kCompletion);
@@ -257,7 +274,7 @@ void Run::end_instant() {
   solver_.solve();
   for (VariableId v : solver_.solved_variables()) {
     const TaskId t = task_of_var_[v];
-    const double x = solver_.rate(v) / act_[t].dominant;
+    const double x = solver_.rate(v) / act_[t].unit;
     if (x != act_[t].rate) reschedule(t, x);
   }
   if (opts_.record_usage) {
@@ -270,7 +287,14 @@ void Run::end_instant() {
   memory_.end_instant(now_);
 }
 
-void Run::report_deadlock() const {
+// The run is over with tasks left: an activity too slow to end in representable time, else a
+// task that never started.
+void Run::report_unfinished() const {
+  for (std::size_t i = 0; i < g_.tasks.size(); ++i) {
+    if (state_[i] == State::Active) {
+      throw InputError("task '" + g_.tasks[i].name + "' would end beyond the largest representable time");
+    }
+  }
   for (std::size_t i = 0; i < g_.tasks.size(); ++i) {
     if (state_[i] != State::Waiting) continue;
     std::string blockers;
@@ -303,7 +327,7 @@ Trace Run::run() {
     }
     end_instant();
   }
-  if (done_ != g_.tasks.size()) report_deadlock();
+  if (done_ != g_.tasks.size()) report_unfinished();
   trace_.busy_s.resize(g_.resources.size());
   for (std::size_t r = 0; r < g_.resources.size(); ++r) trace_.busy_s[r] = trace_.consumed[r] / g_.resources[r].capacity;
   memory_.write(trace_);

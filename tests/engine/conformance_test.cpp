@@ -1,6 +1,7 @@
-// The five worked examples of DESIGN.md's execution contract ("How a TaskGraph executes").
-// Links are 10 GB/s = 1e10 B/s; a transfer of b bytes uses a = b of each link on its route, so
-// alone it progresses at x = 1e10 / 1e9 = 10 per second (0.1 s for 1 GB). Times are in ps.
+// The six worked examples of DESIGN.md's execution contract ("How a TaskGraph executes").
+// Links are 10 GB/s = 1e10 B/s unless said; a transfer of b bytes uses a = b of each link on its
+// route and is shared by its byte rate, so alone it progresses at x = 1e10 / 1e9 = 10 per second
+// (0.1 s for 1 GB). Times are in ps; an end instant is rounded up to the next picosecond.
 #include <gtest/gtest.h>
 
 #include "sim/engine/executor.hpp"
@@ -110,6 +111,40 @@ TEST(Conformance, Example5ZeroByteTransfer) {
   EXPECT_EQ(tr.tasks[t].active, kUs);
   EXPECT_EQ(tr.tasks[t].end, kUs);
   EXPECT_EQ(tr.makespan, kUs);
+}
+
+// Example 6 (zero latency): L0 25 GB/s, L1 10 GB/s; A (1 GB) over L0, B (1 GB) over L0 then L1.
+// Max-min over byte rates, filling one level t: L0 saturates at 2 t = 25e9 (t = 12.5e9), L1 at
+// t = 10e9, so L1 binds first: B = 10 GB/s. L0 has 25e9 - 10e9 = 15e9 left for A alone: A =
+// 15 GB/s. A ends at 1e9 / 15e9 = 1/15 s (0.0667 s); B keeps 10 GB/s (L1 still binds it) and
+// ends at 0.1 s. (Normalising B by its slowest link would give 0.056 s and 0.116 s.)
+TEST(Conformance, Example6SlowLinkLeavesTheRestOfTheFastOne) {
+  TaskGraph g;
+  const ResourceId l0 = g.add_resource("L0", 25 * kGBps), l1 = g.add_resource("L1", 10 * kGBps);
+  const TaskId a = add(g, "A", g.add_queue("qa"), {{l0, 1e9}}, {}, 0, TaskKind::Transfer);
+  const TaskId b = add(g, "B", g.add_queue("qb"), {{l0, 1e9}, {l1, 1e9}}, {}, 0, TaskKind::Transfer);
+  SimOptions opts;
+  opts.record_usage = true;
+  const Trace tr = simulate(g, opts);
+  EXPECT_EQ(tr.tasks[a].end, (kS + 14) / 15);  // 1/15 s, rounded up to the picosecond
+  EXPECT_EQ(tr.tasks[b].end, kS / 10);
+  ASSERT_FALSE(tr.usage[l0].empty());
+  EXPECT_DOUBLE_EQ(tr.usage[l0][0].value, 25e9);  // saturated by 15 + 10 GB/s
+  EXPECT_DOUBLE_EQ(tr.usage[l1][0].value, 10e9);
+}
+
+// Example 6, second part (zero latency, one 10 GB/s link): a 1 KB and a 1 GB transfer get
+// 5 GB/s each, whatever their sizes. The 1 KB one ends at 1e3 / 5e9 = 2e-7 s (200 ns); the 1 GB
+// one has then moved 1e3 B and runs alone at 10 GB/s: (1e9 - 1e3) / 1e10 = 0.1 s - 100 ns more,
+// ending at 0.1 s + 100 ns.
+TEST(Conformance, Example6SmallAndLargeTransferHalveTheLink) {
+  TaskGraph g;
+  const ResourceId link = g.add_resource("link", 10 * kGBps);
+  const TaskId small = add(g, "1KB", g.add_queue("q0"), {{link, 1e3}}, {}, 0, TaskKind::Transfer);
+  const TaskId large = add(g, "1GB", g.add_queue("q1"), {{link, 1e9}}, {}, 0, TaskKind::Transfer);
+  const Trace tr = simulate(g);
+  EXPECT_EQ(tr.tasks[small].end, 200 * kUs / 1000);
+  EXPECT_NEAR(static_cast<double>(tr.tasks[large].end), static_cast<double>(kS / 10 + 100 * kUs / 1000), 1.0);
 }
 
 }  // namespace

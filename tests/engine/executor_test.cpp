@@ -105,8 +105,8 @@ TEST(Executor, RateCapBoundsProgress) {
 }
 
 // A flow joining mid-way re-rates the running one. Flows on one link share it in equal bytes/s
-// whatever their sizes (dominant-share fairness, executor.cpp). Link 1e10 B/s; long = 2 GB,
-// short = 0.5 GB, short active at 0.1 s (latency).
+// whatever their sizes (each shared in its natural unit, executor.cpp). Link 1e10 B/s;
+// long = 2 GB, short = 0.5 GB, short active at 0.1 s (latency).
 //   [0, 0.1]:   long alone at 10 GB/s -> 1 GB moved, 1 GB left.
 //   [0.1, 0.2]: both at 5 GB/s; short's 0.5 GB takes 0.1 s -> short ends at 0.2 s;
 //               long moves 0.5 GB -> 0.5 GB left.
@@ -114,31 +114,74 @@ TEST(Executor, RateCapBoundsProgress) {
 TEST(Executor, RatesChangeWhenFlowsComeAndGo) {
   TaskGraph g;
   const ResourceId link = g.add_resource("link", 10 * kGBps);
-  const TaskId lng = add(g, "long", g.add_queue("q0"), {{link, 2e9}});
-  const TaskId sht = add(g, "short", g.add_queue("q1"), {{link, 0.5e9}}, {}, kS / 10);
+  const TaskId lng = add(g, "long", g.add_queue("q0"), {{link, 2e9}}, {}, 0, TaskKind::Transfer);
+  const TaskId sht = add(g, "short", g.add_queue("q1"), {{link, 0.5e9}}, {}, kS / 10, TaskKind::Transfer);
   const Trace tr = simulate(g);
   EXPECT_EQ(tr.tasks[sht].end, kS / 5);
   EXPECT_EQ(tr.tasks[lng].end, kS / 4);
 }
 
+// A kernel on two cores (the same d = 1 s on each) is shared by its fraction of each; a 0.5 s
+// kernel on core 0 meets it there. Fractions filled to one level t: core 0 saturates at 2 t = 1
+// (t = 0.5), core 1 at t = 1, so both get half of core 0. The short one: 0.5 s of work at half a
+// core ends at 1 s. The wide one has then done 0.5 s of its 1 s and runs alone on whole cores:
+// ends at 1.5 s. (Equal progress rates instead would give x (1 + 0.5) = 1, the short one ending
+// at 1.5 s.)
+TEST(Executor, AKernelOnSeveralCoresIsSharedByItsFractionOfEach) {
+  TaskGraph g;
+  const ResourceId c0 = g.add_resource("cpu.core0", 1.0), c1 = g.add_resource("cpu.core1", 1.0);
+  const TaskId wide = add(g, "wide", g.add_queue("q0"), {{c0, 1.0}, {c1, 1.0}});
+  const TaskId narrow = add(g, "narrow", g.add_queue("q1"), {{c0, 0.5}});
+  const Trace tr = simulate(g);
+  EXPECT_EQ(tr.tasks[narrow].end, kS);
+  EXPECT_EQ(tr.tasks[wide].end, 3 * kS / 2);
+}
+
 // A kernel and a DHA kernel on one GPU while a copy shares the DHA's bus (zero latency).
 // GPU capacity 1; bus 10 GB/s. Dha: d = 0.05 s of GPU, 1 GB over the bus; kernel d = 1 s; copy 1 GB.
-// Dominant shares: Dha's D = max(0.05/1, 1e9/1e10) = 0.1 (the bus); copy's D = 0.1; kernel's 1.
-// Filling the shares equally, the bus saturates first: Dha and copy at 5 GB/s each (share 0.5),
-// the Dha then takes 0.05 * 5 = 0.25 of the GPU, and the kernel gets the remaining 0.75.
-//   Dha and copy end at 1e9 / 5e9 = 0.2 s. The kernel has then done 0.75 * 0.2 = 0.15 s of its
-//   1 s and runs alone for 0.85 s more: it ends at 1.05 s.
-TEST(Executor, DhaSharesTheBusAsAFlowAndTheGpuAsAKernel) {
+// Natural units: the Dha and the copy in bytes/s (N = 1e9; the Dha takes 0.05 / 1e9 = 5e-11 of
+// the GPU per B/s), the kernel in GPU fractions (N = 1). Filling one level t for all three:
+//   GPU: t (1 + 5e-11) = 1 -> t = 1 / (1 + 5e-11) ~ 1 - 5e-11;   bus: 2 t = 1e10 -> t = 5e9.
+// The GPU saturates first: the kernel runs at ~1 - 5e-11 of the GPU, the Dha at ~1 B/s; the
+// copy takes the rest of the bus, 1e10 - t B/s.
+//   copy ends at 1e9 / (1e10 - t) = 0.1 / (1 - 1e-10 t) ~ 0.1 s + 10 ps;
+//   then nothing changes for the other two (the GPU still binds): the kernel ends at
+//   1 / t = 1 + 5e-11 s = 1 s + 50 ps, the Dha having moved t * (1 + 5e-11) = 1 B of its 1 GB;
+//   the Dha, alone, then runs at min(1 / 0.05, 1e10 / 1e9) = 10/s: (1e9 - 1) / 1e10 s more
+//   = 0.1 s - 100 ps: it ends at 1.1 s - 50 ps.
+// (Units meet in the Dha: a kernel beside it on its device holds it to about 1 B/s.)
+TEST(Executor, DhaBesideAKernelIsHeldToItsByteLevel) {
   TaskGraph g;
   const ResourceId gpu = g.add_resource("gpu", 1.0);
   const ResourceId bus = g.add_resource("bus", 10 * kGBps);
-  const TaskId dha = add(g, "dha", g.add_queue("q0"), {{gpu, 0.05}, {bus, 1e9}}, {}, 0, TaskKind::Dha);
+  Task dha_task;
+  dha_task.name = "dha";
+  dha_task.kind = TaskKind::Dha;
+  dha_task.queue = g.add_queue("q0");
+  dha_task.uses = {{gpu, 0.05}, {bus, 1e9}};
+  dha_task.bytes = 1e9;
+  const TaskId dha = g.add_task(dha_task);
   const TaskId kernel = add(g, "kernel", g.add_queue("q1"), {{gpu, 1.0}});
   const TaskId copy = add(g, "copy", g.add_queue("q2"), {{bus, 1e9}}, {}, 0, TaskKind::Transfer);
   const Trace tr = simulate(g);
-  EXPECT_EQ(tr.tasks[dha].end, kS / 5);
-  EXPECT_EQ(tr.tasks[copy].end, kS / 5);
-  EXPECT_NEAR(static_cast<double>(tr.tasks[kernel].end), 1.05 * kS, 2.0);
+  EXPECT_NEAR(static_cast<double>(tr.tasks[copy].end), 0.1 * kS + 10, 2.0);
+  EXPECT_NEAR(static_cast<double>(tr.tasks[kernel].end), 1.0 * kS + 50, 2.0);
+  EXPECT_NEAR(static_cast<double>(tr.tasks[dha].end), 1.1 * kS - 50, 2.0);
+}
+
+// An activity whose rate would take it past the largest representable time (about 106 days)
+// is an input error naming it: 1e9 B at 1 B/s needs 1e9 s.
+TEST(Executor, AnActivityBeyondRepresentableTimeIsAnInputError) {
+  TaskGraph g;
+  const ResourceId link = g.add_resource("slow", 1.0);
+  add(g, "endless", g.add_queue("q"), {{link, 1e9}}, {}, 0, TaskKind::Transfer);
+  try {
+    simulate(g);
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("'endless' would end beyond the largest representable time"), std::string::npos)
+        << e.what();
+  }
 }
 
 // A random layered task graph over a few GPUs and links, for the metamorphic tests.
