@@ -131,7 +131,7 @@ class Chrion final : public Placer {
   // Algorithm 2's inner loop for one k'.
   Trial trial(const Problem& p, const CommModel& comm, const std::vector<int>& order, int gpu, int cpu, int kk) const {
     const models::Graph& g = *p.graph;
-    Trial t{Schedule(g.nodes.size()), std::vector<int>(g.nodes.size(), -1), 0, 0};
+    Trial t{Schedule(p), std::vector<int>(g.nodes.size(), -1), 0, 0};
     std::vector<double> avail(static_cast<size_t>(kk) + 1, 0.0);  // [0]: GPU, [j]: core j-1
     std::vector<bool> on_gpu(g.nodes.size(), false);
     for (int v : order) {

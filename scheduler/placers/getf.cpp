@@ -162,7 +162,7 @@ Getf getf_schedule(const Problem& p) {
   const std::vector<int> devices = default_devices(*p.topo);
   const CommModel comm(p);
   const std::vector<double> rank = upward_rank(p, comm, devices);  // InputError for an op that runs nowhere
-  Getf out{speed_groups(p, devices), {}, 0, {Schedule(g.nodes.size()), -1}, {}};
+  Getf out{speed_groups(p, devices), {}, 0, {Schedule(p), -1}, {}};
   const std::vector<std::vector<double>> dur = group_durations(p, out.groups);
   double scale = 0;  // the largest p_jk, so the LP's numbers are O(1) for the solver's tolerances
   for (int j : g.ops())

@@ -32,7 +32,7 @@ Schedule heft_schedule(const Problem& p, const std::vector<int>& devices, bool i
     if (rank[a] != rank[b]) return rank[a] > rank[b];
     return pos[a] < pos[b];
   });
-  Schedule s(g.nodes.size());
+  Schedule s(p);
   std::vector<Timeline> line(p.topo->devices.size());
   for (int v : ops) {
     int best = -1;

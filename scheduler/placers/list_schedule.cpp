@@ -6,6 +6,7 @@
 
 #include "scheduler/lower.hpp"
 #include "scheduler/plan_names.hpp"
+#include "sim/core/error.hpp"
 
 namespace placesim::scheduler {
 
@@ -79,7 +80,12 @@ std::vector<int> Schedule::order(const models::Graph& g) const {
   return ops;
 }
 
+Schedule::Schedule(const Problem& p)
+    : device_of(p.graph->nodes.size(), -1), start(p.graph->nodes.size(), 0.0), finish(p.graph->nodes.size(), 0.0),
+      copies(p) {}
+
 void Schedule::place(int op, int dev, double s, double f) {
+  copies.book(op, dev);
   device_of[op] = dev;
   start[op] = s;
   finish[op] = f;
@@ -88,7 +94,7 @@ void Schedule::place(int op, int dev, double s, double f) {
 
 double data_ready(const Problem& p, const CommModel& comm, const Schedule& s, int op, int dev) {
   const models::Graph& g = *p.graph;
-  double ready = 0;
+  double ready = s.copies.arrival(op, dev);
   for (int e : g.in_edges(op)) {
     const int u = g.edges[e].src;
     if (g.nodes[u].kind != models::NodeKind::Op) continue;
@@ -99,7 +105,7 @@ double data_ready(const Problem& p, const CommModel& comm, const Schedule& s, in
 
 Schedule schedule_in_order(const Problem& p, const CommModel& comm, const std::vector<int>& device_of,
                            const std::vector<int>& order) {
-  Schedule s(p.graph->nodes.size());
+  Schedule s(p);
   std::vector<double> avail(p.topo->devices.size(), 0.0);
   for (int op : order) {
     const int dev = device_of[op];
@@ -115,7 +121,7 @@ EtfResult etf_schedule(const Problem& p, const CommModel& comm, const std::vecto
                        const std::vector<int>& favourite) {
   const models::Graph& g = *p.graph;
   MemoryBook book(p);
-  EtfResult r{Schedule(g.nodes.size()), -1};
+  EtfResult r{Schedule(p), -1};
   Schedule& s = r.schedule;
   std::vector<double> avail(p.topo->devices.size(), 0.0);
   std::vector<int> kept_for(p.topo->devices.size(), -1);  // m-SCT: the favourite child a device waits for
@@ -163,15 +169,19 @@ EtfResult etf_schedule(const Problem& p, const CommModel& comm, const std::vecto
 Plan scheduled_plan(const Problem& p, std::string placer, const Schedule& s, const BuildOptions& opts) {
   Plan plan = build_plan(p, std::move(placer), s.device_of, s.order(*p.graph), opts);
   std::vector<PlanQueue> queues;
+  size_t copies = 0;
   for (PlanQueue& q : plan.queues) {
     PlanQueue kept{q.name, {}};
     for (const PlanItem& it : q.items) {
-      const bool activation = it.kind == PlanItem::Kind::Deliver && p.graph->nodes[it.node].kind == models::NodeKind::Op;
-      if (activation) queues.push_back({item_name(it, *p.graph, *p.topo), {it}});
+      const bool deliver = it.kind == PlanItem::Kind::Deliver;
+      if (deliver && p.graph->nodes[it.node].kind == models::NodeKind::Op) queues.push_back({item_name(it, *p.graph, *p.topo), {it}});
+      else if (deliver) ++copies;  // replaced by the channel queues below
       else kept.items.push_back(it);
     }
     if (!kept.items.empty()) queues.push_back(std::move(kept));
   }
+  PLACESIM_ASSERT(copies == s.copies.booked().size(), "the schedule booked other parameter copies than its plan makes");
+  for (PlanQueue& q : s.copies.queues()) queues.push_back(std::move(q));
   plan.queues = std::move(queues);
   return plan;
 }

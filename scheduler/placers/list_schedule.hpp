@@ -1,6 +1,7 @@
 // What the list-scheduling placers (heft, chrion, m-topo, m-etf, m-sct, getf) share: the
-// communication model they schedule with, a device timeline with insertion, the schedule they
-// predict, the memory they book, and the plan that executes that schedule.
+// communication model they schedule with, the parameter copies they book (weights: host), a
+// device timeline with insertion, the schedule they predict, the memory they book, and the plan
+// that executes that schedule.
 //
 // Communication time of graph edge e = (u, v) with u on device a and v on device b:
 //
@@ -10,22 +11,25 @@
 //              = latency(a, b) + bytes(e) / bw(a, b)  else (bw: the route's slowest hop)
 //
 // It ignores contention, as the list-scheduling literature does; the simulator does not.
+// Parameters (weights: host) arrive as param_copies.hpp books them: serialised per copy channel.
 //
 // The execution contract a schedule predicts (DESIGN.md): an op starts when its queue's
-// previous op has ended and every input has arrived; an input from another device arrives a
-// delivery time after its producer ends. scheduled_plan() builds the plan so that this holds:
-// each device runs its ops in one queue in order of scheduled start, and each delivery of an
-// activation sits on a queue of its own (named like the task, `op@device`), so deliveries never
-// wait for each other. lower() gives one delivery per (producer, device) the largest fixed time
-// of the edges it serves; the schedules here use each edge's own time, so the prediction is
-// exact (under `network: ideal`, fixed durations, no launch cost) when the out-edges of each op
-// that cross to one device carry one time, as in every random DAG.
+// previous op has ended and every input has arrived (an input from another device a delivery
+// time after its producer ends; a parameter when its booked copy ends). scheduled_plan() builds
+// the plan so that this holds: each device runs its ops in one queue in order of scheduled
+// start; each delivery of an activation sits on a queue of its own (named like the task,
+// `op@device`), so deliveries never wait for each other; each copy channel runs its parameter
+// copies on one queue in the order they were booked. lower() gives one delivery per (producer,
+// device) the largest fixed time of the edges it serves; the schedules here use each edge's own
+// time, so the prediction is exact (under `network: ideal`, fixed durations, no launch cost)
+// when the out-edges of each op that cross to one device carry one time, as in every random DAG.
 #pragma once
 
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "scheduler/placers/param_copies.hpp"
 #include "scheduler/plan.hpp"
 #include "scheduler/plan_builder.hpp"
 #include "scheduler/problem.hpp"
@@ -64,13 +68,16 @@ struct Schedule {
   std::vector<int> device_of;              // per graph node, -1 for params and unplaced ops
   std::vector<double> start, finish;       // per graph node
   double makespan = 0;
-  explicit Schedule(size_t nodes) : device_of(nodes, -1), start(nodes, 0.0), finish(nodes, 0.0) {}
+  ParamCopies copies;                      // the parameter copies the placed ops need
+  explicit Schedule(const Problem& p);
   // Op nodes by scheduled start; ties by position in the graph's topological order.
   std::vector<int> order(const models::Graph& g) const;
+  // Places `op` and books the parameter copies it needs on `dev`.
   void place(int op, int dev, double s, double f);
 };
 
-// When every input of `op` (all its producers scheduled) has arrived on `dev`.
+// When every input of `op` (all its producers scheduled) has arrived on `dev`: its producers'
+// outputs, and its parameters as s.copies would book them.
 double data_ready(const Problem& p, const CommModel& comm, const Schedule& s, int op, int dev);
 
 // Ops in `order` (dependencies first), each on device_of[op], one FIFO queue per device.
