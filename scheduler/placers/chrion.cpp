@@ -8,7 +8,8 @@
 // * Eq. 2-3:  EST(v, p_j) = max(avail[j], max over preds u of (AFT(u) + C(u, v) / b)),
 //             EFT(v, p_0) = W(v, 0) + EST,  EFT(v, p_j) = W(v, k') + EST for j > 0.
 //   C/b is the communication model of list_schedule.hpp between the GPU and the CPU; cores
-//   of one CPU exchange data for free.
+//   of one CPU exchange data for free. Under `weights: host` EST also waits for the arrival of
+//   v's parameters on p_j's device (param_copies.hpp), which all cores of the CPU share.
 // * Eq. 4:    M(v, p_0) = out(v) + state(v) + weights(v) not yet on the GPU
 //                         + sum over preds u on the CPU of out(u);  M(v, p_j) = 0.
 // * Eq. 5 and Algorithm 2: for every k' in 0..k, each op in the order goes to the processor

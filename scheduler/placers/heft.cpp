@@ -6,6 +6,8 @@
 //   rank_u(v)  = w-bar(v) + max over successors s of (c-bar(v, s) + rank_u(s))  (Eq. 3)
 //   EST(v, p)  = max(avail(v, p), max over preds u of (AFT(u) + c(u, v)))   (Eq. 4)
 //   EFT(v, p)  = w(v, p) + EST(v, p)                                         (Eq. 5)
+// Under `weights: host` EST also waits for arrival(v, p), when v's parameters would be on p
+// (param_copies.hpp: copies serialised per shared bus); the ranks leave the copies out.
 //
 // Ops in decreasing rank_u (ties: topological position) each go to the device with the
 // smallest EFT (ties: the lowest device index), where avail(v, p) is the start of the first

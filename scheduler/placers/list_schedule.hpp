@@ -87,7 +87,8 @@ Schedule schedule_in_order(const Problem& p, const CommModel& comm, const std::v
 // Earliest Task First (Hwang, Chow, Anger and Lee, SIAM J. Comput. 18(2), 1989) with memory
 // booking, as m-ETF, m-SCT and GETF run it. Op v may use the devices of groups[group_of[v]].
 // Repeatedly, over every ready op v and every device d of its group that it fits on,
-//   EST(v, d) = max(avail(d), max over preds u of (AFT(u) + c(u, v)))
+//   EST(v, d) = max(avail(d), max over preds u of (AFT(u) + c(u, v)), arrival(v, d))
+// (arrival: when v's parameters would be on d, param_copies.hpp; 0 unless weights: host)
 // and the pair with the smallest EST is scheduled (ties: the higher rank, then the lower op,
 // then the device listed first). m-SCT: favourite[u] (-1 for none) is the child a device keeps
 // itself for once u ran there: another op may start on it only if it ends by EST(f, d).
