@@ -63,6 +63,7 @@ TEST(HostWeights, HeftSerialisesTheCopiesOfASharedBus) {
   EXPECT_EQ(s.device_of[g.find("b")], topo.index("g1"));
   ASSERT_EQ(s.copies.booked().size(), 2u);
   EXPECT_NEAR(s.copies.booked()[0].end, 0.100002, 1e-12);
+  EXPECT_NEAR(s.copies.booked()[1].start, 0.100002, 1e-12);
   EXPECT_NEAR(s.copies.booked()[1].end, 0.200004, 1e-12);
   EXPECT_NEAR(s.makespan, 0.240004, 1e-12);
 
