@@ -19,6 +19,8 @@
 //   is scheduled on d and its favourite child f is ready, d is kept for f: another op may start
 //   on d only if it ends by EST(f, d).
 // m-ETF and m-SCT run list_schedule.hpp's etf_schedule (shared with getf) over every device.
+// Under `weights: host` every EST (m-topo's start too) also waits for the arrival of the op's
+// parameters on the device (param_copies.hpp).
 //
 // Predicted makespan: the schedule length (m-topo: its placement run in topological order, one
 // queue per device).

@@ -6,10 +6,10 @@
 //   exceeds its mean execution time over the devices is appended at once (depth first, to keep
 //   locality), and so on down the chain.
 // * Eq. 2-3:  EST(v, p_j) = max(avail[j], max over preds u of (AFT(u) + C(u, v) / b)),
-//             and (weights: host) when v's parameters are copied there (list_schedule.hpp),
 //             EFT(v, p_0) = W(v, 0) + EST,  EFT(v, p_j) = W(v, k') + EST for j > 0.
 //   C/b is the communication model of list_schedule.hpp between the GPU and the CPU; cores
-//   of one CPU exchange data for free.
+//   of one CPU exchange data for free. Under `weights: host` EST also waits for the arrival of
+//   v's parameters on p_j's device (param_copies.hpp), which all cores of the CPU share.
 // * Eq. 4:    M(v, p_0) = out(v) + state(v) + weights(v) not yet on the GPU
 //                         + sum over preds u on the CPU of out(u);  M(v, p_j) = 0.
 // * Eq. 5 and Algorithm 2: for every k' in 0..k, each op in the order goes to the processor
@@ -133,10 +133,9 @@ class Chrion final : public Placer {
   // Algorithm 2's inner loop for one k'.
   Trial trial(const Problem& p, const CommModel& comm, const std::vector<int>& order, int gpu, int cpu, int kk) const {
     const models::Graph& g = *p.graph;
-    Trial t{Schedule(g.nodes.size()), std::vector<int>(g.nodes.size(), -1), kk, 0, 0};
+    Trial t{Schedule(p), std::vector<int>(g.nodes.size(), -1), kk, 0, 0};
     std::vector<double> avail(static_cast<size_t>(kk) + 1, 0.0);  // [0]: GPU, [j]: core j-1
     std::vector<bool> on_gpu(g.nodes.size(), false);
-    CopyBook copies(p);
     for (int v : order) {
       // GPU memory v books (Eq. 4).
       double m = g.nodes[v].output_bytes + g.nodes[v].state_bytes;
@@ -153,7 +152,7 @@ class Chrion final : public Placer {
         if (d == models::kCannotRun) continue;
         // W(v, k'): k' d_k'(v), but the per-op constants (launch, op_overhead) paid once.
         const double w = j == 0 ? d : p.core_duration(v, cpu, kk);
-        const double est = std::max(avail[j], inputs_ready(p, comm, copies, t.s, v, dev));
+        const double est = std::max(avail[j], data_ready(p, comm, t.s, v, dev));
         const double cost = est + w + (j == 0 ? sigma_ * m * 1e-9 : 0.0);
         if (cost < best_cost) best = j, best_cost = cost, best_start = est, best_finish = est + w;
       }
@@ -162,7 +161,6 @@ class Chrion final : public Placer {
                                      p.topo->devices[gpu].id));
       avail[best] = best_finish;
       t.s.place(v, best == 0 ? gpu : cpu, best_start, best_finish);
-      copies.book(v, best == 0 ? gpu : cpu, t.s);
       if (best > 0) {
         t.core_of[v] = best - 1;
         continue;

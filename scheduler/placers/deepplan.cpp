@@ -6,25 +6,30 @@
 //
 // Bandwidths (the slowest hop of each route): b0 host memory -> the GPU; for the m neighbours
 // (GPUs joined to it by an NVLink link whose route from that host memory shares no link with
-// the GPU's own nor with an earlier neighbour's: independent PCIe buses) b1 = min(host -> neighbour, neighbour -> GPU). A copied parameter of B bytes
-// sends f B through one neighbour (dealt in turn) and (1 - f) B over the own route, with
+// the GPU's own nor with an earlier neighbour's: independent PCIe buses) b1 = min(host ->
+// neighbour, neighbour -> GPU). A copied parameter of w bytes sends f w through one neighbour
+// (dealt in turn) and (1 - f) w over the own route, with
 //   f = m b1 / (b0 + m b1)     (both routes then finish together when every copy is split),
-// so the copy queue spends  load(B) = (1 - f) B / b0  on it (m = 0: f = 0).
+// so the GPU's copy queue spends  t((1 - f) w)  on it (m = 0: f = 0), t the copy time of
+// param_copies.hpp (route latency + bytes over the slowest of route, copy engine and host memory).
 //
 // The choice per parameter, walking the ops in topological order with t_gpu (when the GPU is
-// free) and t_copy (when the copy queue is): an op v of duration d whose parameters not yet on
-// the GPU total B ends at
-//   copy:  max(t_gpu, ready(v), t_copy + load(B)) + d
-//   DHA:   max(t_gpu, ready(v)) + max(d, B / b0)
+// free) and t_copy (when the bus from host memory is): an op v of duration d whose parameters
+// not yet on the GPU total B bytes, load(v) = the sum of their t((1 - f) w), ends at
+//   copy:  max(t_gpu, ready(v), t_copy + load(v)) + d,       then t_copy += load(v)
+//   DHA:   max(t_gpu, ready(v)) + max(d, B / b0),            then t_copy += B / b0
 // and its parameters are read by DHA when that ends strictly earlier and v is their only
-// reader (a parameter read by DHA is read again by every reader). The prediction is t_gpu after
-// the last op; it ignores that DHA reads and copies share the bus.
+// reader (a parameter read by DHA is read again by every reader). The bus is serialised: a DHA
+// read's bytes delay the copies booked after it by B / b0 (in the engine those copies run
+// alongside the read and share the bus, ending the later of the two at the same time; the read
+// itself then ends later than predicted). The prediction is t_gpu after the last op.
 #include <algorithm>
 #include <fmt/format.h>
 #include <limits>
 
 #include "scheduler/placers/builtin.hpp"
-#include "scheduler/placers/list_schedule.hpp"
+#include "scheduler/placers/param_copies.hpp"
+#include "scheduler/plan_builder.hpp"
 
 namespace placesim::scheduler {
 namespace {
@@ -74,6 +79,7 @@ class DeepPlan final : public Placer {
     const double m = static_cast<double>(neighbours.size());
     const double f = neighbours.empty() ? 0.0 : m * b1 / (b0 + m * b1);
 
+    const ParamCopies copies(p);
     std::vector<int> readers(g.nodes.size(), 0);
     for (const models::Edge& e : g.edges) readers[e.src] += g.nodes[e.dst].kind == models::NodeKind::Op;
     BuildOptions opts;
@@ -85,7 +91,7 @@ class DeepPlan final : public Placer {
       const double d = p.duration(v, gpu);
       if (d == models::kCannotRun)
         throw InputError(fmt::format("op '{}' cannot run on '{}'", g.nodes[v].name, topo.devices[gpu].id));
-      double ready = t_gpu, bytes = 0;
+      double ready = t_gpu, bytes = 0, load = 0;
       bool single = true;
       std::vector<int> fresh;
       for (int e : g.in_edges(v)) {
@@ -95,10 +101,11 @@ class DeepPlan final : public Placer {
         } else if (!loaded[u]) {
           fresh.push_back(u);
           bytes += g.edges[e].bytes;
+          if (host_weights) load += copies.copy_time((1 - f) * g.edges[e].bytes, gpu);
           single = single && readers[u] == 1;
         }
       }
-      const double copy_end = std::max(ready, t_copy + (1 - f) * bytes / b0) + d;
+      const double copy_end = std::max(ready, t_copy + load) + d;
       const double dha_end = ready + std::max(d, bytes / b0);
       const bool dha = host_weights && dha_ && !fresh.empty() && single && dha_end < copy_end;
       for (int u : fresh) {
@@ -114,7 +121,7 @@ class DeepPlan final : public Placer {
           opts.params[{u, gpu}] = pd;
         }
       }
-      if (!dha && host_weights) t_copy += (1 - f) * bytes / b0;
+      if (host_weights) t_copy += dha ? bytes / b0 : load;
       t_gpu = finish[v] = dha ? dha_end : copy_end;
     }
     std::vector<int> device_of(g.nodes.size(), gpu);

@@ -32,11 +32,12 @@
 // L_k = sum_{j: k(j) = k} p_jk <= K sum_j p_jk x_jk <= K m_k D*.
 //
 // ETF: list_schedule.hpp's etf_schedule (shared with m-ETF) with group_of = k(j), booking
-// memory as Baechi does; an op that fits on no device of its group makes the result
-// `infeasible`. Predicted makespan: the schedule length.
+// memory as Baechi does and, under `weights: host`, parameter copies (param_copies.hpp); an op
+// that fits on no device of its group makes the result `infeasible`. Predicted makespan: the
+// schedule length.
 //
-// Guarantee (our derivation; the paper's theorem we could not read). With memory unlimited,
-// let c-bar(e) be edge e's largest communication time over device pairs. Hwang et al.'s chain
+// Guarantee (our derivation; the paper's theorem we could not read). With memory unlimited
+// and weights resident (parameter copies are outside the paper's model), let c-bar(e) be edge e's largest communication time over device pairs. Hwang et al.'s chain
 // argument carries over group by group: ETF's chosen start times never decrease, so while the
 // last op of a chain waits with its inputs already on every device, every machine of its group
 // is busy. Hence
@@ -162,7 +163,7 @@ Getf getf_schedule(const Problem& p) {
   const std::vector<int> devices = default_devices(*p.topo);
   const CommModel comm(p);
   const std::vector<double> rank = upward_rank(p, comm, devices);  // InputError for an op that runs nowhere
-  Getf out{speed_groups(p, devices), {}, 0, {Schedule(g.nodes.size()), -1}, {}};
+  Getf out{speed_groups(p, devices), {}, 0, {Schedule(p), -1}, {}};
   const std::vector<std::vector<double>> dur = group_durations(p, out.groups);
   double scale = 0;  // the largest p_jk, so the LP's numbers are O(1) for the solver's tolerances
   for (int j : g.ops())

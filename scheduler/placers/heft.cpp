@@ -5,8 +5,9 @@
 //   c-bar(e)   = L-bar + data(e) / B-bar, or the edge's fixed time           (Eq. 2; list_schedule.hpp)
 //   rank_u(v)  = w-bar(v) + max over successors s of (c-bar(v, s) + rank_u(s))  (Eq. 3)
 //   EST(v, p)  = max(avail(v, p), max over preds u of (AFT(u) + c(u, v)))   (Eq. 4)
-//                (and, weights: host, when v's parameters are copied to p: CopyBook)
 //   EFT(v, p)  = w(v, p) + EST(v, p)                                         (Eq. 5)
+// Under `weights: host` EST also waits for arrival(v, p), when v's parameters would be on p
+// (param_copies.hpp: copies serialised per shared bus); the ranks leave the copies out.
 //
 // Ops in decreasing rank_u (ties: topological position) each go to the device with the
 // smallest EFT (ties: the lowest device index), where avail(v, p) is the start of the first
@@ -33,8 +34,7 @@ Schedule heft_schedule(const Problem& p, const std::vector<int>& devices, bool i
     if (rank[a] != rank[b]) return rank[a] > rank[b];
     return pos[a] < pos[b];
   });
-  Schedule s(g.nodes.size());
-  CopyBook copies(p);
+  Schedule s(p);
   std::vector<Timeline> line(p.topo->devices.size());
   for (int v : ops) {
     int best = -1;
@@ -42,11 +42,10 @@ Schedule heft_schedule(const Problem& p, const std::vector<int>& devices, bool i
     for (int d : devices) {
       const double w = p.duration(v, d);
       if (w == models::kCannotRun) continue;
-      const double est = line[d].earliest_start(inputs_ready(p, comm, copies, s, v, d), w, insertion);
+      const double est = line[d].earliest_start(data_ready(p, comm, s, v, d), w, insertion);
       if (est + w < best_finish) best = d, best_start = est, best_finish = est + w;
     }
     line[best].add(best_start, best_finish);
-    copies.book(v, best, s);
     s.place(v, best, best_start, best_finish);
   }
   return s;

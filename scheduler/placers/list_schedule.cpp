@@ -6,6 +6,7 @@
 
 #include "scheduler/lower.hpp"
 #include "scheduler/plan_names.hpp"
+#include "sim/core/error.hpp"
 
 namespace placesim::scheduler {
 
@@ -79,7 +80,12 @@ std::vector<int> Schedule::order(const models::Graph& g) const {
   return ops;
 }
 
+Schedule::Schedule(const Problem& p)
+    : device_of(p.graph->nodes.size(), -1), start(p.graph->nodes.size(), 0.0), finish(p.graph->nodes.size(), 0.0),
+      copies(p) {}
+
 void Schedule::place(int op, int dev, double s, double f) {
+  copies.book(op, dev);
   device_of[op] = dev;
   start[op] = s;
   finish[op] = f;
@@ -88,7 +94,7 @@ void Schedule::place(int op, int dev, double s, double f) {
 
 double data_ready(const Problem& p, const CommModel& comm, const Schedule& s, int op, int dev) {
   const models::Graph& g = *p.graph;
-  double ready = 0;
+  double ready = s.copies.arrival(op, dev);
   for (int e : g.in_edges(op)) {
     const int u = g.edges[e].src;
     if (g.nodes[u].kind != models::NodeKind::Op) continue;
@@ -97,101 +103,14 @@ double data_ready(const Problem& p, const CommModel& comm, const Schedule& s, in
   return ready;
 }
 
-CopyBook::CopyBook(const Problem& p)
-    : p_(&p), active_(p.weights == WeightsMode::Host && !p.topo->network_ideal) {
-  if (!active_) return;
-  const size_t devices = p.topo->devices.size();
-  free_.assign(2 * p.topo->links.size() + 2 * devices, 0.0);
-  on_device_.assign(devices, {});
-}
-
-// Channels: link l's a->b direction is 2l, b->a 2l + 1; host memory h is 2L + h; device d's copy
-// queue 2L + D + d.
-double CopyBook::copy(int op, int dev, std::vector<std::pair<int, double>>* booked,
-                      std::vector<ParamCopy>* copies) const {
-  if (!active_) return 0;
-  const models::Graph& g = *p_->graph;
-  const hw::Topology& topo = *p_->topo;
-  const int links = static_cast<int>(topo.links.size()), devices = static_cast<int>(topo.devices.size());
-  std::vector<std::pair<int, double>> local;  // channels this op's copies have moved on
-  auto free_at = [&](int c) {
-    for (auto& [k, t] : local)
-      if (k == c) return t;
-    return free_[c];
-  };
-  auto set = [&](int c, double t) {
-    for (auto& [k, v] : local)
-      if (k == c) return void(v = t);
-    local.emplace_back(c, t);
-  };
-  const std::vector<bool>& on = on_device_[dev];
-  std::vector<int> seen;
-  double done = 0;
-  for (int e : g.in_edges(op)) {
-    const int w = g.edges[e].src;
-    if (g.nodes[w].kind != models::NodeKind::Param || (!on.empty() && on[w])) continue;
-    if (std::find(seen.begin(), seen.end(), w) != seen.end()) continue;
-    seen.push_back(w);
-    // The copy queue, and the channels that bound this copy's rate (its bottleneck).
-    std::vector<int> channels = {2 * links + devices + dev};
-    std::string queue = topo.devices[dev].id + ".h2d";
-    double time = 0;
-    if (g.edges[e].time_s) {
-      time = *g.edges[e].time_s;
-    } else {
-      const int host = topo.host_memory_for(dev);
-      if (host < 0) continue;  // lower() reports it
-      const hw::Route& r = topo.route(host, dev);
-      std::vector<std::pair<int, double>> rates;  // (channel, capacity)
-      for (const hw::Hop& h : r.hops)
-        rates.emplace_back(2 * h.link + (h.forward ? 0 : 1), h.forward ? topo.links[h.link].bw_ab : topo.links[h.link].bw_ba);
-      if (topo.devices[host].memory_bw > 0) rates.emplace_back(2 * links + host, topo.devices[host].memory_bw);
-      const hw::Device& d = topo.devices[dev];
-      if (d.kind == hw::DeviceKind::Gpu && d.copy_engine_bw > 0) rates.emplace_back(-1, d.copy_engine_bw);
-      double bw = std::numeric_limits<double>::infinity();
-      for (auto [c, cap] : rates) bw = std::min(bw, cap);
-      for (auto [c, cap] : rates) {
-        if (c < 0 || cap != bw) continue;
-        if (channels.size() == 1) queue = (c < 2 * links ? topo.links[c / 2].id : topo.devices[c - 2 * links].id) + ".copy";
-        channels.push_back(c);
-      }
-      time = r.latency_s + g.edges[e].bytes / bw;
-    }
-    double start = 0;
-    for (int c : channels) start = std::max(start, free_at(c));
-    for (int c : channels) set(c, start + time);
-    done = std::max(done, start + time);
-    if (copies) copies->push_back({w, dev, queue});
-  }
-  if (booked) *booked = std::move(local);
-  return done;
-}
-
-void CopyBook::book(int op, int dev, Schedule& s) {
-  if (!active_) return;
-  std::vector<std::pair<int, double>> booked;
-  copy(op, dev, &booked, &s.copies);
-  for (auto& [c, t] : booked) free_[c] = t;
-  std::vector<bool>& on = on_device_[dev];
-  if (on.empty()) on.assign(p_->graph->nodes.size(), false);
-  for (int e : p_->graph->in_edges(op))
-    if (p_->graph->nodes[p_->graph->edges[e].src].kind == models::NodeKind::Param) on[p_->graph->edges[e].src] = true;
-}
-
-double inputs_ready(const Problem& p, const CommModel& comm, const CopyBook& copies, const Schedule& s, int op, int dev) {
-  return std::max(data_ready(p, comm, s, op, dev), copies.ready(op, dev));
-}
-
 Schedule schedule_in_order(const Problem& p, const CommModel& comm, const std::vector<int>& device_of,
                            const std::vector<int>& order) {
-  Schedule s(p.graph->nodes.size());
-  CopyBook copies(p);
+  Schedule s(p);
   std::vector<double> avail(p.topo->devices.size(), 0.0);
   for (int op : order) {
     const int dev = device_of[op];
-    const double start = std::max(avail[dev], inputs_ready(p, comm, copies, s, op, dev));
+    const double start = std::max(avail[dev], data_ready(p, comm, s, op, dev));
     avail[dev] = start + p.duration(op, dev);
-    copies.book(op, dev, s);
     s.place(op, dev, start, avail[dev]);
   }
   return s;
@@ -202,8 +121,7 @@ EtfResult etf_schedule(const Problem& p, const CommModel& comm, const std::vecto
                        const std::vector<int>& favourite) {
   const models::Graph& g = *p.graph;
   MemoryBook book(p);
-  CopyBook copies(p);
-  EtfResult r{Schedule(g.nodes.size()), -1};
+  EtfResult r{Schedule(p), -1};
   Schedule& s = r.schedule;
   std::vector<double> avail(p.topo->devices.size(), 0.0);
   std::vector<int> kept_for(p.topo->devices.size(), -1);  // m-SCT: the favourite child a device waits for
@@ -220,11 +138,11 @@ EtfResult etf_schedule(const Problem& p, const CommModel& comm, const std::vecto
       for (int d : groups[group_of[v]]) {
         const double w = p.duration(v, d);
         if (w == models::kCannotRun || !book.fits(v, d)) continue;
-        const double est = std::max(avail[d], inputs_ready(p, comm, copies, s, v, d));
+        const double est = std::max(avail[d], data_ready(p, comm, s, v, d));
         const int f = kept_for[d];
         if (f >= 0 && f != v && s.device_of[f] < 0 && missing[f] == 0 && book.fits(f, d) &&
             p.duration(f, d) != models::kCannotRun &&
-            est + w > std::max(avail[d], inputs_ready(p, comm, copies, s, f, d)))
+            est + w > std::max(avail[d], data_ready(p, comm, s, f, d)))
           continue;
         const bool better = best_op < 0 || est < best_est ||
                             (est == best_est && (rank[v] > rank[best_op] || (rank[v] == rank[best_op] && v < best_op)));
@@ -236,7 +154,6 @@ EtfResult etf_schedule(const Problem& p, const CommModel& comm, const std::vecto
     }
     const double finish = best_est + p.duration(best_op, best_dev);
     book.add(best_op, best_dev);
-    copies.book(best_op, best_dev, s);
     s.place(best_op, best_dev, best_est, finish);
     avail[best_dev] = finish;
     kept_for[best_dev] = favourite[best_op];
@@ -252,21 +169,19 @@ EtfResult etf_schedule(const Problem& p, const CommModel& comm, const std::vecto
 Plan scheduled_plan(const Problem& p, std::string placer, const Schedule& s, const BuildOptions& opts) {
   Plan plan = build_plan(p, std::move(placer), s.device_of, s.order(*p.graph), opts);
   std::vector<PlanQueue> queues;
+  size_t copies = 0;
   for (PlanQueue& q : plan.queues) {
     PlanQueue kept{q.name, {}};
     for (const PlanItem& it : q.items) {
-      const bool param = p.graph->nodes[it.node].kind == models::NodeKind::Param;
-      if (it.kind == PlanItem::Kind::Deliver && !param) queues.push_back({item_name(it, *p.graph, *p.topo), {it}});
-      else if (!param || s.copies.empty()) kept.items.push_back(it);
+      const bool deliver = it.kind == PlanItem::Kind::Deliver;
+      if (deliver && p.graph->nodes[it.node].kind == models::NodeKind::Op) queues.push_back({item_name(it, *p.graph, *p.topo), {it}});
+      else if (deliver) ++copies;  // replaced by the channel queues below
+      else kept.items.push_back(it);
     }
     if (!kept.items.empty()) queues.push_back(std::move(kept));
   }
-  for (const ParamCopy& c : s.copies) {
-    const PlanItem it{PlanItem::Kind::Deliver, c.param, c.device};
-    auto q = std::find_if(queues.begin(), queues.end(), [&](const PlanQueue& x) { return x.name == c.queue; });
-    if (q == queues.end()) queues.push_back({c.queue, {it}});
-    else q->items.push_back(it);
-  }
+  PLACESIM_ASSERT(copies == s.copies.booked().size(), "the schedule booked other parameter copies than its plan makes");
+  for (PlanQueue& q : s.copies.queues()) queues.push_back(std::move(q));
   plan.queues = std::move(queues);
   return plan;
 }

@@ -1,6 +1,7 @@
 // What the list-scheduling placers (heft, chrion, m-topo, m-etf, m-sct, getf) share: the
-// communication model they schedule with, a device timeline with insertion, the schedule they
-// predict, the memory they book, and the plan that executes that schedule.
+// communication model they schedule with, the parameter copies they book (weights: host), a
+// device timeline with insertion, the schedule they predict, the memory they book, and the plan
+// that executes that schedule.
 //
 // Communication time of graph edge e = (u, v) with u on device a and v on device b:
 //
@@ -10,26 +11,25 @@
 //              = latency(a, b) + bytes(e) / bw(a, b)  else (bw: the route's slowest hop)
 //
 // It ignores contention, as the list-scheduling literature does; the simulator does not.
-//
-// Parameter copies (weights: host): before an op runs on a device, each parameter it reads
-// must have been copied there (CopyBook below); an op's inputs are ready at
-//   max(data_ready over its producers, CopyBook::ready over its parameters).
+// Parameters (weights: host) arrive as param_copies.hpp books them: serialised per copy channel.
 //
 // The execution contract a schedule predicts (DESIGN.md): an op starts when its queue's
-// previous op has ended and every input has arrived; an input from another device arrives a
-// delivery time after its producer ends. scheduled_plan() builds the plan so that this holds:
-// each device runs its ops in one queue in order of scheduled start, and each delivery of an
-// activation sits on a queue of its own (named like the task, `op@device`), so deliveries never
-// wait for each other. lower() gives one delivery per (producer, device) the largest fixed time
-// of the edges it serves; the schedules here use each edge's own time, so the prediction is
-// exact (under `network: ideal`, fixed durations, no launch cost) when the out-edges of each op
-// that cross to one device carry one time, as in every random DAG.
+// previous op has ended and every input has arrived (an input from another device a delivery
+// time after its producer ends; a parameter when its booked copy ends). scheduled_plan() builds
+// the plan so that this holds: each device runs its ops in one queue in order of scheduled
+// start; each delivery of an activation sits on a queue of its own (named like the task,
+// `op@device`), so deliveries never wait for each other; each copy channel runs its parameter
+// copies on one queue in the order they were booked. lower() gives one delivery per (producer,
+// device) the largest fixed time of the edges it serves; the schedules here use each edge's own
+// time, so the prediction is exact (under `network: ideal`, fixed durations, no launch cost)
+// when the out-edges of each op that cross to one device carry one time, as in every random DAG.
 #pragma once
 
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "scheduler/placers/param_copies.hpp"
 #include "scheduler/plan.hpp"
 #include "scheduler/plan_builder.hpp"
 #include "scheduler/problem.hpp"
@@ -64,71 +64,31 @@ class Timeline {
   std::vector<std::pair<double, double>> busy_;
 };
 
-// A parameter copy a schedule booked (weights: host), on the queue that runs it.
-struct ParamCopy {
-  int param = -1, device = -1;
-  std::string queue;
-};
-
 struct Schedule {
   std::vector<int> device_of;              // per graph node, -1 for params and unplaced ops
   std::vector<double> start, finish;       // per graph node
-  std::vector<ParamCopy> copies;           // in the order booked
   double makespan = 0;
-  explicit Schedule(size_t nodes) : device_of(nodes, -1), start(nodes, 0.0), finish(nodes, 0.0) {}
+  ParamCopies copies;                      // the parameter copies the placed ops need
+  explicit Schedule(const Problem& p);
   // Op nodes by scheduled start; ties by position in the graph's topological order.
   std::vector<int> order(const models::Graph& g) const;
+  // Places `op` and books the parameter copies it needs on `dev`.
   void place(int op, int dev, double s, double f);
 };
 
-// When every input of `op` (all its producers scheduled) has arrived on `dev`.
+// When every input of `op` (all its producers scheduled) has arrived on `dev`: its producers'
+// outputs, and its parameters as s.copies would book them.
 double data_ready(const Problem& p, const CommModel& comm, const Schedule& s, int op, int dev);
 
-// Parameter copies under `weights: host`, booked as a schedule places ops (DESIGN.md: every
-// parameter starts in host memory and is copied to each device that reads it, before its first
-// reader there; build_plan queues a device's copies on `<dev>.h2d`). The copy of parameter w to
-// device d, from the host memory nearest d, takes
-//   t(w, d) = latency(route) + bytes / bw,
-//   bw = min(the route's slowest hop, d's copy engine rate, the host memory's bandwidth)
-// (an edge's fixed `time` instead, when it has one; 0 under `network: ideal`), and starts once
-// every copy booked before it on the same channels has ended: d's copy queue, and the channels
-// that set bw (the route's slowest link directions, or the host memory when it is the slowest).
-// Copies bottlenecked on one bus thus run one after another, and the plan runs them so too:
-// scheduled_plan() puts each copy on the queue of its first bottleneck channel (`<link>.copy`,
-// or `<host>.copy` when the host memory is the slowest; the device's `<dev>.h2d` when none) in
-// the order booked, as SortingHat's per-bus copy queues do (run at once instead, max-min sharing
-// would end the last of them at the same instant but delay the first). A channel faster than
-// the copy is not booked: two copies share it without slowing (a 76.8 GB/s DRAM feeding two
-// 12 GB/s buses). A parameter already on d costs nothing more.
-// Nothing at all under `weights: resident`.
-class CopyBook {
- public:
-  explicit CopyBook(const Problem& p);
-  // When all of `op`'s parameters would be on `dev`, were it placed there now.
-  double ready(int op, int dev) const { return copy(op, dev, nullptr, nullptr); }
-  // Books those copies, appending them to s.copies: `op` was placed on `dev`.
-  void book(int op, int dev, Schedule& s);
-
- private:
-  double copy(int op, int dev, std::vector<std::pair<int, double>>* booked, std::vector<ParamCopy>* copies) const;
-  const Problem* p_;
-  bool active_;
-  std::vector<double> free_;                 // per channel: link directions, host memories, copy queues
-  std::vector<std::vector<bool>> on_device_;  // [device][node]: the parameter is (being) copied there
-};
-
-// When `op`'s inputs, its producers' data and its parameters, are all on `dev`.
-double inputs_ready(const Problem& p, const CommModel& comm, const CopyBook& copies, const Schedule& s, int op, int dev);
-
-// Ops in `order` (dependencies first), each on device_of[op], one FIFO queue per device,
-// parameter copies booked as they go.
+// Ops in `order` (dependencies first), each on device_of[op], one FIFO queue per device.
 Schedule schedule_in_order(const Problem& p, const CommModel& comm, const std::vector<int>& device_of,
                            const std::vector<int>& order);
 
 // Earliest Task First (Hwang, Chow, Anger and Lee, SIAM J. Comput. 18(2), 1989) with memory
 // booking, as m-ETF, m-SCT and GETF run it. Op v may use the devices of groups[group_of[v]].
 // Repeatedly, over every ready op v and every device d of its group that it fits on,
-//   EST(v, d) = max(avail(d), max over preds u of (AFT(u) + c(u, v)))
+//   EST(v, d) = max(avail(d), max over preds u of (AFT(u) + c(u, v)), arrival(v, d))
+// (arrival: when v's parameters would be on d, param_copies.hpp; 0 unless weights: host)
 // and the pair with the smallest EST is scheduled (ties: the higher rank, then the lower op,
 // then the device listed first). m-SCT: favourite[u] (-1 for none) is the child a device keeps
 // itself for once u ran there: another op may start on it only if it ends by EST(f, d).
@@ -140,7 +100,7 @@ EtfResult etf_schedule(const Problem& p, const CommModel& comm, const std::vecto
                        const std::vector<std::vector<int>>& groups, const std::vector<int>& group_of,
                        const std::vector<int>& favourite);
 
-// The plan that executes `s` as the header says, its parameter copies as CopyBook says.
+// The plan that executes `s` as the header says.
 Plan scheduled_plan(const Problem& p, std::string placer, const Schedule& s, const BuildOptions& opts = {});
 
 // A plan's makespan under the execution contract with nothing shared: every task of lower(p,

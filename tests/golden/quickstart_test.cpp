@@ -34,7 +34,7 @@ TEST(Quickstart, EveryPlanIsAtLeastTheCriticalPathBound) {
 }
 
 // With weights in host memory every parameter crosses a PCIe bus before its first use; the
-// list-scheduling placers book those copies in their own schedules (CopyBook), so what they
+// list-scheduling placers book those copies in their own schedules (param_copies.hpp), so what they
 // predict stays within 10% of the simulation on average (results/heuristics/host-weights.md
 // has the wider sweep).
 TEST(Quickstart, ListSchedulersPredictTheirHostWeightRunsWithin10Percent) {
