@@ -199,6 +199,12 @@ TEST(GraphJson, ExampleFileLoads) {
   EXPECT_EQ(g.nodes[g.find("mm2")].bytes, 2.0 * 500 * 1000 + 2.0 * 1000 * 1000 + 2.0 * 500 * 1000);
   EXPECT_EQ(g.edges[g.in_edges(g.find("mm2"))[0]].bytes, 2e6);  // w2: its size
   EXPECT_EQ(g.edges[g.in_edges(g.find("mm2"))[1]].bytes, 1e6);  // mm1's output
+  // Its shape says the same: a gemm of m 500, k 1000, n 1000 with the weight as B, whose flops
+  // 2*500*1000*1000 agree with the given 1e9, and whose weight is w2's 2e6 bytes in fp16.
+  const OpShape mm2 = g.nodes[g.find("mm2")].shape;
+  EXPECT_EQ(mm2, OpShape(GemmShape{.m = 500, .n = 1000, .k = 1000, .weight = GemmWeight::B}));
+  EXPECT_EQ(shape_weight_bytes(mm2, g.dtype), g.nodes[g.find("w2")].param_bytes);
+  EXPECT_EQ(shape_bytes(mm2, g.dtype), g.nodes[g.find("mm2")].bytes);
 }
 
 TEST(GraphJson, NameDefaultsToTheFileStem) {
