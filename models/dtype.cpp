@@ -25,6 +25,10 @@ const DTypeInfo& info(DType t) {
 
 double bytes_per_element(DType t) { return info(t).bytes; }
 
+DType activation_dtype(DType model) {
+  return model == DType::INT8 || model == DType::INT4 ? DType::FP16 : model;
+}
+
 const char* to_string(DType t) { return info(t).name; }
 
 DType parse_dtype(const std::string& s) {

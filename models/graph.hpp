@@ -1,7 +1,8 @@
 // The workload IR (DESIGN.md, "Graph"): a DAG of operator nodes and parameter nodes.
 //
 // An op node carries its work (flops, bytes of memory traffic, output size, an op type such as
-// "matmul") or explicit per-device durations in seconds; a parameter node carries the size of a
+// "matmul") or explicit per-device durations in seconds, and where known the shape that work
+// comes from (op_shape.hpp: what a plan splits an op along); a parameter node carries the size of a
 // weight tensor and has edges to the ops that read it. Edges carry bytes (timed by the network
 // model) or a fixed time in seconds.
 #pragma once
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "models/dtype.hpp"
+#include "models/op_shape.hpp"
 #include "sim/core/error.hpp"
 
 namespace placesim::models {
@@ -29,6 +31,7 @@ struct Node {
   double state_bytes = 0;       // memory an op keeps on its device for the whole run (KV cache)
   int layer = -1;               // transformer layer, -1 for none
   std::map<std::string, double> durations;  // explicit seconds per device id (overrides work)
+  OpShape shape;                // dimensions behind flops and bytes; NoShape where unknown
   SourceLoc loc;
 };
 

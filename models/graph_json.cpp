@@ -5,13 +5,35 @@
 // (std::from_chars / strtod), so parse_graph(graph_to_json(g)) reproduces g field for field.
 #include "models/graph_json.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
+
+#include "models/op_shape_json.hpp"
 
 namespace placesim::models {
 
 namespace {
+
+// How far a node's "flops" may stray from its shape's, relative to the larger: shapes and flops
+// written by graph_to_json agree exactly; 1e-9 leaves room for flops rounded to ten digits.
+constexpr double kShapeFlopsTolerance = 1e-9;
+
+// An op's shape, and its flops: given (checked against the shape) or else the shape's.
+void read_shape(const Yaml& y, Node& n) {
+  n.shape = parse_op_shape(y.at("shape"));
+  const double derived = shape_flops(n.shape);
+  if (!y.has("flops")) {
+    n.flops = derived;
+    return;
+  }
+  if (std::abs(n.flops - derived) > kShapeFlopsTolerance * std::max(std::abs(n.flops), std::abs(derived)))
+    y.at("flops").fail(fmt::format("flops {} disagree with the {} shape's {} (more than {} relative)", n.flops,
+                                   kind_name(n.shape), derived, kShapeFlopsTolerance));
+}
 
 // An edge without "bytes" carries the size of what its source produces.
 double default_edge_bytes(const Node& src) {
@@ -27,7 +49,7 @@ Node parse_node(const Yaml& y) {
     n.type = "param";
     n.param_bytes = y.at("param_bytes").bytes();
   } else {
-    y.allow_keys({"name", "type", "flops", "bytes", "output_bytes", "state_bytes", "layer", "durations"});
+    y.allow_keys({"name", "type", "flops", "bytes", "output_bytes", "state_bytes", "layer", "durations", "shape"});
     n.type = y.str_or("type", "op");
     n.flops = y.number_or("flops", 0);
     if (y.has("bytes")) n.bytes = y.at("bytes").bytes();
@@ -35,6 +57,7 @@ Node parse_node(const Yaml& y) {
     if (y.has("state_bytes")) n.state_bytes = y.at("state_bytes").bytes();
     if (y.has("durations"))
       for (const auto& [dev, s] : y.at("durations").entries()) n.durations[dev] = s.duration();
+    if (y.has("shape")) read_shape(y, n);
   }
   n.name = y.at("name").str();
   const Yaml layer = y.get("layer");
@@ -115,6 +138,7 @@ std::string graph_to_json(const Graph& g) {
         for (const auto& [dev, s] : n.durations) d[dev] = s;
         j["durations"] = d;
       }
+      if (has_shape(n.shape)) j["shape"] = op_shape_to_json(n.shape);
     }
     if (n.layer != -1) j["layer"] = n.layer;
     nodes.push_back(std::move(j));

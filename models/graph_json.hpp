@@ -8,12 +8,16 @@
 //              {"src": "a", "dst": "b", "time": 0.001}]}
 //
 // A node with "param_bytes" is a parameter (keys: name, param_bytes, layer); an op node may also
-// carry "state_bytes" (memory it holds for the whole run, e.g. a KV cache) and "layer". An edge
+// carry "state_bytes" (memory it holds for the whole run, e.g. a KV cache), "layer" and "shape"
+// (op_shape_json.hpp: the dimensions its work comes from, e.g. {"gemm": {"m": 128, "n": 5120,
+// "k": 1280, "weight": "b"}}). With a shape, "flops" may be left out and is then the shape's;
+// given, it must agree with the shape's to 1e-9 relative. bytes are never derived (they depend
+// on the conventions of whatever made the graph). An edge
 // without "bytes" from a parameter carries its size, and from an op carries the op's
 // output_bytes. Sizes accept units ("4MB", "1GiB"), durations and times accept "10ms".
 // Defaults: name = the file's stem, dtype fp32, type "op", every quantity 0, layer -1.
-// Unknown keys, missing nodes, duplicates, negative quantities and cycles are InputErrors
-// at their file:line:column.
+// Unknown keys, missing nodes, duplicates, negative quantities, bad shapes and cycles are
+// InputErrors at their file:line:column.
 #pragma once
 
 #include <string>

@@ -51,8 +51,7 @@ Graph generate_lstm(const LstmSpec& spec) {
                                  spec.layers, spec.seq, spec.batch, spec.io, spec.hidden));
   const double B = spec.batch, H = hidden_of(spec);
   const double w = bytes_per_element(spec.dtype);
-  const bool weight_only = spec.dtype == DType::INT8 || spec.dtype == DType::INT4;
-  const double a = weight_only ? bytes_per_element(DType::FP16) : w;
+  const double a = bytes_per_element(activation_dtype(spec.dtype));
 
   Graph g;
   g.name = fmt::format("lstm-{}l-s{}-b{}-io{}-h{}-{}", spec.layers, spec.seq, spec.batch, spec.io, hidden_of(spec),
@@ -77,6 +76,7 @@ Graph generate_lstm(const LstmSpec& spec) {
       c.flops = lstm_cell_flops(B, I, H);
       c.bytes = w * lstm_layer_params(I, H) + a * (B * I + 2 * B * H) + a * 2 * B * H;
       c.output_bytes = a * 2 * B * H;
+      c.shape = LstmShape{.batch = B, .input = I, .hidden = H};
       const int v = g.add_node(std::move(c));
       g.add_edge(param, v, g.nodes[param].param_bytes);
       if (below[t] >= 0) g.add_edge(below[t], v, a * B * H);

@@ -15,6 +15,7 @@
 //                  + a * 2BH                                written (h', c')
 //   output_bytes   = a * 2BH (h' and c')
 //   edges          (l, t) -> (l+1, t): h, a*BH bytes; (l, t) -> (l, t+1): h and c, a*2BH bytes
+//   shape          lstm {batch B, input I, hidden H} (models/op_shape.hpp, the same formulas)
 //
 // w is the bytes of a weight element (the model dtype) and a of an activation (the compute
 // dtype: fp32 for fp32, else fp16; int8/int4 are weight-only quantisation, as in transformer.hpp).

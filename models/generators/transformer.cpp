@@ -1,12 +1,13 @@
 // Builds the Graph of a transformer forward pass from its blocks (transformer_ops.cpp).
 //
-// Op granularity: one node per op, one Param node per weight, an edge from each weight to each
-// op that reads it (bytes = the weight's size) and from each producer to each consumer (bytes =
-// the producer's output_bytes).
+// Op granularity: one node per op, with its shape, one Param node per weight, an edge from each
+// weight to each op that reads it (bytes = the weight's size) and from each producer to each
+// consumer (bytes = the producer's output_bytes).
 // Layer granularity: one node per block (embedding, each layer, head) whose flops, bytes and
-// state are the sums over its ops and whose output is its last op's; the weights used only by
-// one block merge into one Param node "<block>.w", a weight shared by blocks (GPT-2's tied
-// embedding table) stays its own node. Both granularities hold the same total work and weights.
+// state are the sums over its ops, whose output is its last op's and which has no shape (a
+// block is many ops; slicing needs op granularity); the weights used only by one block merge
+// into one Param node "<block>.w", a weight shared by blocks (GPT-2's tied embedding table)
+// stays its own node. Both granularities hold the same total work and weights.
 #include "models/generators/transformer.hpp"
 
 #include <fmt/format.h>
@@ -57,6 +58,7 @@ void build_ops(Graph& g, const std::vector<Block>& blocks, double w) {
       n.bytes = work.bytes;
       n.output_bytes = work.output_bytes;
       n.state_bytes = work.state_bytes;
+      n.shape = work.shape;
       const int v = g.add_node(std::move(n));
       index[work.name] = v;
       for (const ParamUse& p : work.params) read_param(g, params, p.name, p.elements * w, b.layer, v);

@@ -29,6 +29,12 @@
 //
 // Prefill K/V are part of the qkv activation and are not counted again as state; cache writes
 // (2*N*kvd*a per layer) are left out of bytes, as they are small next to the reads.
+//
+// Each op also carries its shape (models/op_shape.hpp), whose formulas give back the work above:
+// a matmul is a gemm of batch B, m = q, k = K, n = M with its weight as operand B; attention
+// has B, H, H_kv, d, q, kv; norms, adds and activations are elementwise over N*h or N*f
+// elements (norm: its scale (and shift) as weight). The embedding lookup has no shape: it reads
+// N rows of its tables, not whole weights, which no gemm or elementwise shape describes.
 #include "models/generators/transformer_ops.hpp"
 
 #include <fmt/format.h>
@@ -37,15 +43,15 @@ namespace placesim::models {
 
 namespace {
 
-struct Shape {
+struct Dims {
   double B, S, q, N, kv;
-  double h, H, d, kvd, f, V;
+  double h, H, Hkv, d, kvd, f, V;
   double w, a;
   bool biases;
 };
 
-Shape shape_of(const TransformerArch& arch, const TransformerSpec& spec) {
-  Shape s{};
+Dims dims_of(const TransformerArch& arch, const TransformerSpec& spec) {
+  Dims s{};
   s.B = spec.batch;
   s.S = spec.seq;
   s.q = spec.phase == Phase::Prefill ? spec.seq : 1;
@@ -54,17 +60,17 @@ Shape shape_of(const TransformerArch& arch, const TransformerSpec& spec) {
   s.h = arch.hidden;
   s.H = arch.heads;
   s.d = head_dim(arch);
-  s.kvd = static_cast<double>(arch.kv_heads) * s.d;
+  s.Hkv = arch.kv_heads;
+  s.kvd = s.Hkv * s.d;
   s.f = arch.ffn;
   s.V = arch.vocab;
   s.w = bytes_per_element(spec.dtype);
-  const bool weight_only = spec.dtype == DType::INT8 || spec.dtype == DType::INT4;
-  s.a = weight_only ? bytes_per_element(DType::FP16) : s.w;
+  s.a = bytes_per_element(activation_dtype(spec.dtype));
   s.biases = arch.biases;
   return s;
 }
 
-OpWork matmul(const Shape& s, std::string name, std::string input, std::string param, double K, double M,
+OpWork matmul(const Dims& s, std::string name, std::string input, std::string param, double K, double M,
               bool bias) {
   OpWork op{.name = std::move(name), .type = "matmul"};
   const double bias_elems = bias ? M : 0;
@@ -73,10 +79,11 @@ OpWork matmul(const Shape& s, std::string name, std::string input, std::string p
   op.output_bytes = s.a * s.N * M;
   op.inputs = {std::move(input)};
   op.params = {{std::move(param), K * M + bias_elems}};
+  op.shape = GemmShape{.batch = s.B, .m = s.q, .n = M, .k = K, .weight = GemmWeight::B, .bias = bias ? 1.0 : 0.0};
   return op;
 }
 
-OpWork norm(const Shape& s, std::string name, std::string input) {
+OpWork norm(const Dims& s, std::string name, std::string input) {
   OpWork op{.name = name, .type = s.biases ? "layernorm" : "rmsnorm"};
   const double elems = s.biases ? 2 * s.h : s.h;
   op.flops = (s.biases ? 8 : 4) * s.N * s.h;
@@ -84,39 +91,44 @@ OpWork norm(const Shape& s, std::string name, std::string input) {
   op.output_bytes = s.a * s.N * s.h;
   op.inputs = {std::move(input)};
   op.params = {{name + ".w", elems}};
+  op.shape = ElementwiseShape{.elements = s.N * s.h, .flops_per_element = s.biases ? 8.0 : 4.0, .weight_elements = elems};
   return op;
 }
 
-OpWork residual(const Shape& s, std::string name, std::string x, std::string y) {
+OpWork residual(const Dims& s, std::string name, std::string x, std::string y) {
   OpWork op{.name = std::move(name), .type = "add"};
   op.flops = s.N * s.h;
   op.bytes = 3 * s.a * s.N * s.h;
   op.output_bytes = s.a * s.N * s.h;
   op.inputs = {std::move(x), std::move(y)};
+  op.shape = ElementwiseShape{.elements = s.N * s.h, .inputs = 2};
   return op;
 }
 
-OpWork attention(const Shape& s, const TransformerSpec& spec, std::string name, std::string qkv) {
+OpWork attention(const Dims& s, const TransformerSpec& spec, std::string name, std::string qkv) {
   OpWork op{.name = std::move(name), .type = "attention"};
   op.flops = 4 * s.B * s.q * s.kv * s.h + 5 * s.B * s.H * s.q * s.kv;
   op.bytes = s.a * (s.N * s.h + 2 * s.B * s.kv * s.kvd + s.N * s.h);
   op.output_bytes = s.a * s.N * s.h;
   if (spec.phase == Phase::Decode) op.state_bytes = 2 * s.B * s.S * s.kvd * s.a;
   op.inputs = {std::move(qkv)};
+  op.shape = AttentionShape{.batch = s.B, .heads = s.H, .kv_heads = s.Hkv, .head_dim = s.d, .q_len = s.q,
+                            .kv_len = s.kv};
   return op;
 }
 
-OpWork activation(const Shape& s, std::string name, std::string up, std::string gate, bool gated) {
+OpWork activation(const Dims& s, std::string name, std::string up, std::string gate, bool gated) {
   OpWork op{.name = std::move(name), .type = gated ? "swiglu" : "gelu"};
   op.flops = (gated ? 5 : 8) * s.N * s.f;
   op.bytes = (gated ? 3 : 2) * s.a * s.N * s.f;
   op.output_bytes = s.a * s.N * s.f;
   op.inputs = {std::move(up)};
   if (gated) op.inputs.push_back(std::move(gate));
+  op.shape = ElementwiseShape{.elements = s.N * s.f, .flops_per_element = gated ? 5.0 : 8.0, .inputs = gated ? 2.0 : 1.0};
   return op;
 }
 
-Block embedding(const TransformerArch& arch, const Shape& s) {
+Block embedding(const TransformerArch& arch, const Dims& s) {
   OpWork op{.name = "embed", .type = "embedding"};
   const double tables = arch.positions > 0 ? 2 : 1;
   op.flops = arch.positions > 0 ? s.N * s.h : 0;
@@ -127,7 +139,7 @@ Block embedding(const TransformerArch& arch, const Shape& s) {
   return Block{"embed", "embedding", -1, {std::move(op)}};
 }
 
-Block layer(const TransformerArch& arch, const TransformerSpec& spec, const Shape& s, int l, const std::string& x) {
+Block layer(const TransformerArch& arch, const TransformerSpec& spec, const Dims& s, int l, const std::string& x) {
   const std::string p = fmt::format("l{}.", l);
   Block b{fmt::format("l{}", l), "transformer_layer", l, {}};
   auto& ops = b.ops;
@@ -145,7 +157,7 @@ Block layer(const TransformerArch& arch, const TransformerSpec& spec, const Shap
   return b;
 }
 
-Block head(const TransformerArch& arch, const Shape& s, const std::string& x) {
+Block head(const TransformerArch& arch, const Dims& s, const std::string& x) {
   Block b{"head", "lm_head", -1, {}};
   b.ops.push_back(norm(s, "final_norm", x));
   b.ops.push_back(matmul(s, "lm_head", "final_norm", arch.tied_embeddings ? "embed.wte" : "lm_head.w", s.h, s.V,
@@ -156,7 +168,7 @@ Block head(const TransformerArch& arch, const Shape& s, const std::string& x) {
 }  // namespace
 
 std::vector<Block> transformer_blocks(const TransformerArch& arch, const TransformerSpec& spec, int layers) {
-  const Shape s = shape_of(arch, spec);
+  const Dims s = dims_of(arch, spec);
   std::vector<Block> blocks;
   blocks.push_back(embedding(arch, s));
   for (int l = 0; l < layers; ++l) blocks.push_back(layer(arch, spec, s, l, blocks.back().ops.back().name));

@@ -20,6 +20,7 @@ struct OpWork {
   double flops = 0, bytes = 0, output_bytes = 0, state_bytes = 0;
   std::vector<std::string> inputs{};  // ops whose output this op reads
   std::vector<ParamUse> params{};     // weights it reads
+  OpShape shape{};                    // the dimensions its work comes from
 };
 
 struct Block {

@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "models/onnx/op_cost.hpp"
+#include "models/onnx/op_dims.hpp"
 #include "sim/core/log.hpp"
 
 namespace placesim::models {
@@ -144,7 +145,10 @@ class Importer {
     for (int i = 0; i < g_.node_size(); ++i) {
       const onnx::NodeProto& n = g_.node(i);
       if (n.op_type() == "Constant" && n.domain().empty()) {
-        for (const auto& o : n.output()) producer_[o] = add_param(g, o, output(n, i, o).bytes);
+        for (const auto& o : n.output()) {
+          producer_[o] = add_param(g, o, output(n, i, o).bytes);
+          constants_.insert(o);
+        }
         continue;
       }
       index[i] = g.add_node(op_node(n, i, out.unsupported));
@@ -208,8 +212,10 @@ class Importer {
       out.push_back(t.shape);
     }
     std::vector<std::optional<Tensor>> in;
+    std::vector<bool> param;
     std::set<std::string> seen;
     for (const auto& name : n.input()) {
+      param.push_back(inits_.count(name) || constants_.count(name));
       if (name.empty()) {
         in.emplace_back();
         continue;
@@ -230,6 +236,7 @@ class Importer {
     } catch (const InputError& e) {
       throw InputError(SourceLoc{path_}, fmt::format("{}: {}", describe(n, i), e.detail()));
     }
+    node.shape = onnx_import::op_shape(n, in_shapes, param, out);
     return node;
   }
 
@@ -284,6 +291,7 @@ class Importer {
   std::unordered_map<std::string, const onnx::TypeProto*> types_;
   std::unordered_map<std::string, const onnx::TensorProto*> inits_;
   std::unordered_map<std::string, int> producer_;
+  std::set<std::string> constants_;  // outputs of Constant nodes: parameters, like initializers
   std::set<std::string> used_;
 };
 

@@ -7,6 +7,7 @@
 //   bytes         read + written: the sizes of all its inputs (weights included) plus all its
 //                 outputs (a Shape / Size op reads no data, only metadata)
 //   output_bytes  the sizes of its outputs
+//   shape         MatMul and Gemm: a gemm from their static shapes (op_dims.hpp); others none
 //   type          lower-case ONNX op type, except Gemm -> "matmul", LayerNormalization ->
 //                 "layernorm", BatchNormalization -> "batchnorm", LSTM -> "lstm"
 // Every initializer read by a node, and the output of every Constant node, becomes a Param node

@@ -132,6 +132,7 @@ Node fused_node(const Graph& g, const std::vector<int>& ops, const std::vector<i
   n.name = joined(g, ops, &Node::name);
   n.type = joined(g, ops, &Node::type);
   n.flops = n.bytes = n.state_bytes = 0;
+  n.shape = NoShape{};  // a fused group is several ops: no one shape to split it along
   n.output_bytes = g.nodes[ops.back()].output_bytes;
   for (int v : ops) {
     const Node& m = g.nodes[v];

@@ -20,7 +20,8 @@
 // A fused group becomes one op node: name and type are its members' joined by '+', flops and
 // state the sums, output_bytes its last op's, bytes the sum minus twice each internal edge's
 // bytes (the intermediate is neither written nor read back: the point of fusing), durations
-// the per-device sums over the devices every member lists, layer and location its first op's.
+// the per-device sums over the devices every member lists, layer and location its first op's,
+// and no shape (several ops have no one shape to split along); a group of one op is that op.
 // Parameters stay as they are; edges between groups keep their bytes and time; a parameter
 // read by several members gets one edge.
 #pragma once

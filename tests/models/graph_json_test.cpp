@@ -2,6 +2,7 @@
 // and each kind of bad input reported at its file:line:column.
 #include <gtest/gtest.h>
 
+#include "models/generators/lstm.hpp"
 #include "models/generators/transformer.hpp"
 #include "models/graph_json.hpp"
 
@@ -37,6 +38,7 @@ void expect_same(const Graph& a, const Graph& b) {
     EXPECT_EQ(x.state_bytes, y.state_bytes);
     EXPECT_EQ(x.layer, y.layer);
     EXPECT_EQ(x.durations, y.durations);
+    EXPECT_EQ(x.shape, y.shape);
   }
   ASSERT_EQ(a.edges.size(), b.edges.size());
   for (size_t i = 0; i < a.edges.size(); ++i) {
@@ -101,6 +103,91 @@ TEST(GraphJson, GeneratedGraphsRoundTrip) {
   }
 }
 
+TEST(GraphJson, GeneratedShapesRoundTrip) {
+  // Op granularity: every op but the embedding has a shape (gemm, attention, elementwise).
+  TransformerSpec s;
+  s.arch = "gpt2-large";
+  s.layers = 1;
+  s.seq = 100;
+  const Graph g = generate_transformer(s);
+  expect_same(g, parse(graph_to_json(g)));
+  const Graph lstm = generate_lstm(LstmSpec{});
+  expect_same(lstm, parse(graph_to_json(lstm)));
+}
+
+// A shape gives the flops when the node leaves them out:
+//   gemm 2*2*128*1280*5120 + 2*128*5120 (bias) = 3,355,443,200 + 1,310,720 = 3,356,753,920
+//   attention 4*1*16*512*(32*128) + 5*1*32*16*512 = 134,217,728 + 1,310,720 = 135,528,448
+TEST(GraphJson, ReadsShapes) {
+  const Graph g = parse(R"({"nodes": [
+      {"name": "up", "type": "matmul", "shape": {"gemm": {"batch": 2, "m": 128, "n": 5120, "k": 1280,
+                                                          "weight": "b", "bias": true}}},
+      {"name": "attn", "flops": 135528448, "shape": {"attention": {"heads": 32, "kv_heads": 8, "head_dim": 128,
+                                                                   "q_len": 16, "kv_len": 512}}},
+      {"name": "ln", "shape": {"elementwise": {"elements": 1000, "flops_per_element": 8, "weight_elements": 20}}},
+      {"name": "add", "shape": {"elementwise": {"elements": 1000, "inputs": 2}}},
+      {"name": "cell", "shape": {"lstm": {"input": 10, "hidden": 20}}},
+      {"name": "plain", "flops": 7}]})");
+  EXPECT_EQ(g.nodes[0].shape,
+            OpShape(GemmShape{.batch = 2, .m = 128, .n = 5120, .k = 1280, .weight = GemmWeight::B, .bias = 1}));
+  EXPECT_EQ(g.nodes[0].flops, 3'356'753'920.0);
+  EXPECT_EQ(g.nodes[0].bytes, 0);  // bytes are never derived
+  EXPECT_EQ(g.nodes[1].shape,
+            OpShape(AttentionShape{.heads = 32, .kv_heads = 8, .head_dim = 128, .q_len = 16, .kv_len = 512}));
+  EXPECT_EQ(g.nodes[1].flops, 135'528'448.0);
+  EXPECT_EQ(g.nodes[2].flops, 8000);
+  EXPECT_EQ(std::get<ElementwiseShape>(g.nodes[3].shape).inputs, 2);
+  EXPECT_EQ(g.nodes[4].shape, OpShape(LstmShape{.input = 10, .hidden = 20}));
+  EXPECT_EQ(g.nodes[4].flops, 8.0 * 20 * 30 + 21 * 20);  // 8BH(I+H) + 21BH, B = 1
+  EXPECT_FALSE(has_shape(g.nodes[5].shape));
+  // Written back with the defaults left out: batch 1, weight none, bias false, kv_heads = heads.
+  const std::string text = graph_to_json(g);
+  EXPECT_NE(text.find(R"("shape": {
+        "lstm": {
+          "input": 10,
+          "hidden": 20
+        }
+      })"), std::string::npos) << text;
+  expect_same(g, parse(text));
+}
+
+TEST(GraphJson, BadShapesAreLocated) {
+  auto node = [](const std::string& fields) { return "{\"nodes\": [{\"name\": \"a\", " + fields + "}]}"; };
+  // {"nodes": [{"name": "a", "shape": {"gemm": {"m": 0, ...: "shape" at column 26, its map at 35,
+  // the gemm map at 44, the 0 at 50 (a flow map's key is located at itself, a value at itself).
+  EXPECT_EQ(error_of(node(R"("shape": {"gemm": {"m": 0, "n": 1, "k": 1}})")),
+            "g.json:1:50: expected a positive integer dimension, got 0");
+  EXPECT_EQ(error_of(node(R"("shape": {"gemm": {"m": -3, "n": 1, "k": 1}})")),
+            "g.json:1:50: expected a positive integer dimension, got -3");
+  EXPECT_EQ(error_of(node(R"("shape": {"gemm": {"m": 1.5, "n": 1, "k": 1}})")),
+            "g.json:1:50: expected an integer, got '1.5'");
+  EXPECT_EQ(error_of(node(R"("shape": {"gemm": {"m": 1, "n": 1}})")), "g.json:1:44: missing key 'k'");
+  EXPECT_EQ(error_of(node(R"("shape": {"gemm": {"m": 1, "n": 1, "k": 1, "rows": 2}})")),
+            "g.json:1:69: unknown key 'rows' (expected one of: batch, m, n, k, weight, bias)");
+  EXPECT_EQ(error_of(node(R"("shape": {"gemm": {"m": 1, "n": 1, "k": 1, "weight": "a"}})")),
+            "g.json:1:79: expected weight 'b' (operand B is a parameter) or 'none', got 'a'");
+  EXPECT_EQ(error_of(node(R"("shape": {"conv": {"m": 1}})")),
+            "g.json:1:36: unknown key 'conv' (expected one of: gemm, attention, elementwise, lstm)");
+  const std::string one_kind = "expected a shape of one kind: {\"gemm\": {...}}, {\"attention\": {...}}, "
+                               "{\"elementwise\": {...}} or {\"lstm\": {...}}";
+  EXPECT_EQ(error_of(node(R"("shape": {})")), "g.json:1:35: " + one_kind);
+  EXPECT_EQ(error_of(node(R"("shape": {"lstm": {"input": 1, "hidden": 1}, "gemm": {"m": 1, "n": 1, "k": 1}})")),
+            "g.json:1:35: " + one_kind);
+  EXPECT_EQ(error_of(node(R"("shape": {"attention": {"heads": 32, "kv_heads": 5, "head_dim": 8, "q_len": 1,
+                                                     "kv_len": 1}})")),
+            "g.json:1:75: kv_heads 5 must divide heads 32");
+  EXPECT_EQ(error_of(node(R"("shape": {"elementwise": {"elements": 4, "flops_per_element": -1}})")),
+            "g.json:1:88: expected flops_per_element >= 0, got -1");
+  // Given flops must be the shape's, 2*1*2*3 = 12, to 1e-9 relative.
+  EXPECT_EQ(error_of(node(R"("flops": 13, "shape": {"gemm": {"m": 1, "n": 2, "k": 3}})")),
+            "g.json:1:35: flops 13 disagree with the gemm shape's 12 (more than 1e-09 relative)");
+  EXPECT_EQ(parse(node(R"("flops": 12.000000001, "shape": {"gemm": {"m": 1, "n": 2, "k": 3}})")).nodes[0].flops,
+            12.000000001);
+  // A parameter has no shape.
+  EXPECT_EQ(error_of(R"({"nodes": [{"name": "w", "param_bytes": 1, "shape": {}}]})"),
+            "g.json:1:44: unknown key 'shape' (expected one of: name, param_bytes, layer)");
+}
+
 TEST(GraphJson, ExampleFileLoads) {
   // models/examples/two-layer.json: per layer a [500,1000] x [1000,1000] fp16 matmul:
   // flops 2*500*1000*1000 = 1e9; bytes 1e6 (in) + 2e6 (weight) + 1e6 (out) = 4e6.
@@ -112,6 +199,12 @@ TEST(GraphJson, ExampleFileLoads) {
   EXPECT_EQ(g.nodes[g.find("mm2")].bytes, 2.0 * 500 * 1000 + 2.0 * 1000 * 1000 + 2.0 * 500 * 1000);
   EXPECT_EQ(g.edges[g.in_edges(g.find("mm2"))[0]].bytes, 2e6);  // w2: its size
   EXPECT_EQ(g.edges[g.in_edges(g.find("mm2"))[1]].bytes, 1e6);  // mm1's output
+  // Its shape says the same: a gemm of m 500, k 1000, n 1000 with the weight as B, whose flops
+  // 2*500*1000*1000 agree with the given 1e9, and whose weight is w2's 2e6 bytes in fp16.
+  const OpShape mm2 = g.nodes[g.find("mm2")].shape;
+  EXPECT_EQ(mm2, OpShape(GemmShape{.m = 500, .n = 1000, .k = 1000, .weight = GemmWeight::B}));
+  EXPECT_EQ(shape_weight_bytes(mm2, g.dtype), g.nodes[g.find("w2")].param_bytes);
+  EXPECT_EQ(shape_bytes(mm2, g.dtype), g.nodes[g.find("mm2")].bytes);
 }
 
 TEST(GraphJson, NameDefaultsToTheFileStem) {
@@ -127,7 +220,7 @@ TEST(GraphJson, BadInputIsLocated) {
 
   EXPECT_EQ(error_of("{\"nodes\": [\n  {\"name\": \"a\", \"flop\": 1}]}"),
             "g.json:2:17: unknown key 'flop' (expected one of: name, type, flops, bytes, output_bytes, "
-            "state_bytes, layer, durations)");
+            "state_bytes, layer, durations, shape)");
   EXPECT_EQ(error_of("{\"nodes\": [], \"edge\": []}"),
             "g.json:1:15: unknown key 'edge' (expected one of: name, dtype, nodes, edges)");
   EXPECT_EQ(error_of("{\"nodes\": [{\"name\": \"w\", \"param_bytes\": 1, \"flops\": 2}]}"),

@@ -99,6 +99,28 @@ TEST(OnnxImport, LstmMatchesTheGenerator) {
   EXPECT_EQ(test::totals(g).param_bytes, test::totals(unfolded).param_bytes);  // W, R, B = 6400 floats
 }
 
+// MatMul and Gemm carry gemm shapes whose flops are theirs; other ops have none.
+//   mlp fc1     Gemm x[4,64] x W1[64,128] + b1: m 4, k 64, n 128, weight B, bias
+//   mlp fc2     MatMul [4,128] x W2[128,10]: m 4, k 128, n 10, weight B
+//   block q     MatMul ln1[1,16,32] x Wq[32,32]: batch 1, m 16, k 32, n 32, weight B
+//   block scores  MatMul q[1,4,16,8] x k^T[1,4,8,16]: batch 4 heads, m 16, k 8, n 16, no weight
+TEST(OnnxImport, MatrixProductsCarryGemmShapes) {
+  const Graph mlp = import_onnx(data("mlp.onnx")).graph;
+  EXPECT_EQ(node(mlp, "fc1").shape, OpShape(GemmShape{.m = 4, .n = 128, .k = 64, .weight = GemmWeight::B, .bias = 1}));
+  EXPECT_EQ(node(mlp, "fc2").shape, OpShape(GemmShape{.m = 4, .n = 10, .k = 128, .weight = GemmWeight::B}));
+  EXPECT_FALSE(has_shape(node(mlp, "relu").shape));
+  const Graph block = import_onnx(data("transformer_block.onnx")).graph;
+  EXPECT_EQ(node(block, "q").shape, OpShape(GemmShape{.m = 16, .n = 32, .k = 32, .weight = GemmWeight::B}));
+  EXPECT_EQ(node(block, "scores").shape, OpShape(GemmShape{.batch = 4, .m = 16, .n = 16, .k = 8}));
+  for (const Graph* g : {&mlp, &block})
+    for (int v : g->ops()) {
+      const Node& n = g->nodes[v];
+      SCOPED_TRACE(n.name);
+      EXPECT_EQ(has_shape(n.shape), n.type == "matmul");
+      if (has_shape(n.shape)) EXPECT_EQ(shape_flops(n.shape), n.flops);
+    }
+}
+
 // r0 -> {c3 (3x3 conv) -> r3, c1 (1x1 conv)} -> add -> out, on x[1,8,16,16]: N = 2048 outputs.
 //   c3  2 N * 8 * 9 + N (bias) = 296960;  c1  2 N * 8 = 32768 (no bias)
 // Every path passes add; r0 is the graph's input op, so add is the one partition point.
