@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <limits>
 
+#include "hw/route_cost.hpp"
 #include "scheduler/lower.hpp"
 #include "scheduler/plan_names.hpp"
 
@@ -21,11 +22,9 @@ CommModel::CommModel(const Problem& p) : p_(&p), index_(p.topo->devices.size(), 
   for (size_t i = 0; i < n; ++i)
     for (size_t j = 0; j < n; ++j) {
       if (i == j || !topo.connected(devs[i], devs[j])) continue;
-      const hw::Route& r = topo.route(devs[i], devs[j]);
-      double bw = std::numeric_limits<double>::infinity();
-      for (const hw::Hop& h : r.hops) bw = std::min(bw, h.forward ? topo.links[h.link].bw_ab : topo.links[h.link].bw_ba);
+      const hw::RouteCost r = hw::route_cost(topo, devs[i], devs[j]);
       latency_[i][j] = r.latency_s;
-      inv_bw_[i][j] = 1.0 / bw;
+      inv_bw_[i][j] = 1.0 / r.bandwidth;
       mean_latency_ += latency_[i][j];
       mean_inv_bw_ += inv_bw_[i][j];
       ++pairs;
@@ -141,19 +140,19 @@ double CopyBook::copy(int op, int dev, std::vector<std::pair<int, double>>* book
     } else {
       const int host = topo.host_memory_for(dev);
       if (host < 0) continue;  // lower() reports it
-      const hw::Route& r = topo.route(host, dev);
-      std::vector<std::pair<int, double>> rates;  // (channel, capacity)
-      for (const hw::Hop& h : r.hops)
-        rates.emplace_back(2 * h.link + (h.forward ? 0 : 1), h.forward ? topo.links[h.link].bw_ab : topo.links[h.link].bw_ba);
-      if (topo.devices[host].memory_bw > 0) rates.emplace_back(2 * links + host, topo.devices[host].memory_bw);
+      const hw::RouteCost r = hw::route_cost(topo, host, dev);
+      const double memory_bw = topo.devices[host].memory_bw;
       const hw::Device& d = topo.devices[dev];
-      if (d.kind == hw::DeviceKind::Gpu && d.copy_engine_bw > 0) rates.emplace_back(-1, d.copy_engine_bw);
-      double bw = std::numeric_limits<double>::infinity();
-      for (auto [c, cap] : rates) bw = std::min(bw, cap);
-      for (auto [c, cap] : rates) {
-        if (c < 0 || cap != bw) continue;
-        if (channels.size() == 1) queue = (c < 2 * links ? topo.links[c / 2].id : topo.devices[c - 2 * links].id) + ".copy";
-        channels.push_back(c);
+      double bw = r.bandwidth;
+      if (memory_bw > 0) bw = std::min(bw, memory_bw);
+      if (d.kind == hw::DeviceKind::Gpu && d.copy_engine_bw > 0) bw = std::min(bw, d.copy_engine_bw);
+      if (r.bandwidth == bw) {
+        if (!r.binding.empty()) queue = topo.links[r.binding.front().link].id + ".copy";
+        for (const hw::Hop& h : r.binding) channels.push_back(hw::channel(h));
+      }
+      if (memory_bw > 0 && memory_bw == bw) {
+        if (channels.size() == 1) queue = topo.devices[host].id + ".copy";
+        channels.push_back(2 * links + host);
       }
       time = r.latency_s + g.edges[e].bytes / bw;
     }

@@ -9,6 +9,8 @@
 //              = 0                                   network: ideal
 //              = latency(a, b) + bytes(e) / bw(a, b)  else (bw: the route's slowest hop)
 //
+// (latency and bw as hw::route_cost prices the route a -> b)
+//
 // It ignores contention, as the list-scheduling literature does; the simulator does not.
 //
 // Parameter copies (weights: host): before an op runs on a device, each parameter it reads
