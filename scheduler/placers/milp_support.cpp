@@ -6,9 +6,8 @@
 #include <fmt/format.h>
 #include <limits>
 
-#include "scheduler/lower.hpp"
+#include "scheduler/score_plan.hpp"
 #include "sim/core/log.hpp"
-#include "sim/engine/executor.hpp"
 
 namespace placesim::scheduler {
 
@@ -83,10 +82,8 @@ double SolveBudget::share(int k, int n) const {
 
 double simulated_makespan(const Problem& p, const Plan& plan) {
   try {
-    const Lowered low = lower(p, plan);
-    const engine::Trace trace = engine::simulate(low.graph);
-    if (!check_memory(p, low, trace).over_device.empty()) return std::numeric_limits<double>::infinity();
-    return to_seconds(trace.makespan);
+    const PlanScore s = score_plan(p, plan);
+    return s.fits() ? s.makespan_s() : std::numeric_limits<double>::infinity();
   } catch (const InputError&) {
     return std::numeric_limits<double>::infinity();
   }

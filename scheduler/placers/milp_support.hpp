@@ -69,8 +69,8 @@ class SolveBudget {
   double limit_s_;
 };
 
-// A plan scored in the engine: lower(p, plan), simulate, makespan; +inf when lowering fails or
-// the peak memory of some device exceeds its capacity.
+// A plan's simulated makespan (score_plan); +inf when lowering fails or the peak memory of some
+// device exceeds its capacity.
 double simulated_makespan(const Problem& p, const Plan& plan);
 
 struct ScoredPlan {
