@@ -209,7 +209,7 @@ void register_chrion(Registry<PlacerEntry>& r) {
         {"Chrion: BFS+DFS order, greedy choice of GPU or one of k' CPU cores by EFT + sigma * GPU memory, best k'",
          {{"sigma", "0", "seconds of latency one GB (1e9 bytes) of GPU memory is worth (>= 0; 0: latency only)"},
           {"max_cpu_cores", "all", "largest k' tried (0 .. the CPU's cores), or all"}},
-         false,
+         PlacerKind::Heuristic,
          [](const PlacerOptions& o) { return std::make_unique<Chrion>(o); }});
 }
 

@@ -141,7 +141,7 @@ void register_deepplan(Registry<PlacerEntry>& r) {
          "parallel over the own PCIe route and NVLink neighbours",
          {{"dha", "true", "read a parameter by direct host access when that ends its op earlier than a copy"},
           {"parallel", "true", "split copies over NVLink neighbours on other PCIe routes (parallel transmission)"}},
-         false,
+         PlacerKind::Heuristic,
          [](const PlacerOptions& o) { return std::make_unique<DeepPlan>(o); }});
 }
 

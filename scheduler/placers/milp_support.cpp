@@ -23,10 +23,6 @@ std::vector<OptionSpec> milp_option_specs(const std::string& default_time_limit)
           {"dump_model", "\"\"", "write each MILP to this file (.lp or .mps) for debugging; several solves: <stem>.<k><ext>"}};
 }
 
-bool is_milp_placer(const PlacerEntry& e) {
-  return std::any_of(e.options.begin(), e.options.end(), [](const OptionSpec& s) { return s.name == "node_limit"; });
-}
-
 MilpSettings::MilpSettings(const PlacerOptions& o) {
   const Yaml t = o.get("time_limit");
   time_limit_s = t.number();
@@ -42,8 +38,8 @@ MilpSettings::MilpSettings(const PlacerOptions& o) {
   for (const Yaml& item : w.items()) {
     const std::string name = item.str();
     const PlacerEntry& e = placers().get(name, item.loc());
-    if (e.bound) throw InputError(item.loc(), fmt::format("'{}' is a bound and makes no plan to start from", name));
-    if (is_milp_placer(e)) throw InputError(item.loc(), fmt::format("'{}' is a MILP placer; warm starts come from heuristics", name));
+    if (e.kind == PlacerKind::Bound) throw InputError(item.loc(), fmt::format("'{}' is a bound and makes no plan to start from", name));
+    if (e.kind == PlacerKind::Milp) throw InputError(item.loc(), fmt::format("'{}' is a MILP placer; warm starts come from heuristics", name));
     warm.push_back(name);
   }
   const Yaml d = o.get("dump_model");
@@ -129,7 +125,7 @@ PlacerResult finish_milp(const Problem& p, std::optional<Plan> milp_plan, std::o
   PlacerResult r;
   r.gap = s.gap;
   const bool proven = s.solves > 0 && s.optimal == s.solves;
-  r.status = proven ? "ok" : s.error.empty() ? "timeout" : "error";
+  r.status = proven ? RunStatus::Ok : s.error.empty() ? RunStatus::Timeout : RunStatus::Error;
   const double own = milp_plan ? simulated_makespan(p, *milp_plan) : std::numeric_limits<double>::infinity();
   if (warm && !(own <= warm->simulated_s)) {
     // The warm start simulates strictly faster (or the MILP gave nothing usable): keep it.
@@ -147,8 +143,8 @@ PlacerResult finish_milp(const Problem& p, std::optional<Plan> milp_plan, std::o
     r.message = s.describe();
   }
   if (!s.error.empty()) r.message += "; solver error: " + s.error;
-  if (!r.plan && r.status != "error") {
-    r.status = "error";
+  if (!r.plan && r.status != RunStatus::Error) {
+    r.status = RunStatus::Error;
     r.message += "; no plan: neither the MILP nor any warm-start heuristic produced one that fits";
   }
   return r;

@@ -6,6 +6,7 @@
 #include "hw/topology_yaml.hpp"
 #include "models/graph_json.hpp"
 #include "scheduler/plan_json.hpp"
+#include "scheduler/run_status.hpp"
 #include "scheduler/score_plan.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/core/error.hpp"
@@ -39,7 +40,7 @@ int cmd_simulate(const std::vector<std::string>& args) {
   const engine::TaskGraph& tasks = score.lowered.graph;
   if (a.vm.count("trace")) trace::write_chrome_trace_file(a.vm["trace"].as<std::string>(), tasks, score.trace);
 
-  const std::string status = score.fits() ? "ok" : "infeasible";
+  const char* status = scheduler::to_string(score.fits() ? scheduler::RunStatus::Ok : scheduler::RunStatus::Infeasible);
   const std::string message = score.memory_message();
   if (a.json) {
     nlohmann::ordered_json j;

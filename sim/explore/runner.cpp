@@ -27,7 +27,7 @@ SingleRun run_placer(const scheduler::Problem& p, const scheduler::PlacerSpec& p
   } catch (const InputError&) {
     throw;
   } catch (const std::exception& e) {
-    r.status = "error";
+    r.status = scheduler::RunStatus::Error;
     r.message = e.what();
     return out;
   }
@@ -43,15 +43,15 @@ SingleRun run_placer(const scheduler::Problem& p, const scheduler::PlacerSpec& p
   try {
     score = scheduler::score_plan(p, *pr.plan, !trace_path.empty());
   } catch (const std::exception& e) {
-    r.status = "error";
+    r.status = scheduler::RunStatus::Error;
     r.message = e.what();
     return out;
   }
   for (auto& [dev, bytes] : score.memory.peak) r.peak_mem_bytes[dev] = bytes;
   if (!score.fits()) {
-    r.status = "infeasible";
+    r.status = scheduler::RunStatus::Infeasible;
     r.message = score.memory_message();
-  } else if (r.status == "ok" || r.status == "timeout") {
+  } else if (r.status == scheduler::RunStatus::Ok || r.status == scheduler::RunStatus::Timeout) {
     r.makespan_s = score.makespan_s();
   }
   if (!trace_path.empty()) trace::write_chrome_trace_file(trace_path, score.lowered.graph, score.trace);

@@ -197,7 +197,7 @@ class MilpMoirai final : public Placer {
   PlacerResult place(const Problem& p) const override {
     if (p.weights == WeightsMode::Host) {
       PlacerResult r;
-      r.status = "error";
+      r.status = RunStatus::Error;
       r.message = "milp-moirai models weights resident, as MOIRAI assumes (moirai.md III-A); it has no parameter "
                   "copies: use weights: resident";
       return r;
@@ -359,7 +359,7 @@ class MilpMoirai final : public Placer {
         binding.push_back(fmt::format("'{}' ({:.6g} bytes left)", p.topo->devices[devices[k]].id, in.capacity[k]));
     }
     PlacerResult r;
-    r.status = "infeasible";
+    r.status = RunStatus::Infeasible;
     const std::string where = windows > 1 ? fmt::format(" (window {} of {}, after the earlier windows' placement)", w + 1, windows) : "";
     r.message = binding.empty()
                     ? fmt::format("memory: the ops fit on no assignment to the devices{}; no single device's memory alone binds, "
@@ -390,7 +390,7 @@ void register_milp_moirai(Registry<PlacerEntry>& r) {
                      "solved in order"});
   r.add("milp-moirai",
         {"MOIRAI (moirai.md III): GCOF coarsening and the MILP of Eq. 4-8 on the augmented DAG, solved by CBC",
-         std::move(options), false, [](const PlacerOptions& o) { return std::make_unique<MilpMoirai>(o); }});
+         std::move(options), PlacerKind::Milp, [](const PlacerOptions& o) { return std::make_unique<MilpMoirai>(o); }});
 }
 
 }  // namespace placesim::scheduler
