@@ -6,7 +6,6 @@
 
 #include "hw/route_cost.hpp"
 #include "scheduler/lower.hpp"
-#include "scheduler/plan_names.hpp"
 
 namespace placesim::scheduler {
 
@@ -249,25 +248,10 @@ EtfResult etf_schedule(const Problem& p, const CommModel& comm, const std::vecto
 }
 
 Plan scheduled_plan(const Problem& p, std::string placer, const Schedule& s, const BuildOptions& opts) {
-  Plan plan = build_plan(p, std::move(placer), s.device_of, s.order(*p.graph), opts);
-  std::vector<PlanQueue> queues;
-  for (PlanQueue& q : plan.queues) {
-    PlanQueue kept{q.name, {}};
-    for (const PlanItem& it : q.items) {
-      const bool param = p.graph->nodes[it.node].kind == models::NodeKind::Param;
-      if (it.kind == PlanItem::Kind::Deliver && !param) queues.push_back({item_name(it, *p.graph, *p.topo), {it}});
-      else if (!param || s.copies.empty()) kept.items.push_back(it);
-    }
-    if (!kept.items.empty()) queues.push_back(std::move(kept));
-  }
-  for (const ParamCopy& c : s.copies) {
-    const PlanItem it{PlanItem::Kind::Deliver, c.param, c.device};
-    auto q = std::find_if(queues.begin(), queues.end(), [&](const PlanQueue& x) { return x.name == c.queue; });
-    if (q == queues.end()) queues.push_back({c.queue, {it}});
-    else q->items.push_back(it);
-  }
-  plan.queues = std::move(queues);
-  return plan;
+  BuildOptions o = opts;
+  o.delivery_queues = true;
+  o.copies = s.copies;
+  return build_plan(p, std::move(placer), s.device_of, s.order(*p.graph), o);
 }
 
 double contention_free_makespan(const Problem& p, const Plan& plan) {

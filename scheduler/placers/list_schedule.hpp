@@ -66,12 +66,6 @@ class Timeline {
   std::vector<std::pair<double, double>> busy_;
 };
 
-// A parameter copy a schedule booked (weights: host), on the queue that runs it.
-struct ParamCopy {
-  int param = -1, device = -1;
-  std::string queue;
-};
-
 struct Schedule {
   std::vector<int> device_of;              // per graph node, -1 for params and unplaced ops
   std::vector<double> start, finish;       // per graph node
@@ -142,7 +136,8 @@ EtfResult etf_schedule(const Problem& p, const CommModel& comm, const std::vecto
                        const std::vector<std::vector<int>>& groups, const std::vector<int>& group_of,
                        const std::vector<int>& favourite);
 
-// The plan that executes `s` as the header says, its parameter copies as CopyBook says.
+// The plan that executes `s` as the header says, its parameter copies as CopyBook says: built by
+// build_plan with delivery_queues and s.copies.
 Plan scheduled_plan(const Problem& p, std::string placer, const Schedule& s, const BuildOptions& opts = {});
 
 // A plan's makespan under the execution contract with nothing shared: every task of lower(p,

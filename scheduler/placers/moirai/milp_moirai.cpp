@@ -316,28 +316,9 @@ class MilpMoirai final : public Placer {
       const int dst_dev = devices[slot_of[f.dst]];
       for (int op : c.members[whole.task[f.src]]) transfer_pos.try_emplace({op, dst_dev}, static_cast<int>(pos));
     }
-    Plan plan = build_plan(p, "milp-moirai", device_of, order);
-    std::map<std::string, std::vector<std::pair<int, PlanItem>>> channels;
-    std::vector<PlanQueue> queues;
-    for (PlanQueue& q : plan.queues) {
-      PlanQueue kept{q.name, {}};
-      for (const PlanItem& it : q.items) {
-        if (it.kind != PlanItem::Kind::Deliver || g.nodes[it.node].kind != models::NodeKind::Op) {
-          kept.items.push_back(it);
-          continue;
-        }
-        const std::string name = topo.devices[device_of[it.node]].id + "->" + topo.devices[it.device].id;
-        channels[name].push_back({transfer_pos.at({it.node, it.device}), it});
-      }
-      if (!kept.items.empty()) queues.push_back(std::move(kept));
-    }
-    for (auto& [name, items] : channels) {
-      std::sort(items.begin(), items.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-      PlanQueue q{name, {}};
-      for (const auto& [pos, it] : items) q.items.push_back(it);
-      queues.push_back(std::move(q));
-    }
-    plan.queues = std::move(queues);
+    BuildOptions opts;
+    opts.channel_rank = std::move(transfer_pos);
+    Plan plan = build_plan(p, "milp-moirai", device_of, order, opts);
     return {std::move(plan), predicted};
   }
 
