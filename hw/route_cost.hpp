@@ -10,7 +10,7 @@
 //               the ones two such transfers contend on
 //
 // A link direction as a number (`channel`) is 2 * link for a -> b and 2 * link + 1 for b -> a,
-// the numbering lower() gives the engine's link resources.
+// in the order lower() gives each link's two engine resources.
 #pragma once
 
 #include <limits>
