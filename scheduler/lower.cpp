@@ -16,16 +16,21 @@ using Via = ParamDelivery::Via;
 
 namespace {
 
-void add_use(engine::Task& t, engine::ResourceId r, double amount) {
-  for (engine::Use& u : t.uses)
+void add_use(std::vector<engine::Use>& uses, engine::ResourceId r, double amount) {
+  for (engine::Use& u : uses)
     if (u.resource == r) {
       u.amount += amount;
       return;
     }
-  t.uses.push_back({r, amount});
+  uses.push_back({r, amount});
 }
 
 }  // namespace
+
+void add_route_uses(std::vector<engine::Use>& uses, const std::vector<engine::ResourceId>& link_resource,
+                    const hw::RouteCost& route, double bytes) {
+  for (const hw::Hop& h : route.hops) add_use(uses, link_resource[h.link] + (h.forward ? 0 : 1), bytes);
+}
 
 void Lowering::check_plan() const {
   if (p.weights == WeightsMode::Resident && !plan.params.empty())
@@ -114,10 +119,10 @@ void Lowering::add_tasks() {
     if (compute[n] < 0) throw InputError(fmt::format("plan never computes op '{}'", g.nodes[n].name));
 }
 
-void Lowering::add_route(engine::Task& t, const hw::Route& r, double bytes) const {
-  t.latency = std::max(t.latency, ceil_ps(r.latency_s));
-  if (bytes > 0)
-    for (const hw::Hop& h : r.hops) add_use(t, link_resource[h.link] + (h.forward ? 0 : 1), bytes);
+void Lowering::add_route(engine::Task& t, int src, int dst, double bytes) const {
+  const hw::RouteCost route = hw::route_cost(topo, src, dst);
+  t.latency = std::max(t.latency, ceil_ps(route.latency_s));
+  if (bytes > 0) add_route_uses(t.uses, link_resource, route, bytes);
 }
 
 int Lowering::memory_of(int device) const {
@@ -127,7 +132,7 @@ int Lowering::memory_of(int device) const {
 }
 
 void Lowering::add_memory_use(engine::Task& t, int host, double bytes) const {
-  if (host >= 0 && bytes > 0) add_use(t, memory_resource[host], bytes);
+  if (host >= 0 && bytes > 0) add_use(t.uses, memory_resource[host], bytes);
 }
 
 // An op's kernel; with parameters read by direct host access, a Dha task that also moves their
@@ -165,7 +170,7 @@ void Lowering::fill_compute(engine::Task& t, int n, const QueueRole& queue) {
     if (topo.network_ideal) continue;
     const int host = param_source(plan, topo, w, dev);
     if (host < 0) throw InputError(fmt::format("weights: host, but '{}' has no host memory", topo.name));
-    add_route(t, topo.route(host, dev), g.edges[e].bytes);
+    add_route(t, host, dev, g.edges[e].bytes);
     add_memory_use(t, memory_of(host), g.edges[e].bytes);
   }
 }
@@ -209,7 +214,7 @@ void Lowering::fill_transfer(engine::Task& t, const PlanItem& it, const QueueRol
   if (topo.network_ideal) return;
   const Ends ends = transfer_ends(plan, g, topo, it);
   if (ends.src < 0) throw InputError(fmt::format("weights: host, but '{}' has no host memory", topo.name));
-  add_route(t, topo.route(ends.src, ends.dst), t.bytes);
+  add_route(t, ends.src, ends.dst, t.bytes);
   if (t.bytes <= 0) return;
   // Both ends in one host memory (a parameter "copied" to the CPU that reads it): its bytes
   // cross that memory once.

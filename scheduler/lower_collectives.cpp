@@ -1,7 +1,6 @@
 #include "scheduler/lower_collectives.hpp"
 
 #include <algorithm>
-#include <limits>
 
 #include "scheduler/lowering.hpp"
 
@@ -14,28 +13,13 @@ std::vector<engine::Use> RouteNetwork::uses(int src, int dst, double bytes) cons
   std::vector<engine::Use> out;
   if (topo_.network_ideal) return out;
   PLACESIM_ASSERT(link_resource_.size() == topo_.links.size(), "RouteNetwork without link resources");
-  for (const hw::Hop& h : topo_.route(src, dst).hops) {
-    const engine::ResourceId r = link_resource_[h.link] + (h.forward ? 0 : 1);
-    auto u = std::find_if(out.begin(), out.end(), [r](const engine::Use& x) { return x.resource == r; });
-    if (u == out.end()) out.push_back({r, bytes});
-    else u->amount += bytes;
-  }
+  detail::add_route_uses(out, link_resource_, hw::route_cost(topo_, src, dst), bytes);
   return out;
 }
 
-TimePs RouteNetwork::latency(int src, int dst) const {
-  return topo_.network_ideal ? 0 : ceil_ps(topo_.route(src, dst).latency_s);
-}
+TimePs RouteNetwork::latency(int src, int dst) const { return ceil_ps(hw::route_cost(topo_, src, dst).latency_s); }
 
-double RouteNetwork::bandwidth(int src, int dst) const {
-  double bw = std::numeric_limits<double>::infinity();
-  if (topo_.network_ideal) return bw;
-  for (const hw::Hop& h : topo_.route(src, dst).hops) {
-    const hw::Link& l = topo_.links[h.link];
-    bw = std::min(bw, h.forward ? l.bw_ab : l.bw_ba);
-  }
-  return bw;
-}
+double RouteNetwork::bandwidth(int src, int dst) const { return hw::route_cost(topo_, src, dst).bandwidth; }
 
 engine::CollectiveSpec collective_spec(const PlanCollective& c, const hw::Topology& topo, engine::Fidelity fidelity) {
   engine::CollectiveSpec s;

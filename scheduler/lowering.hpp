@@ -7,10 +7,17 @@
 #include <utility>
 #include <vector>
 
+#include "hw/route_cost.hpp"
 #include "scheduler/lower.hpp"
 #include "scheduler/plan_names.hpp"
 
 namespace placesim::scheduler::detail {
+
+// Adds `bytes` of every link direction `route` crosses to `uses`, merging with a use of the same
+// resource already there; link_resource: per link, the resource of its a->b direction (b->a is
+// the next id). Transfers, Dha reads and collectives all use a route this way.
+void add_route_uses(std::vector<engine::Use>& uses, const std::vector<engine::ResourceId>& link_resource,
+                    const hw::RouteCost& route, double bytes);
 
 struct Lowering {
   const Problem& p;
@@ -45,7 +52,7 @@ struct Lowering {
   void add_memory_use(engine::Task& t, int host, double bytes) const;
   engine::TaskId edge_arrival(int e, engine::TaskId delivery);
   void fill_transfer(engine::Task& t, const PlanItem& it, const QueueRole& queue);
-  void add_route(engine::Task& t, const hw::Route& r, double bytes) const;
+  void add_route(engine::Task& t, int src, int dst, double bytes) const;  // latency and link uses src -> dst
   engine::TaskId needed(PlanItem::Kind kind, int node, int device, int for_op) const;
   engine::PoolId pool_of(int d) const;
   std::vector<engine::TaskId> users_on(int n, int dev) const;

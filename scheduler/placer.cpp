@@ -58,7 +58,7 @@ PlacerSpec make_placer(const Yaml& spec) {
   PlacerOptions opts(e.options, options);
   out.label = placer_label(spec);
   out.placer = e.make(opts);
-  out.bound = e.bound;
+  out.kind = e.kind;
   return out;
 }
 

@@ -15,6 +15,7 @@
 
 #include "scheduler/plan.hpp"
 #include "scheduler/problem.hpp"
+#include "scheduler/run_status.hpp"
 #include "sim/core/registry.hpp"
 #include "sim/core/yaml_doc.hpp"
 
@@ -23,7 +24,7 @@ namespace placesim::scheduler {
 struct PlacerResult {
   std::optional<Plan> plan;          // none for bounds
   std::optional<double> predicted_s; // the placer's own prediction, if it makes one
-  std::string status = "ok";         // ok | infeasible | timeout | error
+  RunStatus status = RunStatus::Ok;
   std::string message;
   std::optional<double> gap;         // MILP placers: relative optimality gap of their solves
 };
@@ -44,10 +45,14 @@ class PlacerOptions {
   std::map<std::string, Yaml> values_;
 };
 
+// Heuristic: makes a plan by its own rules. Milp: solves MILPs, declares milp_option_specs()
+// and starts from a heuristic's plan. Bound: returns a bound on the makespan, not a plan.
+enum class PlacerKind { Heuristic, Milp, Bound };
+
 struct PlacerEntry {
   std::string description;
   std::vector<OptionSpec> options;
-  bool bound = false;  // its result is a bound, not a plan
+  PlacerKind kind = PlacerKind::Heuristic;
   std::function<std::unique_ptr<Placer>(const PlacerOptions&)> make;
 };
 
@@ -58,7 +63,7 @@ struct PlacerSpec {
   std::string name;
   std::string label;   // name, plus its options when given ("round-robin{unit=op}")
   std::shared_ptr<const Placer> placer;
-  bool bound = false;
+  PlacerKind kind = PlacerKind::Heuristic;
 };
 PlacerSpec make_placer(const Yaml& spec);
 // The label a placer spec gets in results: "round-robin", or "round-robin{unit=op}".

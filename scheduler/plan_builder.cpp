@@ -17,6 +17,13 @@ std::string move_queue(const hw::Topology& topo, int src, int dst) {
   return topo.devices[src].id + "->" + topo.devices[dst].id;
 }
 
+// Appends `it` to the queue named `name` in `queues`, adding that queue at the end if new.
+void append(std::vector<PlanQueue>& queues, const std::string& name, const PlanItem& it) {
+  auto found = std::find_if(queues.begin(), queues.end(), [&](const PlanQueue& x) { return x.name == name; });
+  if (found == queues.end()) queues.push_back({name, {it}});
+  else found->items.push_back(it);
+}
+
 }  // namespace
 
 Plan build_plan(const Problem& p, std::string placer, std::vector<int> device_of, const std::vector<int>& order,
@@ -82,13 +89,37 @@ Plan build_plan(const Problem& p, std::string placer, std::vector<int> device_of
     push(move_queue(topo, device_of[od.first], od.second), key, {PlanItem::Kind::Deliver, od.first, od.second});
 
   plan.device_of = std::move(device_of);
+  plan.cpu_cores = opts.cpu_cores;
+  std::map<std::string, std::vector<std::pair<int, PlanItem>>> channels;  // name -> (rank, delivery)
   for (const std::string& q : queue_order) {
     auto items = queues[q];
     std::stable_sort(items.begin(), items.end(), [](auto& a, auto& b) { return a.first < b.first; });
-    PlanQueue pq{q, {}};
-    for (auto& [_, item] : items) pq.items.push_back(item);
-    plan.queues.push_back(std::move(pq));
+    PlanQueue kept{q, {}};
+    std::vector<PlanQueue> cores;  // this CPU compute queue split per core, in order of first use
+    for (auto& [_, it] : items) {
+      const bool param = g.nodes[it.node].kind == models::NodeKind::Param;
+      const int dev = plan.device_of[it.node];
+      if (it.kind == PlanItem::Kind::Deliver && !param && opts.delivery_queues) {
+        plan.queues.push_back({item_name(it, g, topo), {it}});
+      } else if (it.kind == PlanItem::Kind::Deliver && !param && !opts.channel_rank.empty()) {
+        const std::string channel = topo.devices[dev].id + "->" + topo.devices[it.device].id;
+        channels[channel].emplace_back(opts.channel_rank.at({it.node, it.device}), it);
+      } else if (it.kind == PlanItem::Kind::Compute && opts.cpu_cores.count(dev)) {
+        append(cores, queue_name(topo, {QueueRole::Kind::Core, dev, opts.core_of[it.node]}), it);
+      } else if (!param || opts.copies.empty()) {
+        kept.items.push_back(it);
+      }
+    }
+    for (PlanQueue& c : cores) plan.queues.push_back(std::move(c));
+    if (!kept.items.empty()) plan.queues.push_back(std::move(kept));
   }
+  for (auto& [name, items] : channels) {
+    std::sort(items.begin(), items.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    PlanQueue q{name, {}};
+    for (const auto& [rank, it] : items) q.items.push_back(it);
+    plan.queues.push_back(std::move(q));
+  }
+  for (const ParamCopy& c : opts.copies) append(plan.queues, c.queue, {PlanItem::Kind::Deliver, c.param, c.device});
   return plan;
 }
 

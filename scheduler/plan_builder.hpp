@@ -3,7 +3,17 @@
 // (parameter copies, weights: host, and activations a CPU sends to a GPU), `<gpu>.d2h`
 // (activations a GPU sends to a CPU) and `<src>-><dst>` (activations moved between GPUs, and
 // the forwarded part of a parallel transmission). Every copy of a GPU goes to its first copy
-// engine; a plan that wants more edits its queues.
+// engine.
+//
+// BuildOptions lay out what a placer schedules more finely, so that no placer rewrites the
+// queues after: a CPU's ops one queue per core (`<cpu>.core<j>`, core_of, as Chrion runs them),
+// each activation delivery on a queue of its own named like its task (`op@dev`, so deliveries
+// never wait for each other) or on a queue per channel (`<src>-><dst>`, in an order a schedule
+// gives, as MOIRAI runs them), and the parameter copies on the queues a schedule booked them on
+// (`<link>.copy`, `<host>.copy`, `<dev>.h2d`) in the order it booked them. Queues come in order
+// of first appearance: compute, then parameter copies, then activations; a queue split by these
+// options takes its place, its parts first (each delivery queue, then what remains); channel
+// queues follow in name order, and booked copy queues come last.
 //
 // Every queue is sorted by one global key in which each task's dependencies come first (the
 // position of an op in `order`; a delivery just after its producer; a parameter copy, and both
@@ -12,6 +22,7 @@
 #pragma once
 
 #include <map>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -20,10 +31,22 @@
 
 namespace placesim::scheduler {
 
+// A parameter copy a schedule booked (weights: host), on the queue that runs it.
+struct ParamCopy {
+  int param = -1, device = -1;
+  std::string queue;
+};
+
 struct BuildOptions {
   std::vector<int> stream_of;  // per graph node: compute stream of an op on its GPU; empty: all 0
   HostBuffer buffer = HostBuffer::Pinned;
   std::map<std::pair<int, int>, ParamDelivery> params;  // as Plan::params
+  std::map<int, int> cpu_cores;  // as Plan::cpu_cores; an op on such a CPU runs on core core_of[op]
+  std::vector<int> core_of;      // per graph node; read for ops on a CPU in cpu_cores only
+  bool delivery_queues = false;  // each activation delivery on a queue of its own (`op@dev`)
+  // Non-empty: each activation delivery (producer, device) on its channel's queue, by this rank.
+  std::map<std::pair<int, int>, int> channel_rank;
+  std::vector<ParamCopy> copies; // non-empty: every parameter copy, on its queue in this order
 };
 
 // `device_of`: per graph node, the device of each op (entries of parameters are ignored).

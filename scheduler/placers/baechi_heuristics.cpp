@@ -35,7 +35,7 @@ namespace {
 
 PlacerResult infeasible(const Problem& p, int op) {
   PlacerResult r;
-  r.status = "infeasible";
+  r.status = RunStatus::Infeasible;
   r.message = fmt::format("op '{}' fits in the memory left on no device", p.graph->nodes[op].name);
   return r;
 }
@@ -122,17 +122,17 @@ void register_baechi(Registry<PlacerEntry>& r) {
   r.add("m-topo",
         {"Baechi's m-TOPO: ops in topological order fill the devices one after another, memory spread evenly",
          {},
-         false,
+         PlacerKind::Heuristic,
          [](const PlacerOptions&) { return std::make_unique<MTopo>(); }});
   r.add("m-etf",
         {"Baechi's m-ETF: earliest-task-first list scheduling within each device's memory",
          {},
-         false,
+         PlacerKind::Heuristic,
          [](const PlacerOptions&) { return std::make_unique<MEtf>(false); }});
   r.add("m-sct",
         {"Baechi's m-SCT: m-ETF that keeps a device for the favourite child (greedy rule) of the op it just ran",
          {},
-         false,
+         PlacerKind::Heuristic,
          [](const PlacerOptions&) { return std::make_unique<MEtf>(true); }});
 }
 

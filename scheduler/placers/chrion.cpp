@@ -78,7 +78,12 @@ class Chrion final : public Placer {
       if (t.cost < best.cost) best = std::move(t);
     }
     PlacerResult r;
-    r.plan = with_cores(p, scheduled_plan(p, "chrion", best.s), best.core_of, cpu, best.cores);
+    BuildOptions opts;  // the CPU's ops one queue per core, at the k' cores the schedule priced them at
+    if (cpu >= 0 && best.cores > 0) {
+      opts.cpu_cores[cpu] = best.cores;
+      opts.core_of = best.core_of;
+    }
+    r.plan = scheduled_plan(p, "chrion", best.s, opts);
     r.predicted_s = best.s.makespan;
     int used = 0;
     for (int c : best.core_of) used = std::max(used, c + 1);
@@ -172,29 +177,6 @@ class Chrion final : public Placer {
     return t;
   }
 
-  // Moves the CPU's ops from its one compute queue to one queue per core, keeping their order,
-  // and states the k' cores the schedule priced them at.
-  static Plan with_cores(const Problem& p, Plan plan, const std::vector<int>& core_of, int cpu, int cores) {
-    if (cpu < 0 || cores == 0) return plan;
-    plan.cpu_cores[cpu] = cores;
-    const std::string cpu_queue = p.topo->devices[cpu].id + ".compute";
-    std::vector<PlanQueue> queues;
-    for (PlanQueue& q : plan.queues) {
-      if (q.name != cpu_queue) {
-        queues.push_back(std::move(q));
-        continue;
-      }
-      for (const PlanItem& it : q.items) {
-        const std::string name = fmt::format("{}.core{}", p.topo->devices[cpu].id, core_of[it.node]);
-        auto found = std::find_if(queues.begin(), queues.end(), [&](const PlanQueue& x) { return x.name == name; });
-        if (found == queues.end()) queues.push_back({name, {it}});
-        else found->items.push_back(it);
-      }
-    }
-    plan.queues = std::move(queues);
-    return plan;
-  }
-
   double sigma_ = 0;
   int max_cores_ = -1;  // -1: all of the CPU's cores
   SourceLoc cores_loc_;
@@ -207,7 +189,7 @@ void register_chrion(Registry<PlacerEntry>& r) {
         {"Chrion: BFS+DFS order, greedy choice of GPU or one of k' CPU cores by EFT + sigma * GPU memory, best k'",
          {{"sigma", "0", "seconds of latency one GB (1e9 bytes) of GPU memory is worth (>= 0; 0: latency only)"},
           {"max_cpu_cores", "all", "largest k' tried (0 .. the CPU's cores), or all"}},
-         false,
+         PlacerKind::Heuristic,
          [](const PlacerOptions& o) { return std::make_unique<Chrion>(o); }});
 }
 

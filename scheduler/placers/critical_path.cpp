@@ -43,7 +43,7 @@ void register_critical_path(Registry<PlacerEntry>& r) {
         {"a bound, not a plan: longest path with each op at its fastest device, free communication, "
          "resident weights",
          {},
-         true,
+         PlacerKind::Bound,
          [](const PlacerOptions&) { return std::make_unique<CriticalPath>(); }});
 }
 

@@ -27,25 +27,13 @@
 #include <fmt/format.h>
 #include <limits>
 
+#include "hw/route_cost.hpp"
 #include "scheduler/placers/builtin.hpp"
 #include "scheduler/placers/param_copies.hpp"
 #include "scheduler/plan_builder.hpp"
 
 namespace placesim::scheduler {
 namespace {
-
-double route_bw(const hw::Topology& topo, int a, int b) {
-  double bw = std::numeric_limits<double>::infinity();
-  for (const hw::Hop& h : topo.route(a, b).hops) bw = std::min(bw, h.forward ? topo.links[h.link].bw_ab : topo.links[h.link].bw_ba);
-  return bw;
-}
-
-bool shares_link(const hw::Route& a, const hw::Route& b) {
-  for (const hw::Hop& x : a.hops)
-    for (const hw::Hop& y : b.hops)
-      if (x.link == y.link) return true;
-  return false;
-}
 
 class DeepPlan final : public Placer {
  public:
@@ -61,7 +49,7 @@ class DeepPlan final : public Placer {
     const int host = topo.host_memory_for(gpu);
     const bool host_weights = p.weights == WeightsMode::Host && host >= 0 && !topo.network_ideal;
     const double inf = std::numeric_limits<double>::infinity();
-    const double b0 = host_weights ? route_bw(topo, host, gpu) : inf;
+    const double b0 = host_weights ? hw::route_cost(topo, host, gpu).bandwidth : inf;
     std::vector<int> neighbours;
     std::vector<const hw::Route*> taken;  // host routes in use: the GPU's own, then each neighbour's
     if (host_weights) taken.push_back(&topo.route(host, gpu));
@@ -71,10 +59,10 @@ class DeepPlan final : public Placer {
         const int l = n == gpu ? -1 : topo.link_between(n, gpu);
         if (l < 0 || topo.links[l].kind != "nvlink" || !topo.connected(host, n)) continue;
         const hw::Route& r = topo.route(host, n);
-        if (std::any_of(taken.begin(), taken.end(), [&](const hw::Route* t) { return shares_link(r, *t); })) continue;
+        if (std::any_of(taken.begin(), taken.end(), [&](const hw::Route* t) { return hw::shares_link(r, *t); })) continue;
         taken.push_back(&r);
         neighbours.push_back(n);
-        b1 = std::min(b1, std::min(route_bw(topo, host, n), route_bw(topo, n, gpu)));
+        b1 = std::min(b1, std::min(hw::route_cost(topo, host, n).bandwidth, hw::route_cost(topo, n, gpu).bandwidth));
       }
     const double m = static_cast<double>(neighbours.size());
     const double f = neighbours.empty() ? 0.0 : m * b1 / (b0 + m * b1);
@@ -160,7 +148,7 @@ void register_deepplan(Registry<PlacerEntry>& r) {
          "parallel over the own PCIe route and NVLink neighbours",
          {{"dha", "true", "read a parameter by direct host access when that ends its op earlier than a copy"},
           {"parallel", "true", "split copies over NVLink neighbours on other PCIe routes (parallel transmission)"}},
-         false,
+         PlacerKind::Heuristic,
          [](const PlacerOptions& o) { return std::make_unique<DeepPlan>(o); }});
 }
 

@@ -193,12 +193,12 @@ class GetfPlacer final : public Placer {
     const Getf s = getf_schedule(p);
     PlacerResult r;
     if (!s.error.empty()) {
-      r.status = "error";
+      r.status = RunStatus::Error;
       r.message = s.error;
       return r;
     }
     if (s.etf.stuck >= 0) {
-      r.status = "infeasible";
+      r.status = RunStatus::Infeasible;
       r.message = fmt::format("op '{}' fits in the memory left on no device of its speed group", p.graph->nodes[s.etf.stuck].name);
       return r;
     }
@@ -214,7 +214,7 @@ void register_getf(Registry<PlacerEntry>& r) {
   r.add("getf",
         {"GETF (Su et al. 2020): an LP relaxation picks each op's speed group, then earliest-time-first within it",
          {},
-         false,
+         PlacerKind::Heuristic,
          [](const PlacerOptions&) { return std::make_unique<GetfPlacer>(); }});
 }
 

@@ -75,7 +75,7 @@ void register_heft(Registry<PlacerEntry>& r) {
   r.add("heft",
         {"HEFT (Topcuoglu 2002): upward-rank list scheduling, each op on the device with the earliest finish time",
          {{"insertion", "true", "true: an op may fill an idle gap between scheduled ops (HEFT's insertion policy)"}},
-         false,
+         PlacerKind::Heuristic,
          [](const PlacerOptions& o) { return std::make_unique<Heft>(o); }});
 }
 

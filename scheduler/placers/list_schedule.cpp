@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <limits>
 
+#include "hw/route_cost.hpp"
 #include "scheduler/lower.hpp"
 #include "scheduler/plan_names.hpp"
 #include "sim/core/error.hpp"
@@ -22,11 +23,9 @@ CommModel::CommModel(const Problem& p) : p_(&p), index_(p.topo->devices.size(), 
   for (size_t i = 0; i < n; ++i)
     for (size_t j = 0; j < n; ++j) {
       if (i == j || !topo.connected(devs[i], devs[j])) continue;
-      const hw::Route& r = topo.route(devs[i], devs[j]);
-      double bw = std::numeric_limits<double>::infinity();
-      for (const hw::Hop& h : r.hops) bw = std::min(bw, h.forward ? topo.links[h.link].bw_ab : topo.links[h.link].bw_ba);
+      const hw::RouteCost r = hw::route_cost(topo, devs[i], devs[j]);
       latency_[i][j] = r.latency_s;
-      inv_bw_[i][j] = 1.0 / bw;
+      inv_bw_[i][j] = 1.0 / r.bandwidth;
       mean_latency_ += latency_[i][j];
       mean_inv_bw_ += inv_bw_[i][j];
       ++pairs;
@@ -167,23 +166,10 @@ EtfResult etf_schedule(const Problem& p, const CommModel& comm, const std::vecto
 }
 
 Plan scheduled_plan(const Problem& p, std::string placer, const Schedule& s, const BuildOptions& opts) {
-  Plan plan = build_plan(p, std::move(placer), s.device_of, s.order(*p.graph), opts);
-  std::vector<PlanQueue> queues;
-  size_t copies = 0;
-  for (PlanQueue& q : plan.queues) {
-    PlanQueue kept{q.name, {}};
-    for (const PlanItem& it : q.items) {
-      const bool deliver = it.kind == PlanItem::Kind::Deliver;
-      if (deliver && p.graph->nodes[it.node].kind == models::NodeKind::Op) queues.push_back({item_name(it, *p.graph, *p.topo), {it}});
-      else if (deliver) ++copies;  // replaced by the channel queues below
-      else kept.items.push_back(it);
-    }
-    if (!kept.items.empty()) queues.push_back(std::move(kept));
-  }
-  PLACESIM_ASSERT(copies == s.copies.booked().size(), "the schedule booked other parameter copies than its plan makes");
-  for (PlanQueue& q : s.copies.queues()) queues.push_back(std::move(q));
-  plan.queues = std::move(queues);
-  return plan;
+  BuildOptions o = opts;
+  o.delivery_queues = true;
+  o.copies = s.copies.plan_copies();
+  return build_plan(p, std::move(placer), s.device_of, s.order(*p.graph), o);
 }
 
 double contention_free_makespan(const Problem& p, const Plan& plan) {

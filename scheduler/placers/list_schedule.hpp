@@ -10,6 +10,8 @@
 //              = 0                                   network: ideal
 //              = latency(a, b) + bytes(e) / bw(a, b)  else (bw: the route's slowest hop)
 //
+// (latency and bw as hw::route_cost prices the route a -> b)
+//
 // It ignores contention, as the list-scheduling literature does; the simulator does not.
 // Parameters (weights: host) arrive as param_copies.hpp books them: serialised per copy channel.
 //
@@ -19,10 +21,9 @@
 // the plan so that this holds: each device runs its ops in one queue in order of scheduled
 // start; each delivery of an activation sits on a queue of its own (named like the task,
 // `op@device`), so deliveries never wait for each other; each copy channel runs its parameter
-// copies on one queue in the order they were booked. lower() gives one delivery per (producer,
-// device) the largest fixed time of the edges it serves; the schedules here use each edge's own
-// time, so the prediction is exact (under `network: ideal`, fixed durations, no launch cost)
-// when the out-edges of each op that cross to one device carry one time, as in every random DAG.
+// copies on one queue in the order they were booked (build_plan lays these queues out). lower()
+// gives every edge its own fixed time, as the schedules here do, so the prediction is exact
+// under `network: ideal`, fixed durations and no launch cost.
 #pragma once
 
 #include <string>

@@ -6,9 +6,8 @@
 #include <fmt/format.h>
 #include <limits>
 
-#include "scheduler/lower.hpp"
+#include "scheduler/score_plan.hpp"
 #include "sim/core/log.hpp"
-#include "sim/engine/executor.hpp"
 
 namespace placesim::scheduler {
 
@@ -22,10 +21,6 @@ std::vector<OptionSpec> milp_option_specs(const std::string& default_time_limit)
            "heuristic placers whose best plan (simulated) is the warm start; the MILP's plan is returned only when "
            "it simulates faster"},
           {"dump_model", "\"\"", "write each MILP to this file (.lp or .mps) for debugging; several solves: <stem>.<k><ext>"}};
-}
-
-bool is_milp_placer(const PlacerEntry& e) {
-  return std::any_of(e.options.begin(), e.options.end(), [](const OptionSpec& s) { return s.name == "node_limit"; });
 }
 
 MilpSettings::MilpSettings(const PlacerOptions& o) {
@@ -43,8 +38,8 @@ MilpSettings::MilpSettings(const PlacerOptions& o) {
   for (const Yaml& item : w.items()) {
     const std::string name = item.str();
     const PlacerEntry& e = placers().get(name, item.loc());
-    if (e.bound) throw InputError(item.loc(), fmt::format("'{}' is a bound and makes no plan to start from", name));
-    if (is_milp_placer(e)) throw InputError(item.loc(), fmt::format("'{}' is a MILP placer; warm starts come from heuristics", name));
+    if (e.kind == PlacerKind::Bound) throw InputError(item.loc(), fmt::format("'{}' is a bound and makes no plan to start from", name));
+    if (e.kind == PlacerKind::Milp) throw InputError(item.loc(), fmt::format("'{}' is a MILP placer; warm starts come from heuristics", name));
     warm.push_back(name);
   }
   const Yaml d = o.get("dump_model");
@@ -83,10 +78,8 @@ double SolveBudget::share(int k, int n) const {
 
 double simulated_makespan(const Problem& p, const Plan& plan) {
   try {
-    const Lowered low = lower(p, plan);
-    const engine::Trace trace = engine::simulate(low.graph);
-    if (!check_memory(p, low, trace).over_device.empty()) return std::numeric_limits<double>::infinity();
-    return to_seconds(trace.makespan);
+    const PlanScore s = score_plan(p, plan);
+    return s.fits() ? s.makespan_s() : std::numeric_limits<double>::infinity();
   } catch (const InputError&) {
     return std::numeric_limits<double>::infinity();
   }
@@ -132,7 +125,7 @@ PlacerResult finish_milp(const Problem& p, std::optional<Plan> milp_plan, std::o
   PlacerResult r;
   r.gap = s.gap;
   const bool proven = s.solves > 0 && s.optimal == s.solves;
-  r.status = proven ? "ok" : s.error.empty() ? "timeout" : "error";
+  r.status = proven ? RunStatus::Ok : s.error.empty() ? RunStatus::Timeout : RunStatus::Error;
   const double own = milp_plan ? simulated_makespan(p, *milp_plan) : std::numeric_limits<double>::infinity();
   if (warm && !(own <= warm->simulated_s)) {
     // The warm start simulates strictly faster (or the MILP gave nothing usable): keep it.
@@ -150,8 +143,8 @@ PlacerResult finish_milp(const Problem& p, std::optional<Plan> milp_plan, std::o
     r.message = s.describe();
   }
   if (!s.error.empty()) r.message += "; solver error: " + s.error;
-  if (!r.plan && r.status != "error") {
-    r.status = "error";
+  if (!r.plan && r.status != RunStatus::Error) {
+    r.status = RunStatus::Error;
     r.message += "; no plan: neither the MILP nor any warm-start heuristic produced one that fits";
   }
   return r;

@@ -8,7 +8,7 @@
 // scores its own plan and the best heuristic plan by simulating both (lower + engine), and
 // returns the faster, saying which in the message.
 //
-// Status (PlacerResult::status):
+// Status (PlacerResult::status, as RunStatus writes it):
 //   ok          every solve proved its optimum (within `gap`)
 //   timeout     some solve hit its time or node limit (or had no time left of the budget); the
 //               best plan found is returned, and `gap` is the largest relative gap of those
@@ -35,9 +35,6 @@ namespace placesim::scheduler {
 // gap (relative gap at which a solve stops), warm (heuristic placers tried for the warm start),
 // dump_model (write each model, LP or MPS by extension; several solves get .<k> before it).
 std::vector<OptionSpec> milp_option_specs(const std::string& default_time_limit);
-
-// A placer that solves MILPs: it declares milp_option_specs() (found by its node_limit).
-bool is_milp_placer(const PlacerEntry& e);
 
 struct MilpSettings {
   double time_limit_s = 10;
@@ -69,8 +66,8 @@ class SolveBudget {
   double limit_s_;
 };
 
-// A plan scored in the engine: lower(p, plan), simulate, makespan; +inf when lowering fails or
-// the peak memory of some device exceeds its capacity.
+// A plan's simulated makespan (score_plan); +inf when lowering fails or the peak memory of some
+// device exceeds its capacity.
 double simulated_makespan(const Problem& p, const Plan& plan);
 
 struct ScoredPlan {

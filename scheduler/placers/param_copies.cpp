@@ -1,5 +1,7 @@
 #include "scheduler/placers/param_copies.hpp"
 
+#include "hw/route_cost.hpp"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <limits>
@@ -27,12 +29,10 @@ ParamCopies::ParamCopies(const Problem& p)
   for (int d : devs) {
     const int h = topo.host_memory_for(d);
     if (topo.network_ideal || h < 0) continue;
-    const hw::Route& r = topo.route(h, d);
-    double rate = std::numeric_limits<double>::infinity();
+    const hw::RouteCost r = hw::route_cost(topo, h, d);
+    double rate = r.bandwidth;
     for (const hw::Hop& hop : r.hops) {
-      const hw::Link& l = topo.links[hop.link];
-      rate = std::min(rate, hop.forward ? l.bw_ab : l.bw_ba);
-      auto [it, fresh] = user.emplace(2 * hop.link + (hop.forward ? 0 : 1), d);
+      auto [it, fresh] = user.emplace(hw::channel(hop), d);
       if (fresh) continue;
       parent[root(d)] = root(it->second);
       shared.emplace_back(hop.link, d);
@@ -113,16 +113,9 @@ void ParamCopies::book(int op, int dev) {
   }
 }
 
-std::vector<PlanQueue> ParamCopies::queues() const {
-  std::vector<PlanQueue> out;
-  std::vector<int> index(channel_name_.size(), -1);
-  for (const Copy& c : booked_) {
-    if (index[c.channel] < 0) {
-      index[c.channel] = static_cast<int>(out.size());
-      out.push_back({channel_name_[c.channel], {}});
-    }
-    out[index[c.channel]].items.push_back({PlanItem::Kind::Deliver, c.param, c.device});
-  }
+std::vector<ParamCopy> ParamCopies::plan_copies() const {
+  std::vector<ParamCopy> out;
+  for (const Copy& c : booked_) out.push_back({c.param, c.device, channel_name_[c.channel]});
   return out;
 }
 

@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "scheduler/plan.hpp"
+#include "scheduler/plan_builder.hpp"
 #include "scheduler/problem.hpp"
 
 namespace placesim::scheduler {
@@ -62,9 +63,8 @@ class ParamCopies {
   double copy_time(double bytes, int dev) const;
   // The copies booked so far, in booking order.
   const std::vector<Copy>& booked() const { return booked_; }
-  // One queue per channel that has copies, each copy a Deliver item in booking order; channels in
-  // the order of their first copy.
-  std::vector<PlanQueue> queues() const;
+  // The copies booked so far in booking order, each on its channel's queue (for build_plan).
+  std::vector<ParamCopy> plan_copies() const;
 
  private:
   // The copies `op` still needs on `dev` (parameter, seconds), in the order of its in-edges.

@@ -75,7 +75,7 @@ void register_round_robin(Registry<PlacerEntry>& r) {
         {"consecutive layers (or ops) dealt to the devices in turn: a naive pipeline split",
          {{"unit", "layer", "layer: whole transformer layers; op: single ops"},
           {"devices", "auto", "list of device ids, or auto: every GPU (every compute device if none)"}},
-         false,
+         PlacerKind::Heuristic,
          [](const PlacerOptions& o) { return std::make_unique<RoundRobin>(o); }});
 }
 

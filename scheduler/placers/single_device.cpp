@@ -55,7 +55,7 @@ void register_single_device(Registry<PlacerEntry>& r) {
   r.add("single-device",
         {"everything on one device; parameters copied over its PCIe route first (the usual baseline)",
          {{"device", "auto", "device id, or auto: the device with the smallest total op time"}},
-         false,
+         PlacerKind::Heuristic,
          [](const PlacerOptions& o) { return std::make_unique<SingleDevice>(o); }});
 }
 

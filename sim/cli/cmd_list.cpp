@@ -22,12 +22,12 @@ int cmd_list(const std::vector<std::string>& args) {
   if (what == "placers") {
     for (auto& [name, e] : scheduler::placers().all()) {
       nlohmann::ordered_json options = nlohmann::ordered_json::array();
-      text += fmt::format("{:<16} {}{}\n", name, e.bound ? "[bound] " : "", e.description);
+      text += fmt::format("{:<16} {}{}\n", name, e.kind == scheduler::PlacerKind::Bound ? "[bound] " : "", e.description);
       for (const OptionSpec& o : e.options) {
         options.push_back({{"name", o.name}, {"default", o.default_value}, {"help", o.help}});
         text += fmt::format("{:<18}{}: {} (default {})\n", "", o.name, o.help, o.default_value);
       }
-      j.push_back({{"name", name}, {"description", e.description}, {"bound", e.bound}, {"options", options}});
+      j.push_back({{"name", name}, {"description", e.description}, {"bound", e.kind == scheduler::PlacerKind::Bound}, {"options", options}});
     }
   } else if (what == "presets") {
     for (const hw::PresetInfo& p : hw::list_presets()) {

@@ -65,12 +65,12 @@ int cmd_plan(const std::vector<std::string>& args) {
     j["placer"] = r.placer;
     j["predicted_s"] = r.predicted_s ? nlohmann::ordered_json(*r.predicted_s) : nlohmann::ordered_json(nullptr);
     j["makespan_s"] = r.makespan_s ? nlohmann::ordered_json(*r.makespan_s) : nlohmann::ordered_json(nullptr);
-    j["status"] = r.status;
+    j["status"] = scheduler::to_string(r.status);
     j["message"] = r.message;
     j["plan"] = nlohmann::ordered_json::parse(plan_text);
     print_json(j);
   } else {
-    std::string text = fmt::format("{}: status {}", r.placer, r.status);
+    std::string text = fmt::format("{}: status {}", r.placer, scheduler::to_string(r.status));
     if (r.makespan_s) text += fmt::format(", simulated makespan {:.6f} ms", *r.makespan_s * 1e3);
     if (r.predicted_s) text += fmt::format(", predicted {:.6f} ms", *r.predicted_s * 1e3);
     if (!r.message.empty()) text += " (" + r.message + ")";

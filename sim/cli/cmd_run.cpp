@@ -62,9 +62,9 @@ int cmd_run(const std::vector<std::string>& args) {
     // Why a run has no makespan (infeasible, error), and the placers' own predictions against
     // the simulation: relative difference (predicted - simulated) / simulated.
     for (const explore::RunResult& r : set.runs) {
-      const bool bound = r.status == "ok" && !r.makespan_s;
-      if (r.status != "ok" && !r.message.empty())
-        text += fmt::format("  point {} {}: {}: {}\n", r.point_index, r.placer, r.status, r.message);
+      const bool bound = r.status == scheduler::RunStatus::Ok && !r.makespan_s;
+      if (r.status != scheduler::RunStatus::Ok && !r.message.empty())
+        text += fmt::format("  point {} {}: {}: {}\n", r.point_index, r.placer, scheduler::to_string(r.status), r.message);
       else if (r.predicted_s && r.makespan_s && *r.makespan_s > 0)
         text += fmt::format("  point {} {}: predicted {:.4f} ms, simulated {:.4f} ms ({:+.2f}%)\n", r.point_index,
                             r.placer, *r.predicted_s * 1e3, *r.makespan_s * 1e3,

@@ -5,12 +5,12 @@
 
 #include "hw/topology_yaml.hpp"
 #include "models/graph_json.hpp"
-#include "scheduler/lower.hpp"
 #include "scheduler/plan_json.hpp"
+#include "scheduler/run_status.hpp"
+#include "scheduler/score_plan.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
-#include "sim/engine/executor.hpp"
 #include "sim/trace/chrome_trace.hpp"
 
 namespace placesim::cli {
@@ -36,32 +36,26 @@ int cmd_simulate(const std::vector<std::string>& args) {
     throw InputError(SourceLoc{"--weights"}, e.detail());
   }
   const scheduler::Plan plan = scheduler::load_plan_json(a.vm["plan"].as<std::string>(), *p.graph, *p.topo);
-  const scheduler::Lowered low = scheduler::lower(p, plan);
-  engine::SimOptions so;
-  so.record_usage = a.vm.count("trace") != 0;
-  const engine::Trace t = engine::simulate(low.graph, so);
-  const scheduler::MemoryCheck mem = scheduler::check_memory(p, low, t);
-  if (a.vm.count("trace")) trace::write_chrome_trace_file(a.vm["trace"].as<std::string>(), low.graph, t);
+  const scheduler::PlanScore score = scheduler::score_plan(p, plan, a.vm.count("trace") != 0);
+  const engine::TaskGraph& tasks = score.lowered.graph;
+  if (a.vm.count("trace")) trace::write_chrome_trace_file(a.vm["trace"].as<std::string>(), tasks, score.trace);
 
-  const std::string status = mem.over_device.empty() ? "ok" : "infeasible";
-  const std::string message =
-      mem.over_device.empty() ? ""
-                              : fmt::format("peak memory {} on {} exceeds its {}", units::format_bytes(mem.over_bytes),
-                                            mem.over_device, units::format_bytes(mem.capacity));
+  const char* status = scheduler::to_string(score.fits() ? scheduler::RunStatus::Ok : scheduler::RunStatus::Infeasible);
+  const std::string message = score.memory_message();
   if (a.json) {
     nlohmann::ordered_json j;
-    j["makespan_s"] = to_seconds(t.makespan);
-    j["tasks"] = low.graph.tasks.size();
+    j["makespan_s"] = score.makespan_s();
+    j["tasks"] = tasks.tasks.size();
     j["status"] = status;
     nlohmann::ordered_json m = nlohmann::ordered_json::object();
-    for (auto& [dev, bytes] : mem.peak) m[dev] = bytes;
+    for (auto& [dev, bytes] : score.memory.peak) m[dev] = bytes;
     j["peak_mem_bytes"] = m;
     j["message"] = message;
     print_json(j);
   } else {
-    std::string text = fmt::format("makespan {:.6f} ms over {} tasks, status {}\n", to_seconds(t.makespan) * 1e3,
-                                   low.graph.tasks.size(), status);
-    for (auto& [dev, bytes] : mem.peak) text += fmt::format("  peak memory {:<10} {}\n", dev, units::format_bytes(bytes));
+    std::string text = fmt::format("makespan {:.6f} ms over {} tasks, status {}\n", score.makespan_s() * 1e3,
+                                   tasks.tasks.size(), status);
+    for (auto& [dev, bytes] : score.memory.peak) text += fmt::format("  peak memory {:<10} {}\n", dev, units::format_bytes(bytes));
     if (!message.empty()) text += message + "\n";
     std::fputs(text.c_str(), stdout);
   }

@@ -21,7 +21,7 @@ nlohmann::ordered_json runs_to_json(const RunSet& set, bool timing) {
     nlohmann::ordered_json j;
     j["point"] = point;
     j["placer"] = r.placer;
-    j["status"] = r.status;
+    j["status"] = scheduler::to_string(r.status);
     j["makespan_s"] = opt(r.makespan_s);
     j["predicted_s"] = opt(r.predicted_s);
     // The placer's own prediction against the simulation: (predicted - simulated) / simulated.
@@ -77,8 +77,8 @@ Comparison compare(const RunSet& set, const std::string& baseline, Metric metric
     Comparison::Row& rr = c.rows[it->second];
     const size_t k = col[r.placer];
     rr.value[k] = metric == Metric::Makespan ? r.makespan_s : r.predicted_s;
-    rr.status[k] = r.status;
-    if (metric == Metric::Makespan && !r.makespan_s && r.status == "ok") rr.bound[k] = r.predicted_s;
+    rr.status[k] = scheduler::to_string(r.status);
+    if (metric == Metric::Makespan && !r.makespan_s && r.status == scheduler::RunStatus::Ok) rr.bound[k] = r.predicted_s;
   }
   std::vector<double> log_sum(c.placers.size(), 0.0);
   std::vector<int> count(c.placers.size(), 0);

@@ -131,7 +131,7 @@ void write_file(const std::string& path, const RunSet& set) {
   for (std::size_t i = 0; i < set.runs.size(); ++i) {
     const RunResult& r = set.runs[i];
     points.push_back(point_json(r));
-    runs.push_back({r.point_index, points.back().c_str(), r.placer.c_str(), r.status.c_str(), or_nan(r.makespan_s),
+    runs.push_back({r.point_index, points.back().c_str(), r.placer.c_str(), scheduler::to_string(r.status), or_nan(r.makespan_s),
                     or_nan(r.predicted_s), or_nan(r.speedup), or_nan(r.gap), r.placement_s, r.message.c_str(), r.seed});
     for (const auto& [device, bytes] : r.peak_mem_bytes) {
       peaks.push_back({static_cast<std::int32_t>(i), device.c_str(), bytes});
@@ -223,7 +223,7 @@ RunSet read_file(const std::string& path) {
     r.point_index = row.point_index;
     r.point = parse_point(text_of(row.point));
     r.placer = text_of(row.placer);
-    r.status = text_of(row.status);
+    r.status = scheduler::parse_run_status(text_of(row.status));
     r.makespan_s = from_nan(row.makespan_s);
     r.predicted_s = from_nan(row.predicted_s);
     r.speedup = from_nan(row.speedup);

@@ -9,13 +9,15 @@
 #include <utility>
 #include <vector>
 
+#include "scheduler/run_status.hpp"
+
 namespace placesim::explore {
 
 struct RunResult {
   int point_index = 0;                                    // index of the sweep point
   std::vector<std::pair<std::string, std::string>> point; // axis -> value (YAML text), axis order
   std::string placer;                                     // its label (name, or name + options)
-  std::string status;                                     // ok | infeasible | timeout | error
+  scheduler::RunStatus status = scheduler::RunStatus::Ok;
   std::optional<double> makespan_s;                       // simulated; none for bounds and failures
   std::optional<double> predicted_s;                      // the placer's own prediction
   std::optional<double> gap;                              // MILP placers: relative optimality gap

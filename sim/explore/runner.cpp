@@ -9,9 +9,7 @@
 #include <mutex>
 #include <thread>
 
-#include "scheduler/lower.hpp"
-#include "sim/core/units.hpp"
-#include "sim/engine/executor.hpp"
+#include "scheduler/score_plan.hpp"
 #include "sim/explore/report.hpp"
 #include "sim/trace/chrome_trace.hpp"
 
@@ -29,7 +27,7 @@ SingleRun run_placer(const scheduler::Problem& p, const scheduler::PlacerSpec& p
   } catch (const InputError&) {
     throw;
   } catch (const std::exception& e) {
-    r.status = "error";
+    r.status = scheduler::RunStatus::Error;
     r.message = e.what();
     return out;
   }
@@ -41,28 +39,22 @@ SingleRun run_placer(const scheduler::Problem& p, const scheduler::PlacerSpec& p
   if (!pr.plan) return out;
 
   // A plan the placer made itself that cannot be lowered or run is that placer's failure.
-  scheduler::Lowered low;
-  engine::Trace trace;
+  scheduler::PlanScore score;
   try {
-    low = scheduler::lower(p, *pr.plan);
-    engine::SimOptions so;
-    so.record_usage = !trace_path.empty();
-    trace = engine::simulate(low.graph, so);
+    score = scheduler::score_plan(p, *pr.plan, !trace_path.empty());
   } catch (const std::exception& e) {
-    r.status = "error";
+    r.status = scheduler::RunStatus::Error;
     r.message = e.what();
     return out;
   }
-  const scheduler::MemoryCheck mem = scheduler::check_memory(p, low, trace);
-  for (auto& [dev, bytes] : mem.peak) r.peak_mem_bytes[dev] = bytes;
-  if (!mem.over_device.empty()) {
-    r.status = "infeasible";
-    r.message = fmt::format("peak memory {} on {} exceeds its {}", units::format_bytes(mem.over_bytes),
-                            mem.over_device, units::format_bytes(mem.capacity));
-  } else if (r.status == "ok" || r.status == "timeout") {
-    r.makespan_s = to_seconds(trace.makespan);
+  for (auto& [dev, bytes] : score.memory.peak) r.peak_mem_bytes[dev] = bytes;
+  if (!score.fits()) {
+    r.status = scheduler::RunStatus::Infeasible;
+    r.message = score.memory_message();
+  } else if (r.status == scheduler::RunStatus::Ok || r.status == scheduler::RunStatus::Timeout) {
+    r.makespan_s = score.makespan_s();
   }
-  if (!trace_path.empty()) trace::write_chrome_trace_file(trace_path, low.graph, trace);
+  if (!trace_path.empty()) trace::write_chrome_trace_file(trace_path, score.lowered.graph, score.trace);
   out.plan = std::move(pr.plan);
   return out;
 }

@@ -19,7 +19,7 @@ ValidateRun validate_one(const scheduler::Problem& p, const scheduler::PlacerSpe
   ValidateRun v;
   SingleRun sr = run_placer(p, placer, "");
   v.result = std::move(sr.result);
-  if (!sr.plan || v.result.status != "ok") return v;
+  if (!sr.plan || v.result.status != scheduler::RunStatus::Ok) return v;
   const scheduler::Lowered low = scheduler::lower(p, *sr.plan);
   const engine::Trace predicted = engine::simulate(low.graph);
   const backend::Workload work = make_workload(p, *sr.plan, low);
@@ -27,11 +27,11 @@ ValidateRun validate_one(const scheduler::Problem& p, const scheduler::PlacerSpe
   try {
     measured = backend::run_backend(o.backend, low.graph, work, o.run);
   } catch (const InputError& e) {  // the machine cannot run this plan (memory, a GPU task)
-    v.result.status = "refused";
+    v.result.status = scheduler::RunStatus::Refused;
     v.result.message = e.what();
     return v;
   } catch (const std::runtime_error& e) {  // the watchdog, a failed allocation
-    v.result.status = "error";
+    v.result.status = scheduler::RunStatus::Error;
     v.result.message = e.what();
     return v;
   }
@@ -85,7 +85,7 @@ nlohmann::ordered_json to_json(const ValidateSet& v) {
     for (auto& [axis, value] : r.result.point) point[axis] = value;
     run["point"] = point;
     run["placer"] = r.result.placer;
-    run["status"] = r.result.status;
+    run["status"] = scheduler::to_string(r.result.status);
     run["message"] = r.result.message;
     if (r.diff) {
       const nlohmann::ordered_json diff = trace::to_json(*r.diff);
@@ -102,13 +102,13 @@ std::string format_table(const ValidateSet& v) {
   for (const ValidateRun& r : v.runs) {
     if (!r.diff) {
       t += fmt::format("{:<28} {:<16} {:>12} {:>12} {:>8} {:>9} {:>9}  {} {}\n", point_text(r.result), r.result.placer, "-",
-                       "-", "-", "-", "-", r.result.status, r.result.message);
+                       "-", "-", "-", "-", scheduler::to_string(r.result.status), r.result.message);
       continue;
     }
     const trace::TraceDiff& d = *r.diff;
     t += fmt::format("{:<28} {:<16} {:>12.3f} {:>12.3f} {:>7.1f}% {:>8.1f}% {:>8.1f}%  {}\n", point_text(r.result),
                      r.result.placer, d.predicted_s * 1e3, d.measured_s * 1e3, 100 * d.error, 100 * d.mean_abs_error,
-                     100 * d.p95_abs_error, r.result.status);
+                     100 * d.p95_abs_error, scheduler::to_string(r.result.status));
   }
   return t;
 }

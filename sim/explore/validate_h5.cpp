@@ -45,7 +45,7 @@ void write_file(const std::string& path, const ValidateSet& v, const std::string
   std::vector<TaskRow> tasks;
   for (size_t i = 0; i < v.runs.size(); ++i) {
     const ValidateRun& r = v.runs[i];
-    RunRow row{points[i].c_str(), r.result.placer.c_str(), r.result.status.c_str(), r.result.message.c_str(),
+    RunRow row{points[i].c_str(), r.result.placer.c_str(), scheduler::to_string(r.result.status), r.result.message.c_str(),
                nan, nan, nan, nan, nan, 0, 0};
     if (r.diff) {
       const trace::TraceDiff& d = *r.diff;

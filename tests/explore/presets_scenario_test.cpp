@@ -33,7 +33,7 @@ TEST_P(EveryPreset, QuickstartScenarioRuns) {
   ASSERT_EQ(set.runs.size(), 3u);
   double bound = 0;
   for (const explore::RunResult& r : set.runs) {
-    EXPECT_EQ(r.status, "ok") << r.placer << ": " << r.message;
+    EXPECT_EQ(r.status, scheduler::RunStatus::Ok) << r.placer << ": " << r.message;
     if (r.placer == "critical-path") bound = r.predicted_s.value_or(0);
   }
   EXPECT_GT(bound, 0);
@@ -64,7 +64,7 @@ TEST(DiscoveredMachine, CpuOnlySingleDeviceScenarioRuns) {
   std::ofstream(hw_path) << hw::discover_machine().yaml;
   const explore::RunSet set = run("discovered", hw_path, "[single-device]");
   ASSERT_EQ(set.runs.size(), 1u);
-  EXPECT_EQ(set.runs[0].status, "ok") << set.runs[0].message;
+  EXPECT_EQ(set.runs[0].status, scheduler::RunStatus::Ok) << set.runs[0].message;
   EXPECT_GT(set.runs[0].makespan_s.value_or(0), 0);
 }
 

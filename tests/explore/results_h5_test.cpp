@@ -30,7 +30,7 @@ RunSet sample_set() {
   ok.point_index = 0;
   ok.point = {{"model.arch", "gpt2-large"}, {"model.[batch,seq]", "[1, 32]"}};
   ok.placer = "single-device";
-  ok.status = "ok";
+  ok.status = scheduler::RunStatus::Ok;
   ok.makespan_s = 0.125;
   ok.predicted_s = 0.1;
   ok.speedup = 1.0;
@@ -43,7 +43,7 @@ RunSet sample_set() {
   bound.point_index = 0;
   bound.point = ok.point;
   bound.placer = "critical-path";
-  bound.status = "ok";
+  bound.status = scheduler::RunStatus::Ok;
   bound.predicted_s = 0.05;
   bound.placement_s = 1e-5;
   bound.seed = 1;
@@ -52,7 +52,7 @@ RunSet sample_set() {
   failed.point_index = 1;
   failed.point = {{"model.arch", "openllama-7b"}, {"model.[batch,seq]", "[4, 128]"}};
   failed.placer = "milp-sortinghat{q=6; a=b}";
-  failed.status = "infeasible";
+  failed.status = scheduler::RunStatus::Infeasible;
   failed.peak_mem_bytes = {{"gpu0", 4.2e10}};
   failed.message = "gpu0: needs 42 GB, has 32 GB\nsecond line, ünïcode";
   failed.seed = 7;

@@ -69,7 +69,7 @@ TEST(Getf, HandWorkedExample) {
   EXPECT_NEAR(sch.makespan, 5, 1e-12);
 
   const auto r = run_placer("getf", p);
-  ASSERT_EQ(r.status, "ok") << r.message;
+  ASSERT_EQ(r.status, scheduler::RunStatus::Ok) << r.message;
   EXPECT_NEAR(*r.predicted_s, 5, 1e-12);
   EXPECT_NEAR(simulate(p, *r.plan).makespan, 5, 1e-9);
   EXPECT_NEAR(*run_placer("m-etf", p).predicted_s, 6, 1e-12);
@@ -112,7 +112,7 @@ TEST(Getf, IdenticalMachinesReduceToEtf) {
     EXPECT_NEAR(s.lp_bound, std::max(longest, work / 3), 1e-9 * longest) << seed;
     const auto getf = run_placer("getf", p);
     const auto etf = run_placer("m-etf", p);
-    ASSERT_EQ(getf.status, "ok");
+    ASSERT_EQ(getf.status, scheduler::RunStatus::Ok);
     EXPECT_EQ(*getf.predicted_s, *etf.predicted_s) << seed;
     EXPECT_EQ(getf.plan->device_of, etf.plan->device_of) << seed;
     ++checked;
@@ -223,7 +223,7 @@ TEST(Getf, TooLittleMemoryIsInfeasibleNotAnError) {
   const char* tiny = "network: ideal\ndevices: [{id: g0, type: gpu, fp32: 10TFLOPS, memory_bw: 900GB/s, memory: 1000}]\n";
   const auto p = problem(models::generate_random_dag(spec), hw::load_topology_text(tiny, "tiny.yaml"));
   const auto r = run_placer("getf", p);
-  EXPECT_EQ(r.status, "infeasible");
+  EXPECT_EQ(r.status, scheduler::RunStatus::Infeasible);
   EXPECT_NE(r.message.find("fits in the memory left on no device"), std::string::npos) << r.message;
 }
 

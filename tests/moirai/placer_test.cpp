@@ -21,7 +21,7 @@ using placers_test::run_placer;
 const char* kExact = "{name: milp-moirai, gap: 0, time_limit: 1000, node_limit: 100000, warm: [single-device]}";
 
 void expect_exact(const scheduler::Problem& p, const PlacerResult& r, const std::string& what) {
-  ASSERT_EQ(r.status, "ok") << what << ": " << r.message;
+  ASSERT_EQ(r.status, scheduler::RunStatus::Ok) << what << ": " << r.message;
   ASSERT_TRUE(r.plan && r.predicted_s) << what;
   EXPECT_EQ(r.plan->placer, "milp-moirai") << what << ": " << r.message;
   const double sim = placers_test::simulate(p, *r.plan).makespan;
@@ -96,7 +96,7 @@ TEST(MoiraiPlacer, MemoryInfeasibleNamesTheBindingDevice) {
                                            "memory: 1000}, {id: g1, type: gpu, fp32: 1TFLOPS, memory_bw: 1GB/s, memory: 1e18}]\n",
                                            "mem.yaml"));
   const PlacerResult r = run_placer("milp-moirai", p);
-  EXPECT_EQ(r.status, "infeasible") << r.message;
+  EXPECT_EQ(r.status, scheduler::RunStatus::Infeasible) << r.message;
   EXPECT_NE(r.message.find("binding: 'g0'"), std::string::npos) << r.message;
   EXPECT_EQ(r.message.find("'g1'"), std::string::npos) << r.message;
   EXPECT_FALSE(r.plan);
@@ -106,7 +106,7 @@ TEST(MoiraiPlacer, TimeLimitZeroReturnsTheWarmStart) {
   const Tiny t = tiny(7, 6, 3, 0.4);
   const PlacerResult r = run_placer("{name: milp-moirai, time_limit: 0, warm: [heft]}", t.problem);
   const PlacerResult heft = run_placer("heft", t.problem);
-  EXPECT_EQ(r.status, "timeout");
+  EXPECT_EQ(r.status, scheduler::RunStatus::Timeout);
   ASSERT_TRUE(r.plan);
   EXPECT_TRUE(*r.plan == *heft.plan);
   EXPECT_FALSE(r.predicted_s) << "the warm start is not the MILP model's plan";
@@ -116,7 +116,7 @@ TEST(MoiraiPlacer, HostWeightsAreRefused) {
   Tiny t = tiny(3, 4, 2, 0.5);
   t.problem.weights = scheduler::WeightsMode::Host;
   const PlacerResult r = run_placer("milp-moirai", t.problem);
-  EXPECT_EQ(r.status, "error");
+  EXPECT_EQ(r.status, scheduler::RunStatus::Error);
   EXPECT_NE(r.message.find("weights resident"), std::string::npos) << r.message;
   EXPECT_FALSE(r.plan);
 }
@@ -206,7 +206,7 @@ TEST(MoiraiPlacer, Gpt3WindowsSolveWithoutTakingTheProcessDown) {
   const auto p = placers_test::problem(models::generate_transformer(spec),
                                        hw::load_topology(Yaml(YAML::Node("sortinghat-v100"), "test")));
   const PlacerResult r = run_placer("{name: milp-moirai, time_limit: 30}", p);
-  EXPECT_EQ(r.status, "ok") << r.message;
+  EXPECT_EQ(r.status, scheduler::RunStatus::Ok) << r.message;
   EXPECT_TRUE(r.plan);
 }
 

@@ -45,7 +45,7 @@ const std::vector<IdealCase>& ideal_cases() {
 std::vector<std::string> plan_placers() {
   std::vector<std::string> out;
   for (auto& [name, entry] : scheduler::placers().all())
-    if (!entry.bound) out.push_back(name);
+    if (entry.kind != scheduler::PlacerKind::Bound) out.push_back(name);
   return out;
 }
 
@@ -162,7 +162,7 @@ TEST(Conformance, MemoryConstrainedPlacersKeepWithinCapacity) {
   const auto p = problem(std::move(g), hw::load_topology_text(topo, "small.yaml"));
   for (const char* name : {"m-topo", "m-etf", "m-sct"}) {
     const auto r = run_placer(name, p);
-    ASSERT_EQ(r.status, "ok") << name << ": " << r.message;
+    ASSERT_EQ(r.status, scheduler::RunStatus::Ok) << name << ": " << r.message;
     const Simulated s = simulate(p, *r.plan);
     expect_valid(p, *r.plan, s, name);
   }
@@ -171,7 +171,7 @@ TEST(Conformance, MemoryConstrainedPlacersKeepWithinCapacity) {
   const auto q = problem(models::generate_random_dag(spec), hw::load_topology_text(tiny, "tiny.yaml"));
   for (const char* name : {"m-topo", "m-etf", "m-sct"}) {
     const auto r = run_placer(name, q);
-    EXPECT_EQ(r.status, "infeasible") << name;
+    EXPECT_EQ(r.status, scheduler::RunStatus::Infeasible) << name;
     EXPECT_NE(r.message.find("fits in the memory left on no device"), std::string::npos) << r.message;
   }
 }

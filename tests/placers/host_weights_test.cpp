@@ -114,9 +114,10 @@ TEST(HostWeights, CopyChannelsAndADeliveredParameterCostingNothing) {
   c.book(g.find("b"), gpu0);
   ASSERT_EQ(c.booked().size(), 2u);  // w once, then v
   EXPECT_EQ(c.booked()[1].param, g.find("v"));
-  const auto queues = c.queues();
-  ASSERT_EQ(queues.size(), 1u);
-  EXPECT_EQ(queues[0].name, "host-bus0.copy");
+  const auto copies = c.plan_copies();
+  ASSERT_EQ(copies.size(), 2u);
+  EXPECT_EQ(copies[0].queue, "host-bus0.copy");
+  EXPECT_EQ(copies[1].queue, "host-bus0.copy");
   // Under weights: resident nothing is copied.
   auto q = p;
   q.weights = scheduler::WeightsMode::Resident;
@@ -155,7 +156,7 @@ TEST(HostWeights, ListSchedulersAndDeepPlanPredictWithinTenPercent) {
     double sum = 0;
     for (const auto& [what, p] : instances) {
       const auto r = run_placer(name, p);
-      ASSERT_EQ(r.status, "ok") << name << " on " << what << ": " << r.message;
+      ASSERT_EQ(r.status, scheduler::RunStatus::Ok) << name << " on " << what << ": " << r.message;
       const double sim = simulate(p, *r.plan).makespan;
       sum += std::abs(*r.predicted_s - sim) / sim;
     }

@@ -89,7 +89,7 @@ TEST(MilpSupport, AFasterWarmStartIsKeptAndSaysSo) {
   s.add(result(scheduler::milp::Status::Optimal, 0));
   const auto slow = run_placer("single-device", p);
   const auto r = scheduler::finish_milp(p, slow.plan, 4.0, s, warm);
-  EXPECT_EQ(r.status, "ok");
+  EXPECT_EQ(r.status, scheduler::RunStatus::Ok);
   EXPECT_EQ(*r.plan, warm->plan);
   EXPECT_FALSE(r.predicted_s) << "the MILP's model did not time the warm plan";
   EXPECT_NE(r.message.find("warm start (round-robin) kept: simulated 3 s against the MILP plan's 4 s (its model: 4 s)"),
@@ -105,7 +105,7 @@ TEST(MilpSupport, TheMilpPlanWinsTiesAndALimitIsATimeoutWithItsGap) {
   s.add(result(scheduler::milp::Status::Feasible, 0.25));
   const auto own = run_placer("round-robin", p);
   const auto r = scheduler::finish_milp(p, own.plan, 3.0, s, warm);
-  EXPECT_EQ(r.status, "timeout");
+  EXPECT_EQ(r.status, scheduler::RunStatus::Timeout);
   EXPECT_DOUBLE_EQ(*r.gap, 0.25);
   EXPECT_DOUBLE_EQ(*r.predicted_s, 3.0);
   EXPECT_EQ(r.message, "2 solves, 1 optimal, gap 25%, 14 nodes, 0 s");
@@ -115,7 +115,7 @@ TEST(MilpSupport, NoSolveReturnsTheWarmStartAsATimeout) {
   const auto p = two_ops();
   const auto warm = scheduler::best_heuristic(p, {"round-robin"});
   const auto r = scheduler::finish_milp(p, std::nullopt, std::nullopt, scheduler::SolveSummary{}, warm);
-  EXPECT_EQ(r.status, "timeout");
+  EXPECT_EQ(r.status, scheduler::RunStatus::Timeout);
   EXPECT_EQ(*r.plan, warm->plan);
   EXPECT_NE(r.message.find("no MILP solved"), std::string::npos) << r.message;
 }
@@ -129,7 +129,7 @@ TEST(MilpSupport, ASolverErrorIsReportedNotThrown) {
   failed.message = "CBC threw";
   s.add(failed);
   const auto r = scheduler::finish_milp(p, std::nullopt, std::nullopt, s, warm);
-  EXPECT_EQ(r.status, "error");
+  EXPECT_EQ(r.status, scheduler::RunStatus::Error);
   EXPECT_TRUE(r.plan);
   EXPECT_TRUE(std::isinf(*r.gap));
   EXPECT_NE(r.message.find("solver error: CBC threw"), std::string::npos) << r.message;

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "hw/route_cost.hpp"
 #include "hw/topology_yaml.hpp"
 #include "models/cost/cost_model.hpp"
 #include "models/graph_json.hpp"
@@ -44,11 +45,8 @@ struct Path {
   double bw = 1e300, latency = 0;
 };
 inline Path path(const hw::Topology& t, const std::string& a, const std::string& b) {
-  const hw::Route& r = t.route(t.index(a), t.index(b));
-  Path p;
-  for (const hw::Hop& h : r.hops) p.bw = std::min(p.bw, h.forward ? t.links[h.link].bw_ab : t.links[h.link].bw_ba);
-  p.latency = r.latency_s;
-  return p;
+  const hw::RouteCost r = hw::route_cost(t, t.index(a), t.index(b));
+  return {r.bandwidth, r.latency_s};
 }
 
 // Ops placed by name; the rest of the plan from build_plan.

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 
+#include "hw/route_cost.hpp"
 #include "hw/topology_yaml.hpp"
 #include "models/graph_json.hpp"
 #include "scheduler/lower.hpp"
@@ -43,10 +44,8 @@ TEST(Lower, TwoCopiesOnOneBusTakeTwiceAsLongAsOnTwoBuses) {
   const hw::Topology& t = *p.topo;
   // Independent expectation from the preset: the route host -> gpu0 has latency L and its
   // slowest hop B; alone a copy takes L + S/B; two sharing the uplink take L + 2S/B.
-  const hw::Route& r = t.route(t.host_memory_for(t.find("gpu0")), t.find("gpu0"));
-  double B = 1e300;
-  for (const hw::Hop& h : r.hops) B = std::min(B, h.forward ? t.links[h.link].bw_ab : t.links[h.link].bw_ba);
-  const double S = 1.2e9, L = r.latency_s;
+  const hw::RouteCost r = hw::route_cost(t, t.host_memory_for(t.find("gpu0")), t.find("gpu0"));
+  const double B = r.bandwidth, S = 1.2e9, L = r.latency_s;
   const double separate = makespan(p, {{"a", "gpu0"}, {"b", "gpu2"}});
   const double shared = makespan(p, {{"a", "gpu0"}, {"b", "gpu1"}});
   EXPECT_NEAR(separate, L + S / B, 1e-9 * separate);

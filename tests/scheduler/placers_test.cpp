@@ -86,12 +86,12 @@ TEST(Placers, EveryPlanRunsAndNoneBeatsTheBound) {
     const double cp = bound(p);
     EXPECT_GT(cp, 0.0);
     for (auto& [name, entry] : scheduler::placers().all()) {
-      if (entry.bound) continue;
+      if (entry.kind == scheduler::PlacerKind::Bound) continue;
       // MILP placers get a quarter second each: their plans are checked here, not their optimality.
       const auto spec_p = scheduler::make_placer(Yaml::load_string(placers_test::suite_spec(name), "t"));
       const auto r = spec_p.placer->place(p);
       if (name == "milp-moirai" && c.weights == scheduler::WeightsMode::Host) {
-        EXPECT_EQ(r.status, "error") << "MOIRAI has no parameter copies";
+        EXPECT_EQ(r.status, scheduler::RunStatus::Error) << "MOIRAI has no parameter copies";
         continue;
       }
       ASSERT_TRUE(r.plan) << name << ": " << r.status << ": " << r.message;

@@ -49,7 +49,7 @@ Outcome run(const GraphSpec& spec, scheduler::WeightsMode w, const std::string& 
   for (const auto& q : r.plan->queues)
     for (const auto& it : q.items)
       pt = pt || (q.name.ends_with(".ready") && p.graph->nodes[it.node].kind == models::NodeKind::Param);
-  return {*r.predicted_s, simulate(p, *r.plan).makespan, pt, r.status == "ok", r.message};
+  return {*r.predicted_s, simulate(p, *r.plan).makespan, pt, r.status == scheduler::RunStatus::Ok, r.message};
 }
 
 GraphSpec spec_for(std::uint64_t seed, double density) {

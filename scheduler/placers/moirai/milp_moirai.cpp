@@ -197,7 +197,7 @@ class MilpMoirai final : public Placer {
   PlacerResult place(const Problem& p) const override {
     if (p.weights == WeightsMode::Host) {
       PlacerResult r;
-      r.status = "error";
+      r.status = RunStatus::Error;
       r.message = "milp-moirai models weights resident, as MOIRAI assumes (moirai.md III-A); it has no parameter "
                   "copies: use weights: resident";
       return r;
@@ -316,28 +316,9 @@ class MilpMoirai final : public Placer {
       const int dst_dev = devices[slot_of[f.dst]];
       for (int op : c.members[whole.task[f.src]]) transfer_pos.try_emplace({op, dst_dev}, static_cast<int>(pos));
     }
-    Plan plan = build_plan(p, "milp-moirai", device_of, order);
-    std::map<std::string, std::vector<std::pair<int, PlanItem>>> channels;
-    std::vector<PlanQueue> queues;
-    for (PlanQueue& q : plan.queues) {
-      PlanQueue kept{q.name, {}};
-      for (const PlanItem& it : q.items) {
-        if (it.kind != PlanItem::Kind::Deliver || g.nodes[it.node].kind != models::NodeKind::Op) {
-          kept.items.push_back(it);
-          continue;
-        }
-        const std::string name = topo.devices[device_of[it.node]].id + "->" + topo.devices[it.device].id;
-        channels[name].push_back({transfer_pos.at({it.node, it.device}), it});
-      }
-      if (!kept.items.empty()) queues.push_back(std::move(kept));
-    }
-    for (auto& [name, items] : channels) {
-      std::sort(items.begin(), items.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-      PlanQueue q{name, {}};
-      for (const auto& [pos, it] : items) q.items.push_back(it);
-      queues.push_back(std::move(q));
-    }
-    plan.queues = std::move(queues);
+    BuildOptions opts;
+    opts.channel_rank = std::move(transfer_pos);
+    Plan plan = build_plan(p, "milp-moirai", device_of, order, opts);
     return {std::move(plan), predicted};
   }
 
@@ -359,7 +340,7 @@ class MilpMoirai final : public Placer {
         binding.push_back(fmt::format("'{}' ({:.6g} bytes left)", p.topo->devices[devices[k]].id, in.capacity[k]));
     }
     PlacerResult r;
-    r.status = "infeasible";
+    r.status = RunStatus::Infeasible;
     const std::string where = windows > 1 ? fmt::format(" (window {} of {}, after the earlier windows' placement)", w + 1, windows) : "";
     r.message = binding.empty()
                     ? fmt::format("memory: the ops fit on no assignment to the devices{}; no single device's memory alone binds, "
@@ -390,7 +371,7 @@ void register_milp_moirai(Registry<PlacerEntry>& r) {
                      "solved in order"});
   r.add("milp-moirai",
         {"MOIRAI (moirai.md III): GCOF coarsening and the MILP of Eq. 4-8 on the augmented DAG, solved by CBC",
-         std::move(options), false, [](const PlacerOptions& o) { return std::make_unique<MilpMoirai>(o); }});
+         std::move(options), PlacerKind::Milp, [](const PlacerOptions& o) { return std::make_unique<MilpMoirai>(o); }});
 }
 
 }  // namespace placesim::scheduler

@@ -83,13 +83,13 @@ void register_sortinghat(Registry<PlacerEntry>& r) {
   r.add("milp-sortinghat",
         {"SortingHat: per dominator submodel, a MILP over subgraph slots with and without direct host access, "
          "parameter copies round robin per PCIe bus and model parallelism",
-         sh, false, [](const PlacerOptions& o) {
+         sh, PlacerKind::Milp, [](const PlacerOptions& o) {
            return std::make_unique<SortingHatPlacer>(o, sortinghat::ShConfig{}, "milp-sortinghat");
          }});
   r.add("efficientmip",
         {"EfficientMIP as SortingHat evaluates it: the contiguity MILP per submodel, model parallelism only, every "
          "transfer through DRAM at one speed, submodels scheduled independently",
-         common_options(), false, [](const PlacerOptions& o) {
+         common_options(), PlacerKind::Milp, [](const PlacerOptions& o) {
            sortinghat::ShConfig cfg;
            cfg.dha = false;
            cfg.chain = false;

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <numeric>
 
+#include "hw/route_cost.hpp"
 #include "scheduler/placer.hpp"
 
 namespace placesim::scheduler::sortinghat {
@@ -13,19 +14,8 @@ namespace {
 
 // Seconds per byte (1 / slowest hop) and latency of the route a -> b.
 std::pair<double, double> route_time(const hw::Topology& topo, int a, int b) {
-  if (topo.network_ideal || a == b) return {0.0, 0.0};
-  const hw::Route& r = topo.route(a, b);
-  double per_byte = 0;
-  for (const hw::Hop& h : r.hops)
-    per_byte = std::max(per_byte, 1.0 / (h.forward ? topo.links[h.link].bw_ab : topo.links[h.link].bw_ba));
-  return {per_byte, r.latency_s};
-}
-
-bool shares_link(const hw::Route& a, const hw::Route& b) {
-  for (const hw::Hop& x : a.hops)
-    for (const hw::Hop& y : b.hops)
-      if (x.link == y.link) return true;
-  return false;
+  const hw::RouteCost r = hw::route_cost(topo, a, b);
+  return {1.0 / r.bandwidth, r.latency_s};
 }
 
 double mean(const std::vector<double>& v) {
@@ -54,7 +44,7 @@ Machine machine(const Problem& p, const ShConfig& cfg) {
   if (cfg.bus_contention && mc.copies_params)
     for (int a = 0; a < k; ++a)
       for (int b = a + 1; b < k; ++b)
-        if (shares_link(topo.route(host[a], mc.gpus[a]), topo.route(host[b], mc.gpus[b]))) {
+        if (hw::shares_link(topo.route(host[a], mc.gpus[a]), topo.route(host[b], mc.gpus[b]))) {
           const int from = mc.bus_of[b], to = mc.bus_of[a];
           for (int& x : mc.bus_of) x = x == from ? to : x;
         }

@@ -86,7 +86,7 @@ PlacerResult place(const Problem& p, const ShConfig& cfg, const MilpSettings& se
     summary.add(r);
     if (r.status == milp::Status::Infeasible) {
       PlacerResult out;
-      out.status = "infeasible";
+      out.status = RunStatus::Infeasible;
       out.message = memory_message(p, mc, in, static_cast<int>(s), static_cast<int>(subs.size()));
       return out;
     }

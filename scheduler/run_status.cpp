@@ -1,0 +1,29 @@
+#include "scheduler/run_status.hpp"
+
+#include <fmt/format.h>
+#include <ostream>
+
+#include "sim/core/error.hpp"
+
+namespace placesim::scheduler {
+
+const char* to_string(RunStatus s) {
+  switch (s) {
+    case RunStatus::Ok: return "ok";
+    case RunStatus::Infeasible: return "infeasible";
+    case RunStatus::Timeout: return "timeout";
+    case RunStatus::Error: return "error";
+    case RunStatus::Refused: return "refused";
+  }
+  return "error";
+}
+
+RunStatus parse_run_status(const std::string& s) {
+  for (RunStatus r : {RunStatus::Ok, RunStatus::Infeasible, RunStatus::Timeout, RunStatus::Error, RunStatus::Refused})
+    if (s == to_string(r)) return r;
+  throw InputError(fmt::format("unknown run status '{}'", s));
+}
+
+std::ostream& operator<<(std::ostream& os, RunStatus s) { return os << to_string(s); }
+
+}  // namespace placesim::scheduler

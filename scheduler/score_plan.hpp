@@ -1,0 +1,32 @@
+// score_plan(): a plan's outcome under the execution contract, the one way the runner, `placesim
+// simulate` and the MILP placers' warm starts score a plan: lower(p, plan), simulate it in the
+// engine, and check every device's peak memory against its capacity.
+//
+// A plan that cannot be lowered or simulated throws as lower() and the engine do (InputError for
+// a plan that breaks a rule); each caller decides what that means (the runner: that placer's
+// error; a warm start: not a candidate; `simulate`: the user's error).
+#pragma once
+
+#include <string>
+
+#include "scheduler/lower.hpp"
+#include "scheduler/plan.hpp"
+#include "scheduler/problem.hpp"
+#include "sim/engine/trace.hpp"
+
+namespace placesim::scheduler {
+
+struct PlanScore {
+  Lowered lowered;
+  engine::Trace trace;
+  MemoryCheck memory;
+  bool fits() const { return memory.over_device.empty(); }
+  double makespan_s() const;
+  // "" when the plan fits, else "peak memory <bytes> on <device> exceeds its <capacity>".
+  std::string memory_message() const;
+};
+
+// record_usage: keep each resource's use over time in the trace (for a Chrome trace).
+PlanScore score_plan(const Problem& p, const Plan& plan, bool record_usage = false);
+
+}  // namespace placesim::scheduler
