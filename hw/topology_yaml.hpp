@@ -75,6 +75,9 @@
 //                sockets (1, <= cores), numa_node (0),
 //                contention: [f1, f2, ...]: per-core slowdown (each >= 1) when k cores are
 //                busy is f_k; at most `cores` entries; absent: no slowdown
+//   gpu and cpu  also: cache + cache_bw (together): an op whose bytes fit in `cache` moves
+//                them at cache_bw (a CPU's: all cores together); overlap (1): the share of the
+//                shorter of compute and memory time hidden under the longer (0: they add)
 //   host_memory  memory*, memory_bw (bandwidth of that memory, per NUMA node), numa_node (0),
 //                pageable_bw (rate of pageable, not pinned, copies; absent: as pinned)
 //   switch, nic  no fields

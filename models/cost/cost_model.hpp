@@ -25,21 +25,25 @@ class CostModel {
 // cores:
 //   peak_k = peak * (k / cores) / w_k,   w_k = contention[k-1]; past the curve's end its last
 //                                        factor; 1 without a curve
-// for fp32, tensor and int8 peaks alike. Memory bandwidth and launch cost are the socket's and
+// for fp32, tensor and int8 peaks alike, and for the cache bandwidth (each core brings its own
+// cache, so k cores have k/cores of it). Memory bandwidth and launch cost are the socket's and
 // stay (the curve already prices sharing the memory system per core). k = 0 means all cores,
 // so a plan that states no count gets the device's figures slowed by w_cores. A device that is
 // not a CPU is returned unchanged; k outside [0, cores] is a broken invariant (plans are checked
 // first). A node's explicit per-device durations are looked up by id and so are not scaled.
 hw::Device on_cores(const hw::Device& dev, int cores);
 
-// Roofline: launch + max(flops / peak, bytes / memory_bw), where peak is the FP32 peak for
-// fp32 and the tensor peak (INT8 peak for int8/int4) when the device has one. Explicit
-// per-device durations on a node take precedence.
+// Roofline: launch + max(c, m) + (1 - overlap) * min(c, m), with c = flops / peak and
+// m = bytes / (cache_bw when the bytes fit in the device's cache, else memory_bw), where peak is
+// the FP32 peak for fp32 and the tensor peak (INT8 peak for int8/int4) when the device has one
+// (models/cost/roofline.cpp). Explicit per-device durations on a node take precedence.
 class RooflineCost final : public CostModel {
  public:
   std::string name() const override { return "roofline"; }
   double duration(const Node& op, const hw::Device& dev, DType dtype) const override;
   static double peak_flops(const hw::Device& dev, DType dtype);
+  // Bytes/s at which an op moving `bytes` reaches its data on `dev` (0: it cannot).
+  static double memory_rate(const hw::Device& dev, double bytes);
 };
 
 }  // namespace placesim::models

@@ -15,6 +15,7 @@ hw::Device on_cores(const hw::Device& dev, int cores) {
   d.fp32_flops *= scale;
   d.tensor_flops *= scale;
   d.int8_ops *= scale;
+  d.cache_bw *= scale;
   return d;
 }
 
