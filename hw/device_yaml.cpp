@@ -27,7 +27,7 @@ const std::vector<KindInfo>& kinds() {
        {"memory", "memory_bw", "fp32"}},
       {"cpu", DeviceKind::Cpu,
        {"cores", "memory_bw", "fp32", "tensor", "int8", "launch", "sockets", "contention", "numa_node", "cache",
-        "cache_bw", "overlap"},
+        "cache_bw", "overlap", "core_memory_bw"},
        {"cores", "memory_bw", "fp32"}},
       {"host_memory", DeviceKind::HostMemory, {"memory", "memory_bw", "numa_node", "pageable_bw"}, {"memory"}},
       {"switch", DeviceKind::Switch, {}, {}},
@@ -204,6 +204,7 @@ Device parse_device(const std::vector<Yaml>& layers, const DeviceTemplates& temp
   }
   if (Yaml v = f.get("contention"); v.defined()) d.contention = contention_curve(v, d.cores);
   if (Yaml v = f.get("numa_node"); v.defined()) d.numa_node = nonnegative_int(v);
+  if (Yaml v = f.get("core_memory_bw"); v.defined()) d.core_memory_bw = v.positive_bandwidth();
   parse_cache(f, d);
   if (Yaml v = f.get("pageable_bw"); v.defined()) d.pageable_bw = v.positive_bandwidth();
   return d;

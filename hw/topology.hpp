@@ -45,6 +45,9 @@ struct Device {
   // when k cores are busy (Chrion's W matrix); empty: no slowdown.
   int sockets = 1;
   std::vector<double> contention;
+  // CPU: DRAM bytes/s one core reaches alone; k busy cores reach k times that, slowed by the
+  // contention curve, up to memory_bw (models::on_cores). 0: every core count gets memory_bw.
+  double core_memory_bw = 0;
   // Roofline refinements (models/cost/roofline.cpp); the defaults keep the plain roofline.
   // An op whose bytes fit in `cache_bytes` moves them at `cache_bw` instead of memory_bw (for a
   // CPU, all cores together like its peaks: each core has its own cache). `overlap`: the share

@@ -27,10 +27,15 @@ class CostModel {
 //                                        factor; 1 without a curve
 // for fp32, tensor and int8 peaks alike, and for the cache bandwidth (each core brings its own
 // cache, so k cores have k/cores of it). Memory bandwidth and launch cost are the socket's and
-// stay (the curve already prices sharing the memory system per core). k = 0 means all cores,
-// so a plan that states no count gets the device's figures slowed by w_cores. A device that is
-// not a CPU is returned unchanged; k outside [0, cores] is a broken invariant (plans are checked
-// first). A node's explicit per-device durations are looked up by id and so are not scaled.
+// stay (the curve already prices sharing the memory system per core), except on a CPU that
+// says how fast one core reaches DRAM (core_memory_bw, from calibration: a core alone cannot
+// fill the socket's bandwidth):
+//   memory_bw_k = min(memory_bw, k * core_memory_bw / w_k)
+// so that W = k * d_k = d_1 * w_k holds for memory-bound work as for compute. k = 0 means all
+// cores, so a plan that states no count gets the device's figures slowed by w_cores. A device
+// that is not a CPU is returned unchanged; k outside [0, cores] is a broken invariant (plans are
+// checked first). A node's explicit per-device durations are looked up by id and so are not
+// scaled.
 hw::Device on_cores(const hw::Device& dev, int cores);
 
 // Roofline: launch + max(c, m) + (1 - overlap) * min(c, m), with c = flops / peak and

@@ -16,6 +16,7 @@ hw::Device on_cores(const hw::Device& dev, int cores) {
   d.tensor_flops *= scale;
   d.int8_ops *= scale;
   d.cache_bw *= scale;
+  if (dev.core_memory_bw > 0) d.memory_bw = std::min(dev.memory_bw, dev.core_memory_bw * k / w);
   return d;
 }
 

@@ -79,7 +79,7 @@ TEST(CalibrateFit, RejectsALowR2) {
 
 TEST(CalibrateFit, EveryFitOfACalibrationIsChecked) {
   CpuCalibration c;
-  for (LinearFit* f : {&c.gemm, &c.stream_dram, &c.stream_cache, &c.copy}) *f = fit_line({1, 2, 3}, {2, 3, 4});
+  for (LinearFit* f : {&c.gemm, &c.stream_cache, &c.copy}) *f = fit_line({1, 2, 3}, {2, 3, 4});
   EXPECT_NO_THROW(require_usable_fits(c));
   c.stream_cache = fit_line({1, 2, 3, 4}, {1, 3, 5, 7});
   try {
@@ -113,11 +113,11 @@ TEST(CalibrateFile, RoundTripsAsOneCpuWithCoresAndCurve) {
   c.rounds = 7;
   c.memory_bytes = 8589934592;
   c.cache_bytes = 524288;
-  c.gemm = {0, 1 / 50e9, 0.5e-10, 0, 0.99, 15};  // 50 GFLOP/s per core; 0.5e-10 s per byte
-  c.stream_dram = {0, 1e-10, 0, 0, 0.99, 5};     // 10 GB/s
-  c.stream_cache = {0, 1 / 40e9, 0, 0, 0.99, 5}; // 40 GB/s per core
-  c.copy = {1e-6, 1 / 8e9, 0, 0, 0.99, 5};       // 8 GB/s, 1 us
+  c.gemm = {0, 1 / 50e9, 1e-10, 0, 0.99, 20};      // 50 GFLOP/s per core; 1e-10 s per byte (10 GB/s)
+  c.stream_cache = {0, 1 / 40e9, 0, 0, 0.99, 5};   // 40 GB/s per core
+  c.copy = {1e-6, 1 / 8e9, 0, 0, 0.99, 5};         // 8 GB/s, 1 us
   c.copy_all_bw = 12e9;
+  c.dram_all_cores_bw = 16e9;
   c.handoff_s = 2e-6;
   c.launch_s = 1e-7;
   c.contention = {1, 1.25};
@@ -128,18 +128,19 @@ TEST(CalibrateFile, RoundTripsAsOneCpuWithCoresAndCurve) {
   const hw::Device& cpu = t.devices[t.index("cpu")];
   EXPECT_EQ(cpu.cores, 2);
   EXPECT_EQ(cpu.contention, (std::vector<double>{1, 1.25}));
-  EXPECT_NEAR(cpu.fp32_flops, 100e9, 1e-6 * 100e9);   // 2 cores x 50 GFLOP/s
-  EXPECT_NEAR(cpu.memory_bw, 10e9, 1e-6 * 10e9);
+  EXPECT_NEAR(cpu.fp32_flops, 100e9, 1e-6 * 100e9);      // 2 cores x 50 GFLOP/s
+  EXPECT_NEAR(cpu.core_memory_bw, 10e9, 1e-6 * 10e9);    // 1 / 1e-10
+  EXPECT_NEAR(cpu.memory_bw, 16e9, 1e-6 * 16e9);         // all cores together
+  EXPECT_EQ(cpu.overlap, 0);
   EXPECT_EQ(cpu.cache_bytes, 524288);
-  EXPECT_NEAR(cpu.cache_bw, 80e9, 1e-6 * 80e9);      // 2 cores x 40 GB/s
-  EXPECT_NEAR(cpu.overlap, 0.5, 1e-4);               // 1 - 0.5e-10 s/B x 10e9 B/s
+  EXPECT_NEAR(cpu.cache_bw, 80e9, 1e-6 * 80e9);          // 2 cores x 40 GB/s
   EXPECT_NEAR(cpu.launch_s, 1e-7, 1e-13);
   const hw::Device& host = t.devices[t.index("host")];
   EXPECT_NEAR(host.memory_bw, 12e9, 1e-6 * 12e9);
   const int link = t.link_between(t.index("host"), t.index("cpu"));
   ASSERT_GE(link, 0);
   EXPECT_NEAR(t.links[link].bw_ab, 8e9, 1e-6 * 8e9);
-  EXPECT_NEAR(t.links[link].latency_s, 3e-6, 1e-12);  // copy alpha 1 us + handoff 2 us
+  EXPECT_NEAR(t.links[link].latency_s, 3e-6, 1e-12);     // copy alpha 1 us + handoff 2 us
   EXPECT_NE(t.calibration_text.find("stream_cache"), std::string::npos);
 }
 

@@ -1,4 +1,5 @@
-// The roofline fields of a compute device in a hardware file: cache with cache_bw, overlap.
+// The roofline fields of a compute device in a hardware file: cache with cache_bw, overlap, and
+// a CPU's core_memory_bw.
 #include <gtest/gtest.h>
 
 #include "expect_input_error.hpp"
@@ -11,9 +12,10 @@ using placesim::hw::load_topology_text;
 TEST(CacheOverlapYaml, ReadWithUnits) {
   const auto t = load_topology_text(
       "devices:\n  - {id: cpu, type: cpu, cores: 2, fp32: 1TFLOPS, memory_bw: 10GB/s, cache: 512KiB, "
-      "cache_bw: 80GB/s, overlap: 0.25}\n",
+      "cache_bw: 80GB/s, overlap: 0.25, core_memory_bw: 6GB/s}\n",
       "t.yaml");
   const auto& d = t.devices.at(0);
+  EXPECT_EQ(d.core_memory_bw, 6e9);
   EXPECT_EQ(d.cache_bytes, 524288);
   EXPECT_EQ(d.cache_bw, 80e9);
   EXPECT_EQ(d.overlap, 0.25);

@@ -1,5 +1,5 @@
 // The roofline's cache rate and compute/memory overlap (models/cost/roofline.cpp), and the cache
-// rate on k cores (models::on_cores), worked out by hand.
+// and DRAM rates on k cores (models::on_cores), worked out by hand.
 //
 // The CPU: 2 cores, fp32 100 GFLOP/s (both cores), DRAM 10 GB/s, a 1 MiB cache at 80 GB/s (both
 // cores), no launch cost, contention [1, 1.25].
@@ -73,6 +73,27 @@ TEST(RooflineCache, CacheRateScalesWithCoresLikeThePeak) {
   const hw::Device two = on_cores(cpu(0), 2);
   expect_rel(rc.duration(work(0, 1e6), two, DType::FP32), 15.625e-6);     // 1e6 / 64e9
   expect_rel(rc.duration(work(1e9, 20e6), two, DType::FP32), 14.5e-3);    // 1e9 / 80e9 + 2 ms
+}
+
+TEST(RooflineCache, CoreMemoryRateScalesUpToTheSocket) {
+  const RooflineCost rc;
+  // One core reaches 6 GB/s of the socket's 10 GB/s. k = 1: min(10, 6 * 1 / 1) = 6 GB/s;
+  // k = 2: min(10, 6 * 2 / 1.25) = 9.6 GB/s. A 20e6-byte op (no FLOPs): 3.3333 ms on one core,
+  // 2.0833 ms on two together; on one of two busy cores W = 2 * 2.0833 = 4.1667 ms
+  // = d_1 * w_2 = 3.3333 * 1.25, as for compute.
+  hw::Device d = cpu(0);
+  d.core_memory_bw = 6e9;
+  expect_rel(on_cores(d, 1).memory_bw, 6e9);
+  expect_rel(on_cores(d, 2).memory_bw, 9.6e9);
+  const double d1 = rc.duration(work(0, 20e6), on_cores(d, 1), DType::FP32);
+  const double d2 = rc.duration(work(0, 20e6), on_cores(d, 2), DType::FP32);
+  expect_rel(d1, 20e6 / 6e9);
+  expect_rel(2 * d2, d1 * 1.25);
+  // 8 GB/s a core: two would reach 8 * 2 / 1.25 = 12.8 GB/s, more than the socket's 10.
+  d.core_memory_bw = 8e9;
+  expect_rel(on_cores(d, 2).memory_bw, 10e9);
+  // Without core_memory_bw every count gets the socket's rate.
+  EXPECT_EQ(on_cores(cpu(0), 1).memory_bw, 10e9);
 }
 
 }  // namespace

@@ -3,27 +3,30 @@
 // is made (hw/backend/calibrate/cpu_hardware_file.hpp).
 //
 //   gemm          one core, OpenBLAS sgemm over the shapes of transformer and LSTM layers
-//                 (m = 8 .. 256 rows, k x n = 1024 x 1024 .. 1024 x 4096), B coming from DRAM
-//                 as a layer's weights do: t = alpha + beta * FLOPs + beta2 * bytes. A CPU core
-//                 streams B in (OpenBLAS packs it) and multiplies it one after the other, so
-//                 the two times add                         -> fp32 = cores / beta, overlap
-//   stream_dram   one core, dst = a*src + b over buffers past the last-level cache, t vs bytes
-//                                                           -> memory_bw = 1 / beta
-//   stream_cache  one core, the same over buffers within its private cache, already in it
-//                                                           -> cache_bw = cores / beta, cache
-//   copy          one core, memcpy past the last-level cache -> the host link's bw
+//                 (m = 8 .. 128 rows times k x n = 1024 x 1024 .. 2048 x 4096 weights coming
+//                 from DRAM, as a layer's do): t = alpha + beta * FLOPs + beta2 * bytes. A core
+//                 streams B in (OpenBLAS packs it) and then multiplies, one after the other, so
+//                 the two times add                       -> fp32, the DRAM rate, overlap 0
+//   stream_cache  one core, dst = a*src + b over buffers within its private cache, already in
+//                 it, t vs bytes                          -> cache_bw, cache
+//   copy          one core, memcpy of buffers past the last-level cache, t vs bytes
+//                                                         -> the host link's bw and latency
 //   copy_all      every core copying at once: the memory system's aggregate copy rate
-//                                                           -> host memory_bw
-//   contention    k = 1 .. cores cores each running its own single-threaded GEMM at once:
-//                 contention[k-1] = a core's time with k busy / its time alone (Chrion's W
-//                 matrix; at least 1: a core is never faster for busy neighbours)
+//                                                         -> host memory_bw
+//   contention    k = 1 .. cores cores each running its own single-threaded GEMM (its weights
+//                 in cache: arithmetic and caches shared, not DRAM) at once: contention[k-1] =
+//                 a core's time with k busy / its time alone (Chrion's W matrix; at least 1: a
+//                 core is never faster for busy neighbours)
+//   dram_all      a GEMM that mostly reads its weights from DRAM (m = 8) split over every core,
+//                 as the backend runs an op on k cores: its bytes over its time less its
+//                 arithmetic (gemm fit, contention) is the DRAM rate of all cores together,
+//                 within [one core's, cores times one core's]     -> memory_bw
 //   launch        the CPU backend's per-task cost on one queue (empty tasks): median and
 //                 standard deviation over the rounds, as Table I gives for its launch time
 //   handoff       the CPU backend's cost of passing control between two queues (an empty task
 //                 waiting on another queue's task), added to the link latency
 // Every point is measured once per round, rounds interleaved (A B C A B C ...), and keeps its
-// median (hw/backend/calibrate/interleaved.hpp). Each fit must have a non-negative intercept
-// and r^2 >= 0.95 (require_usable), else CalibrationError names it and nothing is written.
+// median (hw/backend/calibrate/interleaved.hpp), on threads pinned to cores 0 .. cores-1.
 #pragma once
 
 #include <string>
@@ -39,8 +42,9 @@ struct CpuCalibration {
   double memory_bytes = 0;
   double cache_bytes = 0;          // one core's private cache (the stream_cache sizes fit in it)
   LinearFit gemm;                  // x = FLOPs, x2 = bytes
-  LinearFit stream_dram, stream_cache, copy;  // x = bytes
+  LinearFit stream_cache, copy;    // x = bytes
   double copy_all_bw = 0;          // bytes/s, all cores together
+  double dram_all_cores_bw = 0;    // bytes/s, all cores reading a GEMM's weights together
   double handoff_s = 0;
   double launch_s = 0, launch_sd_s = 0;
   std::vector<double> contention;  // [k-1]: per-core slowdown with k cores busy; [0] = 1
@@ -51,10 +55,11 @@ struct CalibrateOptions {
   int repeats = 7;   // recorded rounds (cuda: timings per measurement)
 };
 
-// Throws CalibrationError when a fit is not usable.
+// Measures; the fits are checked by require_usable_fits.
 CpuCalibration calibrate_cpu(const CalibrateOptions& opts);
 
-// The fits a calibration must pass, by the names its messages use (require_usable).
+// Each fit must have an intercept that is not negative and r^2 >= 0.95 (require_usable), else
+// CalibrationError names it and nothing may be written.
 void require_usable_fits(const CpuCalibration& c);
 
 }  // namespace placesim::backend

@@ -25,9 +25,9 @@ std::string list(const std::vector<double>& v) {
 
 std::string cpu_hardware_yaml(const CpuCalibration& c, const std::string& name, const std::string& command) {
   const double fp32 = c.cores * rate(c.gemm.beta);
-  const double memory_bw = rate(c.stream_dram.beta);
+  const double core_memory_bw = rate(c.gemm.beta2);
+  const double memory_bw = c.dram_all_cores_bw;
   const double cache_bw = c.cores * rate(c.stream_cache.beta);
-  const double overlap = std::clamp(1 - c.gemm.beta2 * memory_bw, 0.0, 1.0);
   const double copy_bw = rate(c.copy.beta);
   const double link_latency = std::max(0.0, c.copy.alpha) + c.handoff_s;
   char date[32];
@@ -35,22 +35,21 @@ std::string cpu_hardware_yaml(const CpuCalibration& c, const std::string& name, 
   std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
 
   std::string y;
-  y += fmt::format("# This machine, measured by: {}\n# on {} (UTC), {} interleaved rounds, medians. ", command, date,
-                   c.rounds);
-  y += "Fits t = alpha + beta * x (ScheInfer Eq. 3)\n";
-  y += "# in the form of ScheInfer's Table I (seconds; x in FLOPs for GEMM, which also has beta2 per byte,\n";
-  y += "# bytes otherwise; launch is a constant: its standard deviation replaces r^2):\n#\n";
-  y += fmt::format("#            {:>12} {:>12} {:>12} {:>12} {:>12}\n", "CPU GEMM", "stream", "stream", "copy", "launch");
-  y += fmt::format("#            {:>12} {:>12} {:>12} {:>12} {:>12}\n", "FP32 1 core", "DRAM", "cache", "1 core",
-                   "(backend)");
-  y += fmt::format("#   alpha    {:12.3e} {:12.3e} {:12.3e} {:12.3e} {:12.3e}\n", c.gemm.alpha, c.stream_dram.alpha,
-                   c.stream_cache.alpha, c.copy.alpha, c.launch_s);
-  y += fmt::format("#   beta     {:12.3e} {:12.3e} {:12.3e} {:12.3e} {:>12}\n", c.gemm.beta, c.stream_dram.beta,
-                   c.stream_cache.beta, c.copy.beta, "-");
-  y += fmt::format("#   beta2    {:12.3e} {:>12} {:>12} {:>12} {:>12}\n", c.gemm.beta2, "-", "-", "-", "-");
-  y += fmt::format("#   r^2/sd   {:12.4f} {:12.4f} {:12.4f} {:12.4f} {:12.3e}\n#\n", c.gemm.r2, c.stream_dram.r2,
-                   c.stream_cache.r2, c.copy.r2, c.launch_sd_s);
-  y += fmt::format("# all {} cores copying at once: {:.3f} GB/s in total\n", c.cores, c.copy_all_bw / 1e9);
+  y += fmt::format("# This machine, measured by: {}\n# on {} (UTC): {} interleaved rounds, the median of each point.\n",
+                   command, date, c.rounds);
+  y += "# Fits t = alpha + beta * x (ScheInfer Eq. 3) in the form of its Table I (seconds; x in FLOPs for\n";
+  y += "# GEMM, with beta2 per byte of its operands, bytes otherwise; launch is a constant: its standard\n";
+  y += "# deviation replaces r^2):\n#\n";
+  y += fmt::format("#            {:>12} {:>12} {:>12} {:>12}\n", "CPU GEMM", "stream", "copy", "launch");
+  y += fmt::format("#            {:>12} {:>12} {:>12} {:>12}\n", "FP32 1 core", "cache", "1 core", "(backend)");
+  y += fmt::format("#   alpha    {:12.3e} {:12.3e} {:12.3e} {:12.3e}\n", c.gemm.alpha, c.stream_cache.alpha, c.copy.alpha,
+                   c.launch_s);
+  y += fmt::format("#   beta     {:12.3e} {:12.3e} {:12.3e} {:>12}\n", c.gemm.beta, c.stream_cache.beta, c.copy.beta, "-");
+  y += fmt::format("#   beta2    {:12.3e} {:>12} {:>12} {:>12}\n", c.gemm.beta2, "-", "-", "-");
+  y += fmt::format("#   r^2/sd   {:12.4f} {:12.4f} {:12.4f} {:12.3e}\n#\n", c.gemm.r2, c.stream_cache.r2, c.copy.r2,
+                   c.launch_sd_s);
+  y += fmt::format("# all {} cores copying at once: {:.3f} GB/s in total; reading GEMM weights: {:.3f} GB/s\n", c.cores,
+                   c.copy_all_bw / 1e9, c.dram_all_cores_bw / 1e9);
   y += fmt::format("# queue-to-queue handoff of the CPU backend: {:.3e} s (added to the link latency)\n", c.handoff_s);
   y += fmt::format("# contention (per-core GEMM slowdown with k = 1..{} cores busy): {}\n", c.cores, list(c.contention));
   y += fmt::format("name: {}\n", name);
@@ -59,17 +58,16 @@ std::string cpu_hardware_yaml(const CpuCalibration& c, const std::string& name, 
   y += "calibration:\n";
   y += fmt::format("  rounds: {}\n", c.rounds);
   y += fmt::format("  gemm: {}\n", fit_map(c.gemm, true));
-  y += fmt::format("  stream_dram: {}\n", fit_map(c.stream_dram, false));
   y += fmt::format("  stream_cache: {}\n", fit_map(c.stream_cache, false));
   y += fmt::format("  copy: {}\n", fit_map(c.copy, false));
-  y += fmt::format("  copy_all_bw: {:.6e}\n", c.copy_all_bw);
+  y += fmt::format("  copy_all_bw: {:.6e}\n  dram_all_cores_bw: {:.6e}\n", c.copy_all_bw, c.dram_all_cores_bw);
   y += fmt::format("  launch_s: {:.6e}\n  launch_sd_s: {:.3e}\n  handoff_s: {:.6e}\n", c.launch_s, c.launch_sd_s, c.handoff_s);
   y += "devices:\n";
   y += fmt::format("  - {{id: host, type: host_memory, memory: {:.0f}, memory_bw: {:.6e}}}\n", c.memory_bytes, c.copy_all_bw);
-  y += fmt::format(
-      "  - {{id: cpu, type: cpu, cores: {}, fp32: {:.6e}, memory_bw: {:.6e}, cache: {:.0f}, cache_bw: {:.6e}, "
-      "overlap: {:.4f}, launch: {:.6e},\n     contention: {}}}\n",
-      c.cores, fp32, memory_bw, c.cache_bytes, cache_bw, overlap, c.launch_s, list(c.contention));
+  y += fmt::format("  - {{id: cpu, type: cpu, cores: {}, fp32: {:.6e}, memory_bw: {:.6e}, core_memory_bw: {:.6e},\n", c.cores,
+                   fp32, memory_bw, core_memory_bw);
+  y += fmt::format("     overlap: 0, cache: {:.0f}, cache_bw: {:.6e}, launch: {:.6e}, contention: {}}}\n", c.cache_bytes,
+                   cache_bw, c.launch_s, list(c.contention));
   y += "links:\n";
   y += fmt::format("  - {{a: host, b: cpu, bw: {:.6e}, latency: {:.6e}, kind: memory}}\n", copy_bw, link_latency);
   return y;
