@@ -1,5 +1,7 @@
 #include "hw/backend/cpu/core_team.hpp"
 
+#include <chrono>
+
 #include "hw/backend/cpu/machine.hpp"
 #include "sim/core/error.hpp"
 
@@ -30,6 +32,9 @@ void CoreTeam::run(const std::function<void(int part, int parts)>& fn, int parts
   generation_.fetch_add(1, std::memory_order_release);
   generation_.notify_all();
   fn(0, parts);
+  const auto until = std::chrono::steady_clock::now() + kSpinBeforeSleep;  // parts end together
+  while (pending_.load(std::memory_order_acquire) > 0 && std::chrono::steady_clock::now() < until) {
+  }
   for (int left; (left = pending_.load(std::memory_order_acquire)) > 0;) pending_.wait(left, std::memory_order_acquire);
 }
 
@@ -37,6 +42,12 @@ void CoreTeam::helper(int part, int pu) {
   if (pu >= 0) this_machine().pin_this_thread(pu);
   int seen = 0;
   for (;;) {
+    // Kernels of one queue follow each other within microseconds: watch for the next one a
+    // while before sleeping, as BLAS and OpenMP thread pools do, so a chain of small kernels
+    // does not pay a futex wake-up each.
+    const auto until = std::chrono::steady_clock::now() + kSpinBeforeSleep;
+    while (generation_.load(std::memory_order_acquire) == seen && std::chrono::steady_clock::now() < until) {
+    }
     generation_.wait(seen, std::memory_order_acquire);
     seen = generation_.load(std::memory_order_acquire);
     if (stop_.load(std::memory_order_acquire)) return;

@@ -4,17 +4,21 @@
 // The calling thread, pinned to the team's first PU by its owner, runs part 0; `cores - 1`
 // helper threads, each pinned to the next PU, run parts 1 .. cores-1 of the same function, and
 // run() returns when every part has. A team of one has no helper: its kernel runs on the
-// calling thread alone, as a `.core<j>` queue's must. Helpers sleep on a futex (C++20 atomic
-// wait) between kernels, so an idle team takes no CPU time; waking them is the team's cost per
-// kernel (a few microseconds). The function must not throw: a kernel is plain arithmetic.
+// calling thread alone, as a `.core<j>` queue's must. Between kernels a helper watches for the
+// next one for kSpinBeforeSleep, then sleeps on a futex (C++20 atomic wait), so an idle team
+// takes no CPU time and a busy one pays no wake-up per kernel. The function must not throw: a
+// kernel is plain arithmetic.
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <thread>
 #include <vector>
 
 namespace placesim::backend::cpu {
+
+inline constexpr std::chrono::microseconds kSpinBeforeSleep{200};
 
 class CoreTeam {
  public:
