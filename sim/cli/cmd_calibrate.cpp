@@ -68,12 +68,13 @@ int cmd_calibrate(const std::vector<std::string>& args) {
     const backend::CpuCalibration c = backend::calibrate_cpu(co);
     j["cores"] = c.cores;
     j["rounds"] = c.rounds;
+    j["core_share"] = c.core_share;
     j["cache_bytes"] = c.cache_bytes;
     j["gemm_fp32"] = fit_json(c.gemm);
+    j["gemm_fp32_all_cores"] = fit_json(c.gemm_all);
     j["stream_cache"] = fit_json(c.stream_cache);
     j["copy"] = fit_json(c.copy);
     j["copy_all_bw"] = c.copy_all_bw;
-    j["dram_all_cores_bw"] = c.dram_all_cores_bw;
     j["handoff_s"] = c.handoff_s;
     j["launch_s"] = c.launch_s;
     j["launch_sd_s"] = c.launch_sd_s;

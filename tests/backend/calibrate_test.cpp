@@ -79,7 +79,7 @@ TEST(CalibrateFit, RejectsALowR2) {
 
 TEST(CalibrateFit, EveryFitOfACalibrationIsChecked) {
   CpuCalibration c;
-  for (LinearFit* f : {&c.gemm, &c.stream_cache, &c.copy}) *f = fit_line({1, 2, 3}, {2, 3, 4});
+  for (LinearFit* f : {&c.gemm, &c.gemm_all, &c.stream_cache, &c.copy}) *f = fit_line({1, 2, 3}, {2, 3, 4});
   EXPECT_NO_THROW(require_usable_fits(c));
   c.stream_cache = fit_line({1, 2, 3, 4}, {1, 3, 5, 7});
   try {
@@ -87,6 +87,19 @@ TEST(CalibrateFit, EveryFitOfACalibrationIsChecked) {
     FAIL() << "expected the stream_cache fit to be rejected";
   } catch (const CalibrationError& e) {
     EXPECT_NE(std::string(e.what()).find("stream_cache"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CalibrateFit, RejectsAMachineThatWasBusy) {
+  CpuCalibration c;
+  for (LinearFit* f : {&c.gemm, &c.gemm_all, &c.stream_cache, &c.copy}) *f = fit_line({1, 2, 3}, {2, 3, 4});
+  c.core_share = 0.55;  // another process had the core for almost half the time
+  try {
+    require_usable_fits(c);
+    FAIL() << "expected a busy machine to be rejected";
+  } catch (const CalibrationError& e) {
+    EXPECT_NE(std::string(e.what()).find("busy"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("55%"), std::string::npos) << e.what();
   }
 }
 
@@ -114,10 +127,10 @@ TEST(CalibrateFile, RoundTripsAsOneCpuWithCoresAndCurve) {
   c.memory_bytes = 8589934592;
   c.cache_bytes = 524288;
   c.gemm = {0, 1 / 50e9, 1e-10, 0, 0.99, 20};      // 50 GFLOP/s per core; 1e-10 s per byte (10 GB/s)
+  c.gemm_all = {0, 1 / 95e9, 1 / 16e9, 0, 0.99, 20};  // split over both cores: 16 GB/s
   c.stream_cache = {0, 1 / 40e9, 0, 0, 0.99, 5};   // 40 GB/s per core
   c.copy = {1e-6, 1 / 8e9, 0, 0, 0.99, 5};         // 8 GB/s, 1 us
   c.copy_all_bw = 12e9;
-  c.dram_all_cores_bw = 16e9;
   c.handoff_s = 2e-6;
   c.launch_s = 1e-7;
   c.contention = {1, 1.25};
@@ -130,7 +143,7 @@ TEST(CalibrateFile, RoundTripsAsOneCpuWithCoresAndCurve) {
   EXPECT_EQ(cpu.contention, (std::vector<double>{1, 1.25}));
   EXPECT_NEAR(cpu.fp32_flops, 100e9, 1e-6 * 100e9);      // 2 cores x 50 GFLOP/s
   EXPECT_NEAR(cpu.core_memory_bw, 10e9, 1e-6 * 10e9);    // 1 / 1e-10
-  EXPECT_NEAR(cpu.memory_bw, 16e9, 1e-6 * 16e9);         // all cores together
+  EXPECT_NEAR(cpu.memory_bw, 16e9, 1e-6 * 16e9);         // all cores together, within [10, 20] GB/s
   EXPECT_EQ(cpu.overlap, 0);
   EXPECT_EQ(cpu.cache_bytes, 524288);
   EXPECT_NEAR(cpu.cache_bw, 80e9, 1e-6 * 80e9);          // 2 cores x 40 GB/s

@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <ctime>
 #include <exception>
 #include <memory>
 #include <numeric>
 #include <thread>
+
+#include <fmt/format.h>
 
 #include "hw/backend/calibrate/interleaved.hpp"
 #include "hw/backend/cpu/core_team.hpp"
@@ -49,23 +52,40 @@ struct Kernel {
   void run() { buffers->run(work); }
 };
 
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+// The time the calibrating thread ran on its core, and the time that took, over the
+// single-threaded points: a share well below 1 means another process took the core.
+struct CoreShare {
+  double cpu_s = 0, wall_s = 0;
+};
+
+// `reps` back-to-back runs of a kernel: the mean, its CPU time counted in `share`.
+double timed(Kernel& k, int reps, CoreShare& share) {
+  const double c0 = thread_cpu_seconds();
+  const auto t0 = Clock::now();
+  for (int r = 0; r < reps; ++r) k.run();
+  const double wall = seconds_since(t0);
+  share.cpu_s += thread_cpu_seconds() - c0;
+  share.wall_s += wall;
+  return wall / reps;
+}
+
 // One run, timed.
-Measure once(Kernel& k) {
-  return [&k] {
-    const auto t0 = Clock::now();
-    k.run();
-    return seconds_since(t0);
-  };
+Measure once(Kernel& k, CoreShare& share) {
+  return [&k, &share] { return timed(k, 1, share); };
 }
 
 // A kernel whose data is already in cache: one untimed pass brings it in, then the mean of
 // `reps` back-to-back passes (each far shorter than the clock's noise alone).
-Measure hot(Kernel& k, int reps) {
-  return [&k, reps] {
+Measure hot(Kernel& k, int reps, CoreShare& share) {
+  return [&k, reps, &share] {
     k.run();
-    const auto t0 = Clock::now();
-    for (int r = 0; r < reps; ++r) k.run();
-    return seconds_since(t0) / reps;
+    return timed(k, reps, share);
   };
 }
 
@@ -129,28 +149,27 @@ CpuCalibration measure(const CalibrateOptions& opts, int cores) {
   // the sizes where glibc's memcpy turns to non-temporal stores, a regime of its own).
   for (double f : {1.5, 2.0, 3.0, 4.0, 5.0}) copies.emplace_back(bytes_work(WorkKind::Copy, f * llc));
   // Contention: a GEMM whose weights (1 MiB) stay in cache, so the cores share arithmetic and
-  // caches only; DRAM sharing is measured apart, by `probe`.
+  // caches only; DRAM sharing is measured apart, by the gemm shapes split over every core.
   const Work contender = gemm_work(64, 512, 512);
   const Work copier = bytes_work(WorkKind::Copy, 2 * llc);
   for (int i = 0; i < cores; ++i) {
     contenders.emplace_back(contender);
     copiers.emplace_back(copier);
   }
-  // The DRAM rate of all cores together: a GEMM that mostly reads its weights (m = 8; 2048 x n
-  // floats, 1.5 times the last-level cache) split over every core.
-  Kernel probe(gemm_work(8, 2048, static_cast<long>(std::ceil(1.5 * llc / (sizeof(float) * 2048)))));
   cpu::CoreTeam team(0, cores);
 
+  CoreShare share;
   std::vector<Measure> points;
-  for (Kernel& k : gemms) points.push_back(once(k));
-  for (Kernel& k : cache) points.push_back(hot(k, std::max(1, static_cast<int>(64 * kMiB / k.work.bytes))));
-  for (Kernel& k : copies) points.push_back(once(k));
+  for (Kernel& k : gemms) points.push_back(once(k, share));
+  for (Kernel& k : gemms) points.push_back(split(team, k));
+  for (Kernel& k : cache) points.push_back(hot(k, std::max(1, static_cast<int>(64 * kMiB / k.work.bytes)), share));
+  for (Kernel& k : copies) points.push_back(once(k, share));
   for (int k = 1; k <= cores; ++k) points.push_back(together(team, contenders, k));
-  points.push_back(split(team, probe));
   points.push_back(together(team, copiers, cores));
   points.push_back(empty_tasks(1));
   points.push_back(empty_tasks(2));
   const std::vector<std::vector<double>> samples = interleaved_samples(points, opts.repeats);
+  c.core_share = share.cpu_s / share.wall_s;
   size_t at = 0;
   auto next = [&](size_t n) {  // the medians of the next n points
     std::vector<double> out;
@@ -164,17 +183,11 @@ CpuCalibration measure(const CalibrateOptions& opts, int cores) {
     bytes.push_back(cpu::bytes_needed(k.work));
   }
   c.gemm = fit_plane(flops, bytes, next(gemms.size()));
+  c.gemm_all = fit_plane(flops, bytes, next(gemms.size()));
   c.stream_cache = fit_bytes(cache, next(cache.size()));
   c.copy = fit_bytes(copies, next(copies.size()));
   const std::vector<double> per_core = next(static_cast<size_t>(cores));
   for (double s : per_core) c.contention.push_back(std::max(1.0, s / per_core[0]));
-  // The probe's time less its arithmetic on all cores (the gemm fit's, slowed by the curve)
-  // is its DRAM time; a socket reaches at least one core's rate and at most all of theirs.
-  const double core_bw = c.gemm.beta2 > 0 ? 1 / c.gemm.beta2 : 0;
-  const double arithmetic = gemm_flops(probe.work) * c.gemm.beta * c.contention.back() / cores;
-  const double dram_s = next(1)[0] - arithmetic;
-  c.dram_all_cores_bw = dram_s > 0 ? cpu::bytes_needed(probe.work) / dram_s : cores * core_bw;
-  c.dram_all_cores_bw = std::clamp(c.dram_all_cores_bw, core_bw, cores * core_bw);
   c.copy_all_bw = cores * copier.bytes / next(1)[0];
   const std::vector<double>& launch = samples[at];
   c.launch_s = next(1)[0];
@@ -188,7 +201,13 @@ CpuCalibration measure(const CalibrateOptions& opts, int cores) {
 }  // namespace
 
 void require_usable_fits(const CpuCalibration& c) {
+  if (!(c.core_share >= kMinCoreShare))
+    throw CalibrationError(fmt::format(
+        "the machine was busy: the calibrating thread ran only {:.0f}% of the time its measurements took (at least "
+        "{:.0f}% needed), so every figure would be too slow; re-run when nothing else runs",
+        100 * c.core_share, 100 * kMinCoreShare));
   require_usable("gemm (time vs FLOPs and bytes, one core)", c.gemm);
+  require_usable("gemm_all (time vs FLOPs and bytes, split over every core)", c.gemm_all);
   require_usable("stream_cache (time vs bytes, one core, within its cache)", c.stream_cache);
   require_usable("copy (time vs bytes, one core, past the last-level cache)", c.copy);
 }

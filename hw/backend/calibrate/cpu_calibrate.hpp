@@ -17,16 +17,18 @@
 //                 in cache: arithmetic and caches shared, not DRAM) at once: contention[k-1] =
 //                 a core's time with k busy / its time alone (Chrion's W matrix; at least 1: a
 //                 core is never faster for busy neighbours)
-//   dram_all      a GEMM that mostly reads its weights from DRAM (m = 8) split over every core,
-//                 as the backend runs an op on k cores: its bytes over its time less its
-//                 arithmetic (gemm fit, contention) is the DRAM rate of all cores together,
-//                 within [one core's, cores times one core's]     -> memory_bw
+//   gemm_all      the same shapes, each split over every core as the backend runs an op on k
+//                 cores, fitted alike: 1 / beta2 is the DRAM rate of all cores together
+//                                                         -> memory_bw
 //   launch        the CPU backend's per-task cost on one queue (empty tasks): median and
 //                 standard deviation over the rounds, as Table I gives for its launch time
 //   handoff       the CPU backend's cost of passing control between two queues (an empty task
 //                 waiting on another queue's task), added to the link latency
 // Every point is measured once per round, rounds interleaved (A B C A B C ...), and keeps its
 // median (hw/backend/calibrate/interleaved.hpp), on threads pinned to cores 0 .. cores-1.
+// Interleaving evens out a short disturbance; a long one (another process on the cores for the
+// whole run) would slow every point alike and still fit well, so the calibrating thread's CPU
+// time over its single-threaded points is compared with their wall time (core_share).
 #pragma once
 
 #include <string>
@@ -42,13 +44,17 @@ struct CpuCalibration {
   double memory_bytes = 0;
   double cache_bytes = 0;          // one core's private cache (the stream_cache sizes fit in it)
   LinearFit gemm;                  // x = FLOPs, x2 = bytes
+  LinearFit gemm_all;              // the same, each GEMM split over every core
   LinearFit stream_cache, copy;    // x = bytes
   double copy_all_bw = 0;          // bytes/s, all cores together
-  double dram_all_cores_bw = 0;    // bytes/s, all cores reading a GEMM's weights together
   double handoff_s = 0;
   double launch_s = 0, launch_sd_s = 0;
   std::vector<double> contention;  // [k-1]: per-core slowdown with k cores busy; [0] = 1
+  double core_share = 1;           // CPU time / wall time of the single-threaded points
 };
+
+// Below this share of its core, a calibration measured a busy machine, not this one.
+inline constexpr double kMinCoreShare = 0.9;
 
 struct CalibrateOptions {
   int cores = 0;     // 0: every PU of this machine
@@ -58,8 +64,9 @@ struct CalibrateOptions {
 // Measures; the fits are checked by require_usable_fits.
 CpuCalibration calibrate_cpu(const CalibrateOptions& opts);
 
-// Each fit must have an intercept that is not negative and r^2 >= 0.95 (require_usable), else
-// CalibrationError names it and nothing may be written.
+// The calibrating thread must have had its core (core_share >= kMinCoreShare) and each fit
+// an intercept that is not negative and r^2 >= 0.95 (require_usable); else CalibrationError
+// says which and nothing may be written.
 void require_usable_fits(const CpuCalibration& c);
 
 }  // namespace placesim::backend

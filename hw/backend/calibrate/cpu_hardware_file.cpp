@@ -26,7 +26,7 @@ std::string list(const std::vector<double>& v) {
 std::string cpu_hardware_yaml(const CpuCalibration& c, const std::string& name, const std::string& command) {
   const double fp32 = c.cores * rate(c.gemm.beta);
   const double core_memory_bw = rate(c.gemm.beta2);
-  const double memory_bw = c.dram_all_cores_bw;
+  const double memory_bw = std::clamp(rate(c.gemm_all.beta2), core_memory_bw, c.cores * core_memory_bw);
   const double cache_bw = c.cores * rate(c.stream_cache.beta);
   const double copy_bw = rate(c.copy.beta);
   const double link_latency = std::max(0.0, c.copy.alpha) + c.handoff_s;
@@ -48,19 +48,21 @@ std::string cpu_hardware_yaml(const CpuCalibration& c, const std::string& name, 
   y += fmt::format("#   beta2    {:12.3e} {:>12} {:>12} {:>12}\n", c.gemm.beta2, "-", "-", "-");
   y += fmt::format("#   r^2/sd   {:12.4f} {:12.4f} {:12.4f} {:12.3e}\n#\n", c.gemm.r2, c.stream_cache.r2, c.copy.r2,
                    c.launch_sd_s);
-  y += fmt::format("# all {} cores copying at once: {:.3f} GB/s in total; reading GEMM weights: {:.3f} GB/s\n", c.cores,
-                   c.copy_all_bw / 1e9, c.dram_all_cores_bw / 1e9);
+  y += fmt::format("# all {} cores copying at once: {:.3f} GB/s in total\n", c.cores, c.copy_all_bw / 1e9);
+  y += fmt::format("# GEMM split over all {} cores: {:.3f} GFLOP/s, {:.3f} GB/s of its operands (r^2 {:.4f})\n", c.cores,
+                   rate(c.gemm_all.beta) / 1e9, rate(c.gemm_all.beta2) / 1e9, c.gemm_all.r2);
   y += fmt::format("# queue-to-queue handoff of the CPU backend: {:.3e} s (added to the link latency)\n", c.handoff_s);
   y += fmt::format("# contention (per-core GEMM slowdown with k = 1..{} cores busy): {}\n", c.cores, list(c.contention));
   y += fmt::format("name: {}\n", name);
   y += fmt::format("description: this machine's {} cores, calibrated by placesim calibrate --backend cpu\n", c.cores);
   y += fmt::format("source: placesim calibrate, {}\n", date);
   y += "calibration:\n";
-  y += fmt::format("  rounds: {}\n", c.rounds);
+  y += fmt::format("  rounds: {}\n  core_share: {:.3f}\n", c.rounds, c.core_share);
   y += fmt::format("  gemm: {}\n", fit_map(c.gemm, true));
   y += fmt::format("  stream_cache: {}\n", fit_map(c.stream_cache, false));
   y += fmt::format("  copy: {}\n", fit_map(c.copy, false));
-  y += fmt::format("  copy_all_bw: {:.6e}\n  dram_all_cores_bw: {:.6e}\n", c.copy_all_bw, c.dram_all_cores_bw);
+  y += fmt::format("  gemm_all: {}\n", fit_map(c.gemm_all, true));
+  y += fmt::format("  copy_all_bw: {:.6e}\n", c.copy_all_bw);
   y += fmt::format("  launch_s: {:.6e}\n  launch_sd_s: {:.3e}\n  handoff_s: {:.6e}\n", c.launch_s, c.launch_sd_s, c.handoff_s);
   y += "devices:\n";
   y += fmt::format("  - {{id: host, type: host_memory, memory: {:.0f}, memory_bw: {:.6e}}}\n", c.memory_bytes, c.copy_all_bw);

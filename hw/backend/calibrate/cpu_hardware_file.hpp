@@ -7,7 +7,8 @@
 //          fp32            cores / gemm.beta (all cores together, as the schema counts a CPU)
 //          core_memory_bw  1 / gemm.beta2: the DRAM rate of one core, as a GEMM reads its
 //                          weights (models::on_cores gives k cores k times it / contention[k-1])
-//          memory_bw       dram_all_cores_bw: what every core together reached
+//          memory_bw       1 / gemm_all.beta2: what every core together reached, within
+//                          [core_memory_bw, cores * core_memory_bw]
 //          overlap         0: the gemm fit adds arithmetic and memory time
 //          cache           one core's private cache; cache_bw = cores / stream_cache.beta
 //          contention      the measured curve, contention[0] = 1
