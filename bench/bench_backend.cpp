@@ -22,7 +22,7 @@ void empty_chain(benchmark::State& state) {
   o.repeats = 1;
   double per_task = 0;
   for (auto _ : state) {
-    const engine::Trace t = backend::run_cpu(g, w, o);
+    const engine::Trace t = backend::run_cpu(g, w, o).trace;
     per_task = to_seconds(t.makespan) / n;
     state.SetIterationTime(to_seconds(t.makespan));
   }

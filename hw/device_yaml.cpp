@@ -24,11 +24,11 @@ const std::vector<KindInfo>& kinds() {
   static const std::vector<KindInfo> k = {
       {"gpu", DeviceKind::Gpu,
        {"memory", "memory_bw", "fp32", "tensor", "int8", "launch", "op_overhead", "concurrent_kernels",
-        "h2d_engines", "d2h_engines", "copy_engine_bw", "streams"},
+        "h2d_engines", "d2h_engines", "copy_engine_bw", "streams", "cache", "cache_bw", "overlap"},
        {"memory", "memory_bw", "fp32"}},
       {"cpu", DeviceKind::Cpu,
        {"cores", "memory_bw", "fp32", "tensor", "int8", "launch", "op_overhead", "sockets", "contention",
-        "numa_node"},
+        "numa_node", "cache", "cache_bw", "overlap", "core_memory_bw"},
        {"cores", "memory_bw", "fp32"}},
       {"host_memory", DeviceKind::HostMemory, {"memory", "memory_bw", "numa_node", "pageable_bw"}, {"memory"}},
       {"switch", DeviceKind::Switch, {}, {}},
@@ -112,6 +112,27 @@ std::vector<double> contention_curve(const Yaml& v, int cores) {
   return out;
 }
 
+// cache and cache_bw come together (a size without a rate, or a rate without a size, means
+// nothing); overlap is a share in [0, 1].
+void parse_cache(const Fields& f, Device& d) {
+  const Yaml size = f.get("cache"), bw = f.get("cache_bw");
+  if (size.defined() != bw.defined()) {
+    const Yaml& given = size.defined() ? size : bw;
+    given.fail(size.defined() ? "cache needs cache_bw too (the rate of data that fits in it, such as 100GB/s)"
+                              : "cache_bw needs cache too (the size data must fit in, such as 1MiB)");
+  }
+  if (size.defined()) {
+    d.cache_bytes = positive_size(size);
+    d.cache_bw = bw.positive_bandwidth();
+  }
+  if (Yaml v = f.get("overlap"); v.defined()) {
+    d.overlap = v.number();
+    if (!(d.overlap >= 0 && d.overlap <= 1))
+      v.fail(fmt::format("expected overlap between 0 (compute and memory times add) and 1 (the roofline's max), got '{}'",
+                         v.str()));
+  }
+}
+
 }  // namespace
 
 DeviceTemplates parse_device_templates(const Yaml& templates) {
@@ -189,6 +210,8 @@ Device parse_device(const std::vector<Yaml>& layers, const DeviceTemplates& temp
   }
   if (Yaml v = f.get("contention"); v.defined()) d.contention = contention_curve(v, d.cores);
   if (Yaml v = f.get("numa_node"); v.defined()) d.numa_node = nonnegative_int(v);
+  if (Yaml v = f.get("core_memory_bw"); v.defined()) d.core_memory_bw = v.positive_bandwidth();
+  parse_cache(f, d);
   if (Yaml v = f.get("pageable_bw"); v.defined()) d.pageable_bw = v.positive_bandwidth();
   return d;
 }

@@ -48,6 +48,18 @@ struct Device {
   // when k cores are busy (Chrion's W matrix); empty: no slowdown.
   int sockets = 1;
   std::vector<double> contention;
+  // CPU: DRAM bytes/s one core reaches alone; k busy cores reach k times that, slowed by the
+  // contention curve, up to memory_bw (models::on_cores). 0: every core count gets memory_bw.
+  double core_memory_bw = 0;
+  // Roofline refinements (models/cost/roofline.cpp); the defaults keep the plain roofline.
+  // An op whose bytes fit in `cache_bytes` moves them at `cache_bw` instead of memory_bw (for a
+  // CPU, all cores together like its peaks: each core has its own cache). `overlap`: the share
+  // of the shorter of an op's compute and memory times hidden under the longer; 1 is the
+  // roofline's max, 0 makes them add (a CPU core that streams a GEMM's operand in, then
+  // multiplies it).
+  double cache_bytes = 0;
+  double cache_bw = 0;
+  double overlap = 1;
   // NUMA node of a CPU socket or a host memory; copies from a host memory on another node than
   // the CPU that drives them cross the socket interconnect (a link in the file).
   int numa_node = 0;

@@ -75,7 +75,12 @@
 //   cpu          cores*, memory_bw*, fp32* (all cores together), tensor, int8, launch,
 //                op_overhead, sockets (1, <= cores), numa_node (0),
 //                contention: [f1, f2, ...]: per-core slowdown (each a number >= 1) when k
-//                cores are busy is f_k; 1 to `cores` entries; absent: no slowdown
+//                cores are busy is f_k; 1 to `cores` entries; absent: no slowdown;
+//                core_memory_bw: DRAM rate of one core alone (k cores: k times it / f_k, at
+//                most memory_bw); absent: memory_bw whatever the core count
+//   gpu and cpu  also: cache + cache_bw (together): an op whose bytes fit in `cache` moves
+//                them at cache_bw (a CPU's: all cores together); overlap (1): the share of the
+//                shorter of compute and memory time hidden under the longer (0: they add)
 //   host_memory  memory*, memory_bw (bandwidth of that memory, per NUMA node), numa_node (0),
 //                pageable_bw (rate of pageable, not pinned, copies; absent: as pinned)
 //   switch, nic  no fields

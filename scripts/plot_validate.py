@@ -5,7 +5,9 @@ Usage: scripts/plot_validate.py results/validate/*.h5 -o results/validate/scatte
 
 One point per task (dataset `validation_tasks`), coloured by results file, on log-log axes
 with the y = x line: points above it are tasks the simulator was optimistic about. Each
-run's makespan (dataset `validation`) is drawn as a larger marker.
+run's makespan (dataset `validation`) is drawn as a larger marker, with a bar from the
+fastest to the slowest of its recorded repeats (columns fastest_s, slowest_s): an error
+inside that bar is within the machine's noise.
 """
 import argparse
 
@@ -35,11 +37,16 @@ def main():
             xs, ys = zip(*pts)
             ax.scatter(xs, ys, s=8, alpha=0.5, label=f"{name} tasks")
             lo, hi = min(lo, *xs, *ys), max(hi, *xs, *ys)
-        spans = [(p, m) for p, m in zip(runs["predicted_s"], runs["measured_s"]) if p > 0 and m > 0]
+        names = runs.dtype.names
+        spans = [(p, m, runs["fastest_s"][i] if "fastest_s" in names else m,
+                  runs["slowest_s"][i] if "slowest_s" in names else m)
+                 for i, (p, m) in enumerate(zip(runs["predicted_s"], runs["measured_s"])) if p > 0 and m > 0]
         if spans:
-            xs, ys = zip(*spans)
-            ax.scatter(xs, ys, s=60, marker="D", edgecolors="black", label=f"{name} makespan")
-            lo, hi = min(lo, *xs, *ys), max(hi, *xs, *ys)
+            xs, ys, fast, slow = zip(*spans)
+            err = [[y - f for y, f in zip(ys, fast)], [s - y for y, s in zip(ys, slow)]]
+            ax.errorbar(xs, ys, yerr=err, fmt="D", markersize=7, markeredgecolor="black", capsize=3,
+                        label=f"{name} makespan (bar: fastest..slowest repeat)")
+            lo, hi = min(lo, *xs, *fast), max(hi, *xs, *slow)
     if hi > 0:
         ax.plot([lo, hi], [lo, hi], color="gray", linewidth=1, label="measured = predicted")
     ax.set_xscale("log")

@@ -21,8 +21,8 @@ void require_backend(const std::string& name) {
 #endif
 }
 
-engine::Trace run_backend(const std::string& name, const engine::TaskGraph& g, const Workload& w,
-                          const BackendOptions& opts) {
+Measurement run_backend(const std::string& name, const engine::TaskGraph& g, const Workload& w,
+                        const BackendOptions& opts) {
   require_backend(name);
 #ifdef PLACESIM_HAVE_CUDA
   if (name == "cuda") return run_cuda(g, w, opts);

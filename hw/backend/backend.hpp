@@ -1,12 +1,14 @@
 // Choosing a real executor by name (`--backend cpu|cuda`) and the options every one takes.
 //
-// Each backend runs a TaskGraph with its Workload and returns the measured Trace: `warmup`
-// unrecorded runs, then `repeats` recorded ones, the run with the median makespan kept; a run
-// not finished after `watchdog_s` is ended and the error names a task that never finished.
+// Each backend runs a TaskGraph with its Workload and returns a Measurement: `warmup`
+// unrecorded runs, then `repeats` recorded ones, the run with the median makespan kept as the
+// measured Trace, and every recorded run's makespan beside it; a run not finished after
+// `watchdog_s` is ended and the error names a task that never finished.
 #pragma once
 
 #include <string>
 
+#include "hw/backend/measured_trace.hpp"
 #include "hw/backend/workload.hpp"
 #include "sim/engine/task_graph.hpp"
 #include "sim/engine/trace.hpp"
@@ -23,7 +25,7 @@ struct BackendOptions {
 // machine has no usable GPU (the message says which).
 void require_backend(const std::string& name);
 
-engine::Trace run_backend(const std::string& name, const engine::TaskGraph& g, const Workload& w,
-                          const BackendOptions& opts);
+Measurement run_backend(const std::string& name, const engine::TaskGraph& g, const Workload& w,
+                        const BackendOptions& opts);
 
 }  // namespace placesim::backend

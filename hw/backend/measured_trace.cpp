@@ -51,12 +51,15 @@ engine::Trace make_trace(const engine::TaskGraph& g, const std::vector<TaskTimes
   return t;
 }
 
-engine::Trace median_run(std::vector<engine::Trace> runs) {
+Measurement median_run(std::vector<engine::Trace> runs) {
   PLACESIM_ASSERT(!runs.empty(), "median of no runs");
+  Measurement m;
   std::vector<size_t> idx(runs.size());
   std::iota(idx.begin(), idx.end(), 0);
+  for (const engine::Trace& t : runs) m.makespans_s.push_back(to_seconds(t.makespan));
   std::sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return runs[a].makespan < runs[b].makespan; });
-  return std::move(runs[idx[(runs.size() - 1) / 2]]);
+  m.trace = std::move(runs[idx[(runs.size() - 1) / 2]]);
+  return m;
 }
 
 }  // namespace placesim::backend

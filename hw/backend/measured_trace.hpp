@@ -23,8 +23,14 @@ struct TaskTimes {
 
 engine::Trace make_trace(const engine::TaskGraph& g, const std::vector<TaskTimes>& times);
 
-// The run with the median makespan (the lower median for an even count): one consistent run,
-// never a mix of tasks from different runs, so every measured order stays a real one.
-engine::Trace median_run(std::vector<engine::Trace> runs);
+// What a backend returns for its recorded runs: the run with the median makespan (the lower
+// median for an even count: one consistent run, never a mix of tasks from different runs, so
+// every measured order stays a real one), and every run's makespan in run order, so that a
+// report can show how much the repeats spread beside how far the prediction is.
+struct Measurement {
+  engine::Trace trace;
+  std::vector<double> makespans_s;
+};
+Measurement median_run(std::vector<engine::Trace> runs);
 
 }  // namespace placesim::backend

@@ -8,9 +8,11 @@
 // built outside this layer (sim/explore/validate_workload) from the model graph, so the
 // backends know nothing of models or placers.
 //
-// Units are the places work runs or data lives: host memory, a CPU core (a hardware PU, the
-// hwloc logical index), a GPU (its CUDA ordinal). Each queue runs on one unit: a pinned thread
-// for a CPU core, a CUDA stream for a GPU.
+// Units are the places work runs or data lives: host memory, CPU cores (hardware PUs, by hwloc
+// logical index), a GPU (its CUDA ordinal). Each queue runs on one unit: for CPU cores, a thread
+// pinned to the unit's first PU that, when the unit spans k cores, runs each kernel in k parts
+// with k - 1 helpers pinned to the next PUs (hw/backend/cpu/core_team.hpp); a CUDA stream for a
+// GPU.
 #pragma once
 
 #include <string>
@@ -44,8 +46,9 @@ struct Work {
 
 struct Unit {
   enum class Kind { Host, CpuCore, Gpu } kind = Kind::Host;
-  int index = 0;        // Host: NUMA node; CpuCore: PU logical index; Gpu: CUDA ordinal
+  int index = 0;        // Host: NUMA node; CpuCore: first PU's logical index; Gpu: CUDA ordinal
   std::string id;       // the topology device it stands for, for messages
+  int cores = 1;        // CpuCore: PUs index .. index + cores - 1 run each kernel together
 };
 
 struct Workload {

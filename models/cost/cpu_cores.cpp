@@ -12,7 +12,14 @@ hw::Device with_peaks_scaled(const hw::Device& dev, double scale) {
   d.fp32_flops *= scale;
   d.tensor_flops *= scale;
   d.int8_ops *= scale;
+  d.cache_bw *= scale;
   return d;
+}
+
+// The DRAM rate k busy cores reach together: the socket's, or less where one core alone cannot
+// fill it (core_memory_bw, from calibration).
+double memory_bw_at(const hw::Device& dev, int k, double w) {
+  return dev.core_memory_bw > 0 ? std::min(dev.memory_bw, dev.core_memory_bw * k / w) : dev.memory_bw;
 }
 
 // k for a requested count (0: all cores), and w_k.
@@ -30,14 +37,18 @@ double contention_at(const hw::Device& dev, int k) {
 hw::Device on_cores(const hw::Device& dev, int cores) {
   if (dev.kind != hw::DeviceKind::Cpu) return dev;
   const int k = busy_cores(dev, cores);
-  return with_peaks_scaled(dev, static_cast<double>(k) / dev.cores / contention_at(dev, k));
+  const double w = contention_at(dev, k);
+  hw::Device d = with_peaks_scaled(dev, static_cast<double>(k) / dev.cores / w);
+  d.memory_bw = memory_bw_at(dev, k, w);
+  return d;
 }
 
 hw::Device on_one_core(const hw::Device& dev, int busy) {
   if (dev.kind != hw::DeviceKind::Cpu) return dev;
   const int k = busy_cores(dev, busy);
-  hw::Device d = with_peaks_scaled(dev, 1.0 / dev.cores / contention_at(dev, k));
-  d.memory_bw /= k;
+  const double w = contention_at(dev, k);
+  hw::Device d = with_peaks_scaled(dev, 1.0 / dev.cores / w);
+  d.memory_bw = memory_bw_at(dev, k, w) / k;
   return d;
 }
 

@@ -2,10 +2,18 @@
 // op: the kernel launch and the framework's host-side dispatch (op_overhead), which dominate
 // small ops (Chrion's LSTM cells take ~50 us on a GTX 1080 Ti for well under 1 us of work).
 //
-//   duration = launch_s + op_overhead_s + max(flops / peak(dtype), bytes / memory_bw)
+//   c = flops / peak(dtype),  m = bytes / bw(bytes)
+//   duration = launch_s + op_overhead_s + max(c, m) + (1 - overlap) * min(c, m)
 //   peak(fp32)      = fp32_flops
 //   peak(fp16/bf16) = tensor_flops if > 0, else fp32_flops
 //   peak(int8/int4) = int8_ops if > 0, else peak(fp16)
+//   bw(bytes)       = cache_bw if bytes <= cache_bytes (and the device has a cache), else memory_bw
+//
+// overlap = 1 (the default) is the classic roofline, max(c, m): memory traffic hides under
+// arithmetic or the other way round. A CPU core running OpenBLAS packs a GEMM's operand (memory
+// bound) and then multiplies it (compute bound), one after the other: calibration measures
+// overlap 0 there, c + m. An op small enough to fit in the cache finds its data there (it was
+// just written by its producer), so it moves at the cache's rate, not DRAM's.
 //
 // Explicit per-device durations on a node replace the formula (launch included). A Param node
 // takes no time; a device that does not compute, or lacks the peak or bandwidth an op needs,
@@ -46,10 +54,15 @@ double RooflineCost::duration(const Node& op, const hw::Device& dev, DType dtype
     compute = op.flops / peak;
   }
   if (op.bytes > 0) {
-    if (!(dev.memory_bw > 0)) return kCannotRun;
-    memory = op.bytes / dev.memory_bw;
+    const double bw = memory_rate(dev, op.bytes);
+    if (!(bw > 0)) return kCannotRun;
+    memory = op.bytes / bw;
   }
-  return dev.launch_s + dev.op_overhead_s + std::max(compute, memory);
+  return dev.launch_s + dev.op_overhead_s + std::max(compute, memory) + (1 - dev.overlap) * std::min(compute, memory);
+}
+
+double RooflineCost::memory_rate(const hw::Device& dev, double bytes) {
+  return dev.cache_bw > 0 && bytes <= dev.cache_bytes ? dev.cache_bw : dev.memory_bw;
 }
 
 }  // namespace placesim::models

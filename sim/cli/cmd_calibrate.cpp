@@ -1,11 +1,14 @@
 // placesim calibrate: microbenchmarks of this machine fitted as t = alpha + beta * x
 // (ScheInfer Table I), written as a hardware file that `placesim run` and `validate` accept.
+// A calibration whose fits are unusable (a negative intercept, r^2 below 0.95) writes nothing
+// and exits with code 1, naming the fit.
 #include <algorithm>
 #include <cstdio>
 #include <fmt/format.h>
 
 #include "hw/backend/backend.hpp"
 #include "hw/backend/calibrate/cpu_calibrate.hpp"
+#include "hw/backend/calibrate/cpu_hardware_file.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/file_io.hpp"
@@ -17,7 +20,8 @@ namespace placesim::cli {
 namespace {
 
 nlohmann::ordered_json fit_json(const backend::LinearFit& f) {
-  return {{"alpha_s", f.alpha}, {"beta", f.beta}, {"r2", f.r2}, {"samples", f.samples}};
+  return {{"alpha_s", f.alpha}, {"alpha_se_s", f.alpha_se}, {"beta", f.beta}, {"beta2", f.beta2}, {"r2", f.r2},
+          {"samples", f.samples}};
 }
 
 }  // namespace
@@ -28,7 +32,8 @@ int cmd_calibrate(const std::vector<std::string>& args) {
       "output,o", po::value<std::string>()->required(), "hardware YAML file to write")(
       "name", po::value<std::string>()->default_value("local"), "the hardware's name in the file")(
       "cores", po::value<int>()->default_value(0), "cpu: cores to calibrate (0: all)")(
-      "repeats", po::value<int>()->default_value(5), "timings per measurement (the median is used)");
+      "repeats", po::value<int>()->default_value(7),
+      "cpu: interleaved rounds, each measuring every point once (the median is used); cuda: timings per measurement");
   const Command& self = *std::find_if(commands().begin(), commands().end(), [](const Command& c) { return c.name == "calibrate"; });
   Parsed a;
   if (!parse_args(self, args, opts, {}, a)) return 0;
@@ -58,26 +63,42 @@ int cmd_calibrate(const std::vector<std::string>& args) {
     j["launch_sd_s"] = c.launch_sd_s;
   }
 #endif
+  std::string rejected;
   if (backend_name == "cpu") {
     const backend::CpuCalibration c = backend::calibrate_cpu(co);
-    write_file_atomic(out, backend::cpu_hardware_yaml(c, a.vm["name"].as<std::string>(), command));
     j["cores"] = c.cores;
+    j["rounds"] = c.rounds;
+    j["core_share"] = c.core_share;
+    j["cache_bytes"] = c.cache_bytes;
     j["gemm_fp32"] = fit_json(c.gemm);
-    j["stream"] = fit_json(c.stream);
+    j["gemm_fp32_all_cores"] = fit_json(c.gemm_all);
+    j["stream_cache"] = fit_json(c.stream_cache);
     j["copy"] = fit_json(c.copy);
     j["copy_all_bw"] = c.copy_all_bw;
     j["handoff_s"] = c.handoff_s;
     j["launch_s"] = c.launch_s;
     j["launch_sd_s"] = c.launch_sd_s;
     j["contention"] = c.contention;
+    try {
+      backend::require_usable_fits(c);
+      write_file_atomic(out, backend::cpu_hardware_yaml(c, a.vm["name"].as<std::string>(), command));
+    } catch (const backend::CalibrationError& e) {  // a measurement problem, not bad input
+      rejected = e.what();
+      j["rejected"] = rejected;
+    }
   }
   if (a.json) {
     print_json(j);
   } else {
-    std::string text = fmt::format("calibrated backend {} -> {}\n", backend_name, out);
+    std::string text = fmt::format("calibrated backend {} -> {}\n", backend_name, rejected.empty() ? out : "nothing");
     for (auto& [key, value] : j.items())
-      if (key != "backend" && key != "output") text += fmt::format("  {:<14} {}\n", key, value.dump());
+      if (key != "backend" && key != "output" && key != "rejected")
+        text += fmt::format("  {:<14} {}\n", key, value.dump());
     std::fputs(text.c_str(), stdout);
+  }
+  if (!rejected.empty()) {
+    std::fprintf(stderr, "placesim: calibration rejected, nothing written: %s\n", rejected.c_str());
+    return 1;
   }
   return 0;
 }

@@ -2,6 +2,7 @@
 // backend, compared task by task; a table (or --json), an HDF5 file (sim/explore/validate_h5.hpp)
 // and optionally the predicted and measured Chrome traces of every run.
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
@@ -12,16 +13,39 @@
 #include "sim/explore/validate_h5.hpp"
 
 namespace placesim::cli {
+namespace {
+
+// "1,2" -> {1, 2}: whole numbers >= 1, comma-separated.
+std::vector<int> core_counts(const std::string& list) {
+  std::vector<int> out;
+  size_t at = 0;
+  while (at <= list.size()) {
+    const size_t comma = std::min(list.find(',', at), list.size());
+    const std::string item = list.substr(at, comma - at);
+    const bool digits = !item.empty() && item.size() < 6 &&
+                        std::all_of(item.begin(), item.end(), [](unsigned char c) { return std::isdigit(c); });
+    if (!digits || std::stoi(item) < 1)
+      throw InputError(SourceLoc{"--cpu-cores"},
+                       fmt::format("expected core counts >= 1 separated by commas, such as 1,2; got '{}'", list));
+    out.push_back(std::stoi(item));
+    at = comma + 1;
+  }
+  return out;
+}
+
+}  // namespace
 
 int cmd_validate(const std::vector<std::string>& args) {
   po::options_description opts("options");
   opts.add_options()("scenario", po::value<std::string>()->required(), "scenario YAML file")(
       "backend", po::value<std::string>()->default_value("cpu"), "cpu or cuda")(
-      "output,o", po::value<std::string>(), "results file (default: results/validate/<scenario>-<backend>.h5)")(
+      "output,o", po::value<std::string>(), "results file (default: results/<scenario>-<backend>.h5)")(
       "repeats", po::value<int>()->default_value(3), "recorded runs per plan; the median-makespan run is kept")(
       "warmup", po::value<int>()->default_value(1), "unrecorded runs first")(
       "watchdog", po::value<double>()->default_value(60), "seconds before a run that has not finished is ended")(
       "trace", po::value<std::string>(), "write predicted and measured Chrome traces per run into this directory")(
+      "cpu-cores", po::value<std::string>(),
+      "run every plan once per core count in this list (such as 1,2), its CPU ops on that many cores")(
       "set", po::value<std::vector<std::string>>()->composing(), "override a scenario key: --set hardware=local.yaml");
   const Command& self = *std::find_if(commands().begin(), commands().end(), [](const Command& c) { return c.name == "validate"; });
   Parsed a;
@@ -42,10 +66,11 @@ int cmd_validate(const std::vector<std::string>& args) {
     std::filesystem::create_directories(vo.trace_dir, ec);
     if (ec) throw InputError(SourceLoc{vo.trace_dir}, "cannot create trace directory: " + ec.message());
   }
+  if (a.vm.count("cpu-cores")) vo.cpu_cores = core_counts(a.vm["cpu-cores"].as<std::string>());
   const explore::Scenario s = explore::load_scenario(a.vm["scenario"].as<std::string>(), sets);
   const explore::ValidateSet v = explore::validate_scenario(s, vo);
   const std::string out = a.vm.count("output") ? a.vm["output"].as<std::string>()
-                                               : fmt::format("results/validate/{}-{}.h5", s.name, vo.backend);
+                                               : fmt::format("results/{}-{}.h5", s.name, vo.backend);
   std::string command = "placesim validate";
   for (const std::string& w : args) command += " " + w;
   explore::write_validate_h5(out, v, command);

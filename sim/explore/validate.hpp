@@ -6,6 +6,11 @@
 // reported and not executed; a run the backend refuses before it starts (more memory than the
 // machine has, a task it cannot execute) gets status "refused", one it ends (watchdog) "error",
 // each with the backend's message, and the others go on. Bad input stops everything.
+//
+// With `cpu_cores` set, each plan runs once per count k in it, with its ops on every CPU it
+// uses on k cores (the plan's cpu_cores; DESIGN.md "CPU cores"): the point gains an axis
+// `cpu_cores`. Each measured run also reports the spread of its recorded repeats (the fastest
+// and slowest makespan beside the median one), so noise is not mistaken for model error.
 #pragma once
 
 #include <optional>
@@ -24,12 +29,24 @@ namespace placesim::explore {
 struct ValidateOptions {
   std::string backend = "cpu";
   backend::BackendOptions run;
-  std::string trace_dir;  // when set: <point>-<placer>.predicted.json and .measured.json
+  std::string trace_dir;       // when set: <point>-<placer>.predicted.json and .measured.json
+  std::vector<int> cpu_cores;  // when set: every plan once per core count, as above
 };
+
+// The recorded repeats of one measured run: their makespans, fastest and slowest.
+struct RepeatSpread {
+  std::vector<double> makespans_s;  // in run order
+  double min_s = 0, max_s = 0;
+  // (max - min) / the kept (median) run's makespan: the band a prediction error must clear
+  // before it means anything.
+  double relative = 0;
+};
+RepeatSpread repeat_spread(const std::vector<double>& makespans_s, double median_s);
 
 struct ValidateRun {
   RunResult result;                    // point, placer, status, message, simulated makespan
   std::optional<trace::TraceDiff> diff;  // when it ran on the backend
+  RepeatSpread spread;                 // when it ran on the backend
 };
 
 struct ValidateSet {
@@ -40,9 +57,11 @@ struct ValidateSet {
 ValidateSet validate_scenario(const Scenario& s, const ValidateOptions& opts);
 
 // {"backend", "scenario", "runs": [{"point", "placer", "status", "message", then the fields of
-// trace::to_json: "predicted_s", "measured_s", "error", "task_error", "worst_tasks"}]}
+// trace::to_json: "predicted_s", "measured_s", "error", "task_error", "worst_tasks", then
+// "repeats": {"makespans_s": [...], "min_s", "max_s", "spread"}}]}
 nlohmann::ordered_json to_json(const ValidateSet& v);
-// A table: point, placer, predicted and measured makespan, error, per-task mean and p95.
+// A table: point, placer, predicted and measured makespan, error, the repeats' fastest and
+// slowest makespan and their spread, per-task mean and p95.
 std::string format_table(const ValidateSet& v);
 
 }  // namespace placesim::explore

@@ -25,6 +25,8 @@ struct RunRow {
   const char* message;
   double predicted_s, measured_s, error, task_mean, task_p95;
   int compared, skipped;
+  double fastest_s, slowest_s, spread;
+  int repeats;
 };
 
 struct TaskRow {
@@ -46,7 +48,7 @@ void write_file(const std::string& path, const ValidateSet& v, const std::string
   for (size_t i = 0; i < v.runs.size(); ++i) {
     const ValidateRun& r = v.runs[i];
     RunRow row{points[i].c_str(), r.result.placer.c_str(), scheduler::to_string(r.result.status), r.result.message.c_str(),
-               nan, nan, nan, nan, nan, 0, 0};
+               nan, nan, nan, nan, nan, 0, 0, nan, nan, nan, 0};
     if (r.diff) {
       const trace::TraceDiff& d = *r.diff;
       row.predicted_s = d.predicted_s;
@@ -56,6 +58,10 @@ void write_file(const std::string& path, const ValidateSet& v, const std::string
       row.task_p95 = d.p95_abs_error;
       row.compared = static_cast<int>(d.tasks.size());
       row.skipped = d.skipped;
+      row.fastest_s = r.spread.min_s;
+      row.slowest_s = r.spread.max_s;
+      row.spread = r.spread.relative;
+      row.repeats = static_cast<int>(r.spread.makespans_s.size());
       for (const trace::TaskError& e : d.tasks)
         tasks.push_back({static_cast<int>(i), e.task, e.name.c_str(), e.predicted_s, e.measured_s});
     }
@@ -75,6 +81,10 @@ void write_file(const std::string& path, const ValidateSet& v, const std::string
   check(H5Tinsert(run_type, "task_p95", HOFFSET(RunRow, task_p95), H5T_NATIVE_DOUBLE), "task_p95");
   check(H5Tinsert(run_type, "compared", HOFFSET(RunRow, compared), H5T_NATIVE_INT), "compared");
   check(H5Tinsert(run_type, "skipped", HOFFSET(RunRow, skipped), H5T_NATIVE_INT), "skipped");
+  check(H5Tinsert(run_type, "fastest_s", HOFFSET(RunRow, fastest_s), H5T_NATIVE_DOUBLE), "fastest_s");
+  check(H5Tinsert(run_type, "slowest_s", HOFFSET(RunRow, slowest_s), H5T_NATIVE_DOUBLE), "slowest_s");
+  check(H5Tinsert(run_type, "spread", HOFFSET(RunRow, spread), H5T_NATIVE_DOUBLE), "spread");
+  check(H5Tinsert(run_type, "repeats", HOFFSET(RunRow, repeats), H5T_NATIVE_INT), "repeats");
   Handle task_type(H5Tcreate(H5T_COMPOUND, sizeof(TaskRow)), H5Tclose, "task type");
   check(H5Tinsert(task_type, "run", HOFFSET(TaskRow, run), H5T_NATIVE_INT), "run");
   check(H5Tinsert(task_type, "task", HOFFSET(TaskRow, task), H5T_NATIVE_INT), "task");

@@ -2,8 +2,9 @@
 // because a measurement is not reproducible the way a simulation is and its schema differs.
 //
 //   validation        one row per run: point (JSON object text), placer, status, message,
-//                     predicted_s, measured_s, error, task_mean, task_p95, compared, skipped
-//                     (NaN / 0 where the run was not measured)
+//                     predicted_s, measured_s, error, task_mean, task_p95, compared, skipped,
+//                     then the recorded repeats: fastest_s, slowest_s, spread ((slowest -
+//                     fastest) / measured_s), repeats (NaN / 0 where the run was not measured)
 //   validation_tasks  one row per compared task: run (row of `validation`), task (TaskId),
 //                     name, predicted_s, measured_s: the points of the predicted-vs-measured
 //                     scatter (scripts/plot_validate.py)

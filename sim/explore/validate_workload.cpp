@@ -1,7 +1,11 @@
 #include "sim/explore/validate_workload.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <fmt/format.h>
+#include <map>
+#include <tuple>
 
 #include "models/dtype.hpp"
 #include "sim/core/error.hpp"
@@ -32,52 +36,80 @@ Work gemm(GemmShape s, models::DType dtype) {
   return w;
 }
 
-std::vector<int> device_units(const hw::Topology& topo, backend::Workload& w) {
-  std::vector<int> unit(topo.devices.size(), -1);
-  int next_pu = 0, next_gpu = 0;
-  for (size_t d = 0; d < topo.devices.size(); ++d) {
-    const hw::Device& dev = topo.devices[d];
-    Unit u;
-    u.id = dev.id;
-    if (dev.kind == hw::DeviceKind::HostMemory) {
-      u.kind = Unit::Kind::Host;
-      u.index = dev.numa_node;
-    } else if (dev.kind == hw::DeviceKind::Gpu) {
-      u.kind = Unit::Kind::Gpu;
-      u.index = next_gpu++;
-    } else if (dev.kind == hw::DeviceKind::Cpu) {
-      u.kind = Unit::Kind::CpuCore;
-      u.index = next_pu;
-      next_pu += std::max(1, dev.cores);
-    } else {
-      continue;
+// The workload's units, made as queues need them: one per host memory and GPU, and per CPU one
+// per set of cores a queue runs on.
+class Units {
+ public:
+  Units(const hw::Topology& topo, backend::Workload& w) : topo_(topo), w_(w), plain_(topo.devices.size(), -1) {
+    int next_pu = 0, next_gpu = 0;
+    first_pu_.assign(topo.devices.size(), -1);
+    for (size_t d = 0; d < topo.devices.size(); ++d) {
+      const hw::Device& dev = topo.devices[d];
+      if (dev.kind == hw::DeviceKind::Cpu) {
+        first_pu_[d] = next_pu;
+        next_pu += std::max(1, dev.cores);
+      } else if (dev.kind == hw::DeviceKind::HostMemory) {
+        plain_[d] = add({Unit::Kind::Host, dev.numa_node, dev.id});
+      } else if (dev.kind == hw::DeviceKind::Gpu) {
+        plain_[d] = add({Unit::Kind::Gpu, next_gpu++, dev.id});
+      }
     }
-    unit[d] = static_cast<int>(w.units.size());
-    w.units.push_back(u);
   }
-  return unit;
-}
 
-Work compute_work(const scheduler::Problem& p, int node, int dev, const engine::Task& task) {
+  // Where data on `dev` lives, and where a queue of `dev` that is not a CPU's runs.
+  int of(int dev) { return first_pu_.at(dev) >= 0 ? cores(dev, 0, 1) : checked(plain_.at(dev)); }
+
+  // Cores first .. first+count-1 of CPU `dev`.
+  int cores(int dev, int first, int count) {
+    auto [it, added] = cpu_.try_emplace({dev, first, count}, -1);
+    if (added) {
+      Unit u{Unit::Kind::CpuCore, first_pu_[dev] + first, topo_.devices[dev].id};
+      u.cores = count;
+      it->second = add(u);
+    }
+    return it->second;
+  }
+
+ private:
+  int add(const Unit& u) {
+    w_.units.push_back(u);
+    return static_cast<int>(w_.units.size()) - 1;
+  }
+  static int checked(int unit) {
+    PLACESIM_ASSERT(unit >= 0, "a task on a device that neither computes nor holds memory");
+    return unit;
+  }
+
+  const hw::Topology& topo_;
+  backend::Workload& w_;
+  std::vector<int> plain_, first_pu_;
+  std::map<std::tuple<int, int, int>, int> cpu_;
+};
+
+Work compute_work(const scheduler::Problem& p, const scheduler::Plan& plan, int node, int dev, bool one_core,
+                  const engine::Task& task) {
   const models::Node& op = p.graph->nodes[node];
   const hw::Device& device = p.topo->devices[dev];
+  const int k = plan.cores(dev) > 0 ? plan.cores(dev) : device.cores;
   Work w;
   if (task.kind == engine::TaskKind::Dha) {
     w.kind = WorkKind::Dha;
     w.bytes = task.bytes;
-    w.seconds = p.duration(node, dev);
+    w.seconds = p.duration(node, dev, plan.cores(dev));
     return w;
   }
   if (!op.durations.empty()) {
     w.kind = WorkKind::Spin;
-    w.seconds = p.duration(node, dev);
+    w.seconds = p.duration(node, dev, plan.cores(dev)) * (one_core ? k : 1);
     return w;
   }
   if (op.type == "matmul" && op.flops > 0 && op.output_bytes > 0)
     return gemm(matmul_shape(op, models::bytes_per_element(p.graph->dtype)), p.graph->dtype);
-  const double peak = models::RooflineCost::peak_flops(device, p.graph->dtype);
+  const hw::Device on_k = models::on_cores(device, plan.cores(dev));
+  const double peak = models::RooflineCost::peak_flops(on_k, p.graph->dtype);
+  const double bw = models::RooflineCost::memory_rate(on_k, op.bytes);
   const double t_compute = peak > 0 ? op.flops / peak : 0;
-  const double t_memory = device.memory_bw > 0 ? op.bytes / device.memory_bw : 0;
+  const double t_memory = bw > 0 ? op.bytes / bw : 0;
   if (op.flops > 0 && t_compute >= t_memory) return gemm(cube(op.flops), p.graph->dtype);
   if (op.bytes > 0) {
     w.kind = WorkKind::Stream;
@@ -101,17 +133,37 @@ GemmShape matmul_shape(const models::Node& op, double e) {
   return {at_least_one(m), at_least_one(out / std::max(m, 1.0)), at_least_one(k)};
 }
 
+int cpu_core_queue(const hw::Topology& topo, int cpu, const std::string& queue) {
+  const hw::Device& dev = topo.devices[cpu];
+  const std::string prefix = dev.id + ".core";
+  if (queue.size() <= prefix.size() || queue.compare(0, prefix.size(), prefix) != 0) return -1;
+  const std::string digits = queue.substr(prefix.size());
+  if (!std::all_of(digits.begin(), digits.end(), [](unsigned char c) { return std::isdigit(c); }) || digits.size() > 9)
+    return -1;
+  const int j = std::stoi(digits);
+  if (j >= dev.cores)
+    throw InputError(fmt::format("queue '{}': '{}' has {} cores (core0 .. core{})", queue, dev.id, dev.cores, dev.cores - 1));
+  return j;
+}
+
 backend::Workload make_workload(const scheduler::Problem& p, const scheduler::Plan& plan,
                                 const scheduler::Lowered& low) {
   const hw::Topology& topo = *p.topo;
   const engine::TaskGraph& g = low.graph;
   backend::Workload w;
-  const std::vector<int> unit = device_units(topo, w);
+  Units units(topo, w);
   w.tasks.resize(g.tasks.size());
   w.queue_unit.assign(g.queues.size(), -1);
-  auto unit_of = [&](int dev) {
-    PLACESIM_ASSERT(dev >= 0 && unit[dev] >= 0, "a task on a device that neither computes nor holds memory");
-    return unit[dev];
+
+  // The unit of a queue of device `dev`: on a CPU, one core, or the plan's k cores for a queue
+  // of ops (DESIGN.md "CPU cores").
+  auto queue_unit = [&](int dev, const scheduler::PlanQueue& q) {
+    if (topo.devices[dev].kind != hw::DeviceKind::Cpu) return units.of(dev);
+    if (const int j = cpu_core_queue(topo, dev, q.name); j >= 0) return units.cores(dev, j, 1);
+    const bool ops = std::any_of(q.items.begin(), q.items.end(),
+                                 [](const scheduler::PlanItem& it) { return it.kind == scheduler::PlanItem::Kind::Compute; });
+    if (!ops) return units.of(dev);
+    return units.cores(dev, 0, plan.cores(dev) > 0 ? plan.cores(dev) : topo.devices[dev].cores);
   };
 
   // lower() adds the plan's queues and items in order: task ids follow the plan.
@@ -123,8 +175,10 @@ backend::Workload make_workload(const scheduler::Problem& p, const scheduler::Pl
       using Kind = scheduler::PlanItem::Kind;
       if (it.kind == Kind::Compute) {
         const int dev = plan.device_of[it.node];
-        work = compute_work(p, it.node, dev, task);
-        w.queue_unit[task.queue] = unit_of(dev);
+        const bool one_core = topo.devices[dev].kind == hw::DeviceKind::Cpu &&
+                              cpu_core_queue(topo, dev, plan.queues[q].name) >= 0;
+        work = compute_work(p, plan, it.node, dev, one_core, task);
+        w.queue_unit[task.queue] = queue_unit(dev, plan.queues[q]);
         continue;
       }
       const bool param = p.graph->nodes[it.node].kind == models::NodeKind::Param;
@@ -136,12 +190,12 @@ backend::Workload make_workload(const scheduler::Problem& p, const scheduler::Pl
       if (it.kind == Kind::Stage) dst = pd.neighbour;
       if (it.kind == Kind::Forward) src = pd.neighbour;
       const bool dst_computes = topo.devices[dst].is_compute();
-      w.queue_unit[task.queue] = unit_of(dst_computes ? dst : src);
+      w.queue_unit[task.queue] = queue_unit(dst_computes ? dst : src, plan.queues[q]);
       if (task.bytes > 0 && !task.uses.empty()) {
         work.kind = WorkKind::Copy;
         work.bytes = task.bytes;
-        work.src = unit_of(src);
-        work.dst = unit_of(dst);
+        work.src = units.of(src);
+        work.dst = units.of(dst);
         work.pageable = param && pd.buffer.value_or(plan.buffer) == scheduler::HostBuffer::Pageable;
       } else if (task.latency > 0 && task.bytes <= 0) {
         work.kind = WorkKind::Spin;

@@ -43,7 +43,7 @@ Built chain(int tasks, int queues, double spin_s) {
 
 TEST(CpuBackend, EveryTaskMeasuredInDependencyAndQueueOrder) {
   const Built b = chain(40, 3, 20e-6);
-  const engine::Trace t = run_cpu(b.g, b.w);
+  const engine::Trace t = run_cpu(b.g, b.w).trace;
   ASSERT_EQ(t.tasks.size(), b.g.tasks.size());
   for (size_t i = 0; i < t.tasks.size(); ++i) {
     EXPECT_GE(t.tasks[i].start, 0) << b.g.tasks[i].name;
@@ -89,8 +89,8 @@ TEST(CpuBackend, TwoConcurrentCopiesSlowEachOther) {
   // still holds if the pinning is lost and the copies only share memory bandwidth.
   double alone = 1e300, both = 1e300;
   for (int trial = 0; trial < 7; ++trial) {
-    alone = std::min(alone, to_seconds(run_cpu(one.g, one.w, o).makespan));
-    both = std::min(both, to_seconds(run_cpu(two.g, two.w, o).makespan));
+    alone = std::min(alone, to_seconds(run_cpu(one.g, one.w, o).trace.makespan));
+    both = std::min(both, to_seconds(run_cpu(two.g, two.w, o).trace.makespan));
   }
   EXPECT_GT(both, 1.15 * alone) << "alone " << alone << " s, both " << both << " s";
 }

@@ -4,10 +4,15 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
-#include <fmt/format.h>
-#include <functional>
+#include <exception>
+#include <memory>
+#include <numeric>
 #include <thread>
 
+#include <fmt/format.h>
+
+#include "hw/backend/calibrate/interleaved.hpp"
+#include "hw/backend/cpu/core_team.hpp"
 #include "hw/backend/cpu/cpu_backend.hpp"
 #include "hw/backend/cpu/kernels.hpp"
 #include "hw/backend/cpu/machine.hpp"
@@ -17,43 +22,9 @@ namespace placesim::backend {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+constexpr double kMiB = 1048576;
 
-// Median seconds of `fn` over `repeats` runs after one warm-up, on a thread pinned to `pu`.
-double time_on(int pu, int repeats, const std::function<void()>& fn) {
-  std::vector<double> s;
-  std::thread th([&] {
-    this_machine().pin_this_thread(pu);
-    fn();
-    for (int r = 0; r < repeats; ++r) {
-      const auto t0 = Clock::now();
-      fn();
-      s.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
-    }
-  });
-  th.join();
-  return median(s);
-}
-
-// Seconds each of `k` pinned threads takes for `fn` when all run at once (median over repeats of
-// the slowest thread).
-double time_concurrent(int k, int repeats, const std::function<std::function<void()>(int)>& make) {
-  std::vector<double> slowest;
-  for (int r = 0; r <= repeats; ++r) {
-    std::vector<double> s(k);
-    std::vector<std::thread> th;
-    for (int i = 0; i < k; ++i)
-      th.emplace_back([&, i] {
-        this_machine().pin_this_thread(i);
-        const std::function<void()> fn = make(i);
-        const auto t0 = Clock::now();
-        fn();
-        s[i] = std::chrono::duration<double>(Clock::now() - t0).count();
-      });
-    for (auto& t : th) t.join();
-    if (r > 0) slowest.push_back(*std::max_element(s.begin(), s.end()));  // run 0 warms up
-  }
-  return median(slowest);
-}
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 Work gemm_work(long m, long k, long n) {
   Work w;
@@ -71,114 +42,192 @@ Work bytes_work(WorkKind kind, double bytes) {
   return w;
 }
 
-LinearFit fit_work(const std::vector<Work>& works, const std::function<double(const Work&)>& x, int repeats) {
-  std::vector<double> xs, ts;
-  for (const Work& w : works) {
-    cpu::TaskBuffers b(w);
-    xs.push_back(x(w));
-    ts.push_back(time_on(0, repeats, [&] { b.run(w); }));
-  }
-  return fit_line(xs, ts);
+double gemm_flops(const Work& w) { return 2.0 * w.m * w.n * w.k; }
+
+// A kernel and its buffers, allocated (and first touched) on the calibrating thread.
+struct Kernel {
+  Work work;
+  std::unique_ptr<cpu::TaskBuffers> buffers;
+  explicit Kernel(const Work& w) : work(w), buffers(std::make_unique<cpu::TaskBuffers>(w)) {}
+  void run() { buffers->run(work); }
+};
+
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
-// Per-task seconds of `n` empty tasks through the CPU backend, on one queue or alternating
-// between two queues (each task waiting for the one before it).
-std::vector<double> empty_task_seconds(int n, int queues, int repeats) {
-  const EmptyChain chain = empty_chain(n, queues);
-  const engine::TaskGraph& g = chain.graph;
-  const Workload& w = chain.workload;
-  std::vector<double> per_task;
-  for (int r = 0; r < repeats; ++r) {
+// The time the calibrating thread ran on its core, and the time that took, over the
+// single-threaded points: a share well below 1 means another process took the core.
+struct CoreShare {
+  double cpu_s = 0, wall_s = 0;
+};
+
+// `reps` back-to-back runs of a kernel: the mean, its CPU time counted in `share`.
+double timed(Kernel& k, int reps, CoreShare& share) {
+  const double c0 = thread_cpu_seconds();
+  const auto t0 = Clock::now();
+  for (int r = 0; r < reps; ++r) k.run();
+  const double wall = seconds_since(t0);
+  share.cpu_s += thread_cpu_seconds() - c0;
+  share.wall_s += wall;
+  return wall / reps;
+}
+
+// One run, timed.
+Measure once(Kernel& k, CoreShare& share) {
+  return [&k, &share] { return timed(k, 1, share); };
+}
+
+// A kernel whose data is already in cache: one untimed pass brings it in, then the mean of
+// `reps` back-to-back passes (each far shorter than the clock's noise alone).
+Measure hot(Kernel& k, int reps, CoreShare& share) {
+  return [&k, reps, &share] {
+    k.run();
+    return timed(k, reps, share);
+  };
+}
+
+// `parts` cores of the team each running its own kernel at once: the mean of their times.
+Measure together(cpu::CoreTeam& team, std::vector<Kernel>& kernels, int parts) {
+  return [&team, &kernels, parts] {
+    std::vector<double> s(static_cast<size_t>(parts));
+    team.run([&](int part, int) {
+      const auto t0 = Clock::now();
+      kernels[static_cast<size_t>(part)].run();
+      s[static_cast<size_t>(part)] = seconds_since(t0);
+    }, parts);
+    return std::accumulate(s.begin(), s.end(), 0.0) / parts;
+  };
+}
+
+// One kernel split over every core of the team, as the backend runs an op on k cores.
+Measure split(cpu::CoreTeam& team, Kernel& k) {
+  return [&team, &k] {
+    const auto t0 = Clock::now();
+    team.run([&k](int part, int parts) { k.buffers->run(k.work, part, parts); });
+    return seconds_since(t0);
+  };
+}
+
+// Seconds per empty task through the CPU backend, `queues` queues taking turns.
+Measure empty_tasks(int queues) {
+  return [queues] {
+    constexpr int kTasks = 2000;
+    const EmptyChain chain = empty_chain(kTasks, queues);
     BackendOptions o;
+    o.warmup = 0;
     o.repeats = 1;
-    per_task.push_back(to_seconds(run_cpu(g, w, o).makespan) / n);
+    return to_seconds(run_cpu(chain.graph, chain.workload, o).trace.makespan) / kTasks;
+  };
+}
+
+LinearFit fit_bytes(const std::vector<Kernel>& ks, const std::vector<double>& t) {
+  std::vector<double> x;
+  for (const Kernel& k : ks) x.push_back(k.work.bytes);
+  return fit_line(x, t);
+}
+
+// Every measurement, on the calling thread (pinned to PU 0) and its team.
+CpuCalibration measure(const CalibrateOptions& opts, int cores) {
+  CpuCalibration c;
+  c.cores = cores;
+  c.rounds = opts.repeats;
+  c.memory_bytes = this_machine().memory_bytes();
+  const double llc = std::max(this_machine().last_level_cache_bytes(), 8 * kMiB);
+  c.cache_bytes = this_machine().private_cache_bytes();
+  if (!(c.cache_bytes > 0)) c.cache_bytes = 256 * 1024;
+
+  std::vector<Kernel> gemms, cache, copies, contenders, copiers;
+  for (long m : {8L, 16L, 32L, 64L, 128L})
+    for (auto [k, n] : {std::pair{1024L, 1024L}, {1024L, 4096L}, {4096L, 1024L}, {2048L, 4096L}})
+      gemms.emplace_back(gemm_work(m, k, n));
+  // Cache: 1/8 .. 5/8 of one core's private cache, source and destination together.
+  for (double f : {0.125, 0.25, 0.375, 0.5, 0.625}) cache.emplace_back(bytes_work(WorkKind::Stream, f * c.cache_bytes));
+  // DRAM: 1.5 .. 5 times the last-level cache, so little of a buffer is left in it (and below
+  // the sizes where glibc's memcpy turns to non-temporal stores, a regime of its own).
+  for (double f : {1.5, 2.0, 3.0, 4.0, 5.0}) copies.emplace_back(bytes_work(WorkKind::Copy, f * llc));
+  // Contention: a GEMM whose weights (1 MiB) stay in cache, so the cores share arithmetic and
+  // caches only; DRAM sharing is measured apart, by the gemm shapes split over every core.
+  const Work contender = gemm_work(64, 512, 512);
+  const Work copier = bytes_work(WorkKind::Copy, 2 * llc);
+  for (int i = 0; i < cores; ++i) {
+    contenders.emplace_back(contender);
+    copiers.emplace_back(copier);
   }
-  return per_task;
+  cpu::CoreTeam team(0, cores);
+
+  CoreShare share;
+  std::vector<Measure> points;
+  for (Kernel& k : gemms) points.push_back(once(k, share));
+  for (Kernel& k : gemms) points.push_back(split(team, k));
+  for (Kernel& k : cache) points.push_back(hot(k, std::max(1, static_cast<int>(64 * kMiB / k.work.bytes)), share));
+  for (Kernel& k : copies) points.push_back(once(k, share));
+  for (int k = 1; k <= cores; ++k) points.push_back(together(team, contenders, k));
+  points.push_back(together(team, copiers, cores));
+  points.push_back(empty_tasks(1));
+  points.push_back(empty_tasks(2));
+  const std::vector<std::vector<double>> samples = interleaved_samples(points, opts.repeats);
+  c.core_share = share.cpu_s / share.wall_s;
+  size_t at = 0;
+  auto next = [&](size_t n) {  // the medians of the next n points
+    std::vector<double> out;
+    for (size_t i = 0; i < n; ++i) out.push_back(median(samples[at++]));
+    return out;
+  };
+
+  std::vector<double> flops, bytes;
+  for (const Kernel& k : gemms) {
+    flops.push_back(gemm_flops(k.work));
+    bytes.push_back(cpu::bytes_needed(k.work));
+  }
+  c.gemm = fit_plane(flops, bytes, next(gemms.size()));
+  c.gemm_all = fit_plane(flops, bytes, next(gemms.size()));
+  c.stream_cache = fit_bytes(cache, next(cache.size()));
+  c.copy = fit_bytes(copies, next(copies.size()));
+  const std::vector<double> per_core = next(static_cast<size_t>(cores));
+  for (double s : per_core) c.contention.push_back(std::max(1.0, s / per_core[0]));
+  c.copy_all_bw = cores * copier.bytes / next(1)[0];
+  const std::vector<double>& launch = samples[at];
+  c.launch_s = next(1)[0];
+  double var = 0;
+  for (double v : launch) var += (v - c.launch_s) * (v - c.launch_s) / static_cast<double>(launch.size());
+  c.launch_sd_s = std::sqrt(var);
+  c.handoff_s = next(1)[0];
+  return c;
 }
 
 }  // namespace
 
-CpuCalibration calibrate_cpu(const CalibrateOptions& opts) {
-  CpuCalibration c;
-  c.cores = opts.cores > 0 ? opts.cores : this_machine().pus();
-  c.memory_bytes = this_machine().memory_bytes();
-  cpu::use_one_blas_thread();
-  const int rep = opts.repeats;
-
-  std::vector<Work> gemms;
-  for (long m : {16L, 64L, 256L})
-    for (auto [k, n] : {std::pair{512L, 512L}, {1024L, 1024L}, {1024L, 4096L}, {4096L, 1024L}}) gemms.push_back(gemm_work(m, k, n));
-  c.gemm = fit_work(gemms, [](const Work& w) { return 2.0 * w.m * w.n * w.k; }, rep);
-
-  std::vector<Work> streams, copies;
-  for (double mib : {0.25, 1.0, 4.0, 16.0, 32.0}) {
-    streams.push_back(bytes_work(WorkKind::Stream, mib * 1048576));
-    copies.push_back(bytes_work(WorkKind::Copy, mib * 1048576));
-  }
-  c.stream = fit_work(streams, [](const Work& w) { return w.bytes; }, rep);
-  c.copy = fit_work(copies, [](const Work& w) { return w.bytes; }, rep);
-
-  const double big = 64.0 * 1048576;
-  std::vector<cpu::TaskBuffers> bufs;
-  const Work copy_big = bytes_work(WorkKind::Copy, big);
-  for (int i = 0; i < c.cores; ++i) bufs.emplace_back(copy_big);
-  const double t_all = time_concurrent(c.cores, rep, [&](int i) { return [&, i] { bufs[i].run(copy_big); }; });
-  c.copy_all_bw = c.cores * big / t_all;
-  bufs.clear();
-
-  const Work g = gemm_work(256, 1024, 1024);
-  std::vector<cpu::TaskBuffers> gb;
-  for (int i = 0; i < c.cores; ++i) gb.emplace_back(g);
-  const double t1 = time_concurrent(1, rep, [&](int i) { return [&, i] { gb[i].run(g); }; });
-  for (int k = 1; k <= c.cores; ++k)
-    c.contention.push_back(time_concurrent(k, rep, [&](int i) { return [&, i] { gb[i].run(g); }; }) / t1);
-
-  const std::vector<double> one = empty_task_seconds(2000, 1, rep);
-  c.launch_s = median(one);
-  double var = 0;
-  for (double v : one) var += (v - c.launch_s) * (v - c.launch_s) / one.size();
-  c.launch_sd_s = std::sqrt(var);
-  if (c.cores >= 2) c.handoff_s = median(empty_task_seconds(2000, 2, rep));
-  return c;
+void require_usable_fits(const CpuCalibration& c) {
+  if (!(c.core_share >= kMinCoreShare))
+    throw CalibrationError(fmt::format(
+        "the machine was busy: the calibrating thread ran only {:.0f}% of the time its measurements took (at least "
+        "{:.0f}% needed), so every figure would be too slow; re-run when nothing else runs",
+        100 * c.core_share, 100 * kMinCoreShare));
+  require_usable("gemm (time vs FLOPs and bytes, one core)", c.gemm);
+  require_usable("gemm_all (time vs FLOPs and bytes, split over every core)", c.gemm_all);
+  require_usable("stream_cache (time vs bytes, one core, within its cache)", c.stream_cache);
+  require_usable("copy (time vs bytes, one core, past the last-level cache)", c.copy);
 }
 
-std::string cpu_hardware_yaml(const CpuCalibration& c, const std::string& name, const std::string& command) {
-  const double fp32 = c.gemm.beta > 0 ? 1 / c.gemm.beta : 0;
-  const double stream_bw = c.stream.beta > 0 ? 1 / c.stream.beta : 0;
-  const double copy_bw = c.copy.beta > 0 ? 1 / c.copy.beta : 0;
-  const double link_latency = std::max(0.0, c.copy.alpha) + c.handoff_s;
-  char date[32];
-  const std::time_t now = std::time(nullptr);
-  std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
-
-  std::string y;
-  y += fmt::format("# This machine, measured by: {}\n# on {} (UTC). Fits t = alpha + beta * x (ScheInfer Eq. 3),\n", command, date);
-  y += "# in the form of ScheInfer's Table I (seconds; x in FLOPs for GEMM, bytes otherwise;\n";
-  y += "# launch is a constant: its standard deviation replaces r^2):\n#\n";
-  y += fmt::format("#            {:>12} {:>12} {:>12} {:>12}\n", "CPU GEMM", "stream", "copy", "launch");
-  y += fmt::format("#            {:>12} {:>12} {:>12} {:>12}\n", "FP32 1 core", "1 core", "1 core", "(backend)");
-  y += fmt::format("#   alpha    {:12.3e} {:12.3e} {:12.3e} {:12.3e}\n", c.gemm.alpha, c.stream.alpha, c.copy.alpha, c.launch_s);
-  y += fmt::format("#   beta     {:12.3e} {:12.3e} {:12.3e} {:>12}\n", c.gemm.beta, c.stream.beta, c.copy.beta, "-");
-  y += fmt::format("#   r^2/sd   {:12.4f} {:12.4f} {:12.4f} {:12.3e}\n#\n", c.gemm.r2, c.stream.r2, c.copy.r2, c.launch_sd_s);
-  y += fmt::format("# all {} cores copying at once: {:.3f} GB/s in total\n", c.cores, c.copy_all_bw / 1e9);
-  y += fmt::format("# queue-to-queue handoff of the CPU backend: {:.3e} s (added to each link latency)\n", c.handoff_s);
-  std::string curve;
-  for (double s : c.contention) curve += fmt::format("{}{:.3f}", curve.empty() ? "" : ", ", s);
-  y += fmt::format("# contention (per-core GEMM slowdown with k = 1..{} cores busy): [{}]\n", c.cores, curve);
-  y += fmt::format("name: {}\n", name);
-  y += fmt::format("description: this machine's {} cores, calibrated by placesim calibrate --backend cpu\n", c.cores);
-  y += fmt::format("source: placesim calibrate, {}\n", date);
-  y += "devices:\n";
-  y += fmt::format("  - {{id: host, type: host_memory, memory: {:.0f}, memory_bw: {:.6e}}}\n", c.memory_bytes, c.copy_all_bw);
-  y += "  - {id: mem, type: switch, model: memory system}\n";
-  for (int i = 0; i < c.cores; ++i)
-    y += fmt::format("  - {{id: core{}, type: cpu, cores: 1, fp32: {:.6e}, memory_bw: {:.6e}, launch: {:.6e}}}\n", i, fp32,
-                     stream_bw, c.launch_s);
-  y += "links:\n";
-  y += fmt::format("  - {{a: host, b: mem, bw: {:.6e}, latency: 0, kind: memory}}\n", c.copy_all_bw);
-  for (int i = 0; i < c.cores; ++i)
-    y += fmt::format("  - {{a: core{}, b: mem, bw: {:.6e}, latency: {:.6e}, kind: memory}}\n", i, copy_bw, link_latency / 2);
-  return y;
+CpuCalibration calibrate_cpu(const CalibrateOptions& opts) {
+  const int cores = opts.cores > 0 ? opts.cores : this_machine().pus();
+  cpu::use_one_blas_thread();
+  CpuCalibration c;
+  std::exception_ptr failure;
+  std::thread th([&] {
+    this_machine().pin_this_thread(0);
+    try {
+      c = measure(opts, cores);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  });
+  th.join();
+  if (failure) std::rethrow_exception(failure);
+  return c;
 }
 
 }  // namespace placesim::backend

@@ -1,19 +1,34 @@
-// `placesim calibrate --backend cpu`: microbenchmarks of this machine's cores, each fitted as
-// t = alpha + beta * x (ScheInfer Eq. 3, Table I), and the hardware file they make.
+// `placesim calibrate --backend cpu`: microbenchmarks of this machine's cores, fitted as
+// t = alpha + beta * x (ScheInfer Eq. 3, Table I), from which the hardware file's one CPU device
+// is made (hw/backend/calibrate/cpu_hardware_file.hpp).
 //
-//   gemm        one core, OpenBLAS sgemm, t vs FLOPs over the shapes a small transformer
-//               layer uses (m tokens x k x n)              -> fp32 = 1 / beta
-//   stream      one core, dst = a*src + b, t vs bytes moved -> memory_bw = 1 / beta
-//   copy        one core, memcpy, t vs bytes               -> core link bw = 1 / beta
-//   copy_all    every core copying at once: the memory system's aggregate copy rate
-//                                                          -> host link bw
-//   handoff     the CPU backend's own cost of passing control between two queues (an empty
-//               task waiting on another queue's task), added to the link latency
-//   launch      the CPU backend's per-task cost on one queue (empty tasks): mean and standard
-//               deviation, as Table I gives for its constant launch time
-//   contention  k cores running the same GEMM at once: per-core slowdown for k = 1..cores
-//               (Chrion's W matrix)
-// Each timing is the median of `repeats` runs on a thread pinned to its core.
+//   gemm          one core, OpenBLAS sgemm over the shapes of transformer and LSTM layers
+//                 (m = 8 .. 128 rows times k x n = 1024 x 1024 .. 2048 x 4096 weights coming
+//                 from DRAM, as a layer's do): t = alpha + beta * FLOPs + beta2 * bytes. A core
+//                 streams B in (OpenBLAS packs it) and then multiplies, one after the other, so
+//                 the two times add                       -> fp32, the DRAM rate, overlap 0
+//   stream_cache  one core, dst = a*src + b over buffers within its private cache, already in
+//                 it, t vs bytes                          -> cache_bw, cache
+//   copy          one core, memcpy of buffers past the last-level cache, t vs bytes
+//                                                         -> the host link's bw and latency
+//   copy_all      every core copying at once: the memory system's aggregate copy rate
+//                                                         -> host memory_bw
+//   contention    k = 1 .. cores cores each running its own single-threaded GEMM (its weights
+//                 in cache: arithmetic and caches shared, not DRAM) at once: contention[k-1] =
+//                 a core's time with k busy / its time alone (Chrion's W matrix; at least 1: a
+//                 core is never faster for busy neighbours)
+//   gemm_all      the same shapes, each split over every core as the backend runs an op on k
+//                 cores, fitted alike: 1 / beta2 is the DRAM rate of all cores together
+//                                                         -> memory_bw
+//   launch        the CPU backend's per-task cost on one queue (empty tasks): median and
+//                 standard deviation over the rounds, as Table I gives for its launch time
+//   handoff       the CPU backend's cost of passing control between two queues (an empty task
+//                 waiting on another queue's task), added to the link latency
+// Every point is measured once per round, rounds interleaved (A B C A B C ...), and keeps its
+// median (hw/backend/calibrate/interleaved.hpp), on threads pinned to cores 0 .. cores-1.
+// Interleaving evens out a short disturbance; a long one (another process on the cores for the
+// whole run) would slow every point alike and still fit well, so the calibrating thread's CPU
+// time over its single-threaded points is compared with their wall time (core_share).
 #pragma once
 
 #include <string>
@@ -25,26 +40,33 @@ namespace placesim::backend {
 
 struct CpuCalibration {
   int cores = 1;
+  int rounds = 0;
   double memory_bytes = 0;
-  LinearFit gemm, stream, copy;
-  double copy_all_bw = 0;     // bytes/s, all cores together
+  double cache_bytes = 0;          // one core's private cache (the stream_cache sizes fit in it)
+  LinearFit gemm;                  // x = FLOPs, x2 = bytes
+  LinearFit gemm_all;              // the same, each GEMM split over every core
+  LinearFit stream_cache, copy;    // x = bytes
+  double copy_all_bw = 0;          // bytes/s, all cores together
   double handoff_s = 0;
   double launch_s = 0, launch_sd_s = 0;
-  std::vector<double> contention;  // [k-1]: slowdown with k cores busy
+  std::vector<double> contention;  // [k-1]: per-core slowdown with k cores busy; [0] = 1
+  double core_share = 1;           // CPU time / wall time of the single-threaded points
 };
+
+// Below this share of its core, a calibration measured a busy machine, not this one.
+inline constexpr double kMinCoreShare = 0.9;
 
 struct CalibrateOptions {
   int cores = 0;     // 0: every PU of this machine
-  int repeats = 5;
+  int repeats = 7;   // recorded rounds (cuda: timings per measurement)
 };
 
+// Measures; the fits are checked by require_usable_fits.
 CpuCalibration calibrate_cpu(const CalibrateOptions& opts);
 
-// The hardware file (hw/topology_yaml.hpp schema): a host memory, a `mem` switch for the memory
-// system, and one single-core CPU device per core, linked to `mem` at the one-core copy rate,
-// with host <-> mem at the all-core rate, so copies to several cores contend there as they do
-// in DRAM. The fits, their r^2 and the contention curve are written as comments in the form of
-// ScheInfer's Table I. `command` is recorded in the header.
-std::string cpu_hardware_yaml(const CpuCalibration& c, const std::string& name, const std::string& command);
+// The calibrating thread must have had its core (core_share >= kMinCoreShare) and each fit
+// an intercept that is not negative and r^2 >= 0.95 (require_usable); else CalibrationError
+// says which and nothing may be written.
+void require_usable_fits(const CpuCalibration& c);
 
 }  // namespace placesim::backend

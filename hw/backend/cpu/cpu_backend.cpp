@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "hw/backend/cpu/core_team.hpp"
 #include "hw/backend/cpu/kernels.hpp"
 #include "hw/backend/cpu/machine.hpp"
 #include "hw/backend/cpu/task_buffers.hpp"
@@ -136,8 +137,10 @@ class Runner {
 
   void worker(size_t q, int runs) {
     try {
-      const int unit = w_.queue_unit[q];
-      if (w_.units[unit].kind == Unit::Kind::CpuCore) this_machine().pin_this_thread(w_.units[unit].index);
+      const Unit& unit = w_.units[w_.queue_unit[q]];
+      const bool on_cores = unit.kind == Unit::Kind::CpuCore;
+      if (on_cores) this_machine().pin_this_thread(unit.index);
+      cpu::CoreTeam team(on_cores ? unit.index : -1, on_cores ? unit.cores : 1);
       const std::vector<engine::TaskId>& order = g_.queue_order[q];
       std::vector<cpu::TaskBuffers> buffers;
       buffers.reserve(order.size());
@@ -152,7 +155,7 @@ class Runner {
           for (engine::TaskId d : g_.tasks[t].deps) wait_until_at_least(done_[d], run);
           if (cancelled_.load()) return;
           const Clock::time_point start = Clock::now();
-          buffers[i].run(w_.tasks[t]);
+          team.run([&](int part, int parts) { buffers[i].run(w_.tasks[t], part, parts); });
           const Clock::time_point end = Clock::now();
           times_[t] = {ps_since(t0, start), ps_since(t0, end)};
           done_[t].store(run, std::memory_order_release);
@@ -196,7 +199,7 @@ class Runner {
 
 }  // namespace
 
-engine::Trace run_cpu(const engine::TaskGraph& g, const Workload& w, const BackendOptions& opts) {
+Measurement run_cpu(const engine::TaskGraph& g, const Workload& w, const BackendOptions& opts) {
   PLACESIM_ASSERT(opts.repeats >= 1 && opts.warmup >= 0, "at least one recorded run");
   check_workload(g, w);
   cpu::use_one_blas_thread();

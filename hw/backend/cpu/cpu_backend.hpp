@@ -2,8 +2,11 @@
 // (DESIGN.md): a task starts when all its dependencies have ended and the task before it in its
 // queue has ended.
 //
-//   * one worker thread per non-empty queue, pinned with hwloc to its unit's PU (a queue on host
-//     memory runs unpinned); the worker walks its queue in order, so queue order costs nothing;
+//   * one worker thread per non-empty queue, pinned with hwloc to its unit's first PU (a queue on
+//     host memory runs unpinned); the worker walks its queue in order, so queue order costs
+//     nothing. A unit of one core runs each kernel on the worker alone (single-threaded BLAS);
+//     a unit of k cores runs it in k parts, on the worker and k - 1 helpers pinned to the
+//     unit's next PUs (hw/backend/cpu/core_team.hpp);
 //   * a dependency is waited for on that task's own completion word (C++20 atomic wait: a futex),
 //     so a worker sleeps until exactly the task it needs has ended and no other end wakes it;
 //   * buffers are allocated and touched by each worker before the first run; a workload that
@@ -31,6 +34,6 @@ class WatchdogError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-engine::Trace run_cpu(const engine::TaskGraph& g, const Workload& w, const BackendOptions& opts = {});
+Measurement run_cpu(const engine::TaskGraph& g, const Workload& w, const BackendOptions& opts = {});
 
 }  // namespace placesim::backend

@@ -9,10 +9,10 @@ namespace placesim::backend::cpu {
 
 void use_one_blas_thread() { openblas_set_num_threads(1); }
 
-void gemm(const float* a, const float* b, float* c, long m, long n, long k) {
+void gemm(const float* a, const float* b, float* c, long m, long n, long k, long lda, long ldb, long ldc) {
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<blasint>(m), static_cast<blasint>(n),
-              static_cast<blasint>(k), 1.0f, a, static_cast<blasint>(k), b, static_cast<blasint>(n), 0.0f, c,
-              static_cast<blasint>(n));
+              static_cast<blasint>(k), 1.0f, a, static_cast<blasint>(lda), b, static_cast<blasint>(ldb), 0.0f, c,
+              static_cast<blasint>(ldc));
 }
 
 void stream(const float* src, float* dst, std::size_t floats) {

@@ -16,6 +16,10 @@ class Machine {
 
   int pus() const;              // processing units the process may use
   double memory_bytes() const;  // total memory of the machine
+  // Data caches (bytes; 0 when hwloc reports none): the largest one that serves a single PU
+  // (a core's own, such as its L2), and the largest of all (the last level, often shared).
+  double private_cache_bytes() const;
+  double last_level_cache_bytes() const;
   // Binds the calling thread to PU `pu` (logical index, taken modulo pus()). Returns false when
   // the OS refuses (some containers do); the run goes on unpinned.
   bool pin_this_thread(int pu) const;

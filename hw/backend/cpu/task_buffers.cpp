@@ -11,6 +11,12 @@ namespace {
 
 std::size_t floats_for(double bytes) { return static_cast<std::size_t>(std::ceil(std::max(0.0, bytes) / sizeof(float))); }
 
+// [begin, end) of part `part` of `parts` of n items: the parts cover 0..n once, sizes within one.
+struct Slice {
+  long begin, end;
+};
+Slice slice(long n, int part, int parts) { return {n * part / parts, n * (part + 1) / parts}; }
+
 std::unique_ptr<float[]> touched(std::size_t floats) {
   auto p = std::make_unique<float[]>(floats);  // value-initialised: zero, every page touched
   std::fill_n(p.get(), floats, 1.0f);
@@ -60,17 +66,30 @@ TaskBuffers::TaskBuffers(const Work& w) {
   }
 }
 
-void TaskBuffers::run(const Work& w) {
+void TaskBuffers::run(const Work& w, int part, int parts) {
+  PLACESIM_ASSERT(part >= 0 && part < parts, "part out of range");
   switch (w.kind) {
     case WorkKind::Gemm:
-      gemm(a_.get(), b_.get(), c_.get(), w.m, w.n, w.k);
+      if (w.n >= w.m) {  // columns [begin, end) of B and C
+        const Slice s = slice(w.n, part, parts);
+        if (s.end > s.begin) gemm(a_.get(), b_.get() + s.begin, c_.get() + s.begin, w.m, s.end - s.begin, w.k, w.k, w.n, w.n);
+      } else {  // rows [begin, end) of A and C
+        const Slice s = slice(w.m, part, parts);
+        if (s.end > s.begin)
+          gemm(a_.get() + s.begin * w.k, b_.get(), c_.get() + s.begin * w.n, s.end - s.begin, w.n, w.k, w.k, w.n, w.n);
+      }
       break;
-    case WorkKind::Stream:
-      stream(a_.get(), b_.get(), a_floats_);
+    case WorkKind::Stream: {
+      const Slice s = slice(static_cast<long>(a_floats_), part, parts);
+      stream(a_.get() + s.begin, b_.get() + s.begin, static_cast<std::size_t>(s.end - s.begin));
       break;
-    case WorkKind::Copy:
-      copy(a_.get(), b_.get(), copy_bytes_);
+    }
+    case WorkKind::Copy: {
+      const Slice s = slice(static_cast<long>(copy_bytes_), part, parts);
+      copy(reinterpret_cast<const char*>(a_.get()) + s.begin, reinterpret_cast<char*>(b_.get()) + s.begin,
+           static_cast<std::size_t>(s.end - s.begin));
       break;
+    }
     case WorkKind::Spin:
       spin(w.seconds);
       break;

@@ -381,7 +381,7 @@ std::string cuda_unavailable_reason() {
   return "";
 }
 
-engine::Trace run_cuda(const engine::TaskGraph& g, const Workload& w, const BackendOptions& opts) {
+Measurement run_cuda(const engine::TaskGraph& g, const Workload& w, const BackendOptions& opts) {
   const std::string why = cuda_unavailable_reason();
   if (!why.empty()) throw InputError("backend cuda: " + why);
   cpu::use_one_blas_thread();

@@ -34,6 +34,6 @@ namespace placesim::backend {
 // "" when a GPU is usable; otherwise why not (no driver, no device), for messages and skips.
 std::string cuda_unavailable_reason();
 
-engine::Trace run_cuda(const engine::TaskGraph& g, const Workload& w, const BackendOptions& opts);
+Measurement run_cuda(const engine::TaskGraph& g, const Workload& w, const BackendOptions& opts);
 
 }  // namespace placesim::backend
