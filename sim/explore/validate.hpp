@@ -29,7 +29,7 @@ namespace placesim::explore {
 struct ValidateOptions {
   std::string backend = "cpu";
   backend::BackendOptions run;
-  std::string trace_dir;       // when set: <point>-<placer>.predicted.json and .measured.json
+  std::string trace_dir;       // when set: <point>-<placer>[-<k>cores].predicted.json, .measured.json
   std::vector<int> cpu_cores;  // when set: every plan once per core count, as above
 };
 
