@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "models/cost/cost_model.hpp"
+#include "roofline_support.hpp"
 
 namespace placesim::models {
 namespace {
@@ -23,17 +24,6 @@ hw::Device cpu(double overlap) {
   d.contention = {1, 1.25};
   return d;
 }
-
-Node work(double flops, double bytes) {
-  Node n;
-  n.name = "op";
-  n.type = "matmul";
-  n.flops = flops;
-  n.bytes = bytes;
-  return n;
-}
-
-void expect_rel(double got, double want) { EXPECT_NEAR(got, want, 1e-12 * want); }
 
 TEST(RooflineCache, BytesThatFitMoveAtTheCacheRate) {
   const RooflineCost rc;

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "models/cost/cost_model.hpp"
+#include "roofline_support.hpp"
 
 namespace placesim::models {
 namespace {
@@ -17,17 +18,6 @@ hw::Device gpu() {
   d.launch_s = 5e-6;
   return d;
 }
-
-Node work(double flops, double bytes) {
-  Node n;
-  n.name = "op";
-  n.type = "matmul";
-  n.flops = flops;
-  n.bytes = bytes;
-  return n;
-}
-
-void expect_rel(double got, double want) { EXPECT_NEAR(got, want, 1e-12 * want); }
 
 TEST(Roofline, ComputeBoundMatmul) {
   // [4096,4096] x [4096,4096] fp16: flops 2*4096^3 = 137,438,953,472;
