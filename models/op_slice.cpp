@@ -16,10 +16,10 @@ constexpr Axis kAxes[] = {Axis::Rows, Axis::Cols, Axis::Heads, Axis::Tokens, Axi
 std::optional<Slice> sliced(const GemmShape& g, Axis axis, double s) {
   GemmShape out = g;
   switch (axis) {
-    case Axis::Rows: out.k *= s; out.bias *= s; return Slice{out, true};
-    case Axis::Cols: out.n *= s; return Slice{out, true};
-    case Axis::Tokens: out.m *= s; return Slice{out, false};
-    case Axis::Batch: out.batch *= s; return Slice{out, false};
+    case Axis::Rows: out.k *= s; out.bias *= s; return Slice{out, true, Part::Features, Part::Partial};
+    case Axis::Cols: out.n *= s; return Slice{out, true, Part::Whole, Part::Features};
+    case Axis::Tokens: out.m *= s; return Slice{out, false, Part::Tokens, Part::Tokens};
+    case Axis::Batch: out.batch *= s; return Slice{out, false, Part::Batch, Part::Batch};
     default: return std::nullopt;
   }
 }
@@ -27,9 +27,9 @@ std::optional<Slice> sliced(const GemmShape& g, Axis axis, double s) {
 std::optional<Slice> sliced(const AttentionShape& a, Axis axis, double s) {
   AttentionShape out = a;
   switch (axis) {
-    case Axis::Heads: out.heads *= s; out.kv_heads *= s; return Slice{out, false};
-    case Axis::Tokens: out.q_len *= s; return Slice{out, false};
-    case Axis::Batch: out.batch *= s; return Slice{out, false};
+    case Axis::Heads: out.heads *= s; out.kv_heads *= s; return Slice{out, false, Part::Features, Part::Features};
+    case Axis::Tokens: out.q_len *= s; return Slice{out, false, Part::Tokens, Part::Tokens};
+    case Axis::Batch: out.batch *= s; return Slice{out, false, Part::Batch, Part::Batch};
     default: return std::nullopt;
   }
 }
@@ -37,8 +37,8 @@ std::optional<Slice> sliced(const AttentionShape& a, Axis axis, double s) {
 std::optional<Slice> sliced(const ElementwiseShape& e, Axis axis, double s) {
   ElementwiseShape out = e;
   switch (axis) {
-    case Axis::Cols: out.elements *= s; out.weight_elements *= s; return Slice{out, true};
-    case Axis::Tokens: out.elements *= s; return Slice{out, false};
+    case Axis::Cols: out.elements *= s; out.weight_elements *= s; return Slice{out, true, Part::Features, Part::Features};
+    case Axis::Tokens: out.elements *= s; return Slice{out, false, Part::Tokens, Part::Tokens};
     default: return std::nullopt;
   }
 }
@@ -47,7 +47,7 @@ std::optional<Slice> sliced(const LstmShape& l, Axis axis, double s) {
   if (axis != Axis::Batch) return std::nullopt;
   LstmShape out = l;
   out.batch *= s;
-  return Slice{out, false};
+  return Slice{out, false, Part::Batch, Part::Batch};
 }
 
 std::optional<Slice> sliced(const NoShape&, Axis, double) { return std::nullopt; }
@@ -68,6 +68,19 @@ const char* to_string(Axis a) {
     case Axis::Experts: return "experts";
   }
   PLACESIM_ASSERT(false, "unknown Axis value");
+  return "";
+}
+
+const char* to_string(Part p) {
+  switch (p) {
+    case Part::Whole: return "whole";
+    case Part::Features: return "features";
+    case Part::Partial: return "partial sums";
+    case Part::Tokens: return "tokens";
+    case Part::Batch: return "batch";
+    case Part::Experts: return "experts";
+  }
+  PLACESIM_ASSERT(false, "unknown Part value");
   return "";
 }
 

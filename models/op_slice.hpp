@@ -18,6 +18,23 @@
 // 1/kv_heads). An elementwise cols slice keeps s of each row's elements and of its weight
 // vector; a norm's statistics span the whole row, so its column slices need them joined.
 // For every axis, the slices' flops (and weight bytes, on a partitioning axis) sum to the op's.
+//
+// What a slice reads of its activation inputs and what its output is a part of decide how split
+// ops connect (scheduler/plan_slices.hpp):
+//
+//   axis     shape        reads of its inputs     its output is
+//   rows     gemm         features (its share)    partial sums of the whole output
+//   cols     gemm         the whole input         features (its columns)
+//   cols     elementwise  features                features
+//   heads    attention    features (its heads)    features (its heads' context)
+//   tokens   any          tokens                  tokens
+//   batch    any          batch                   batch
+//
+// A consumer whose slices read exactly the part its producer's slices make (same devices and
+// shares, e.g. a column-split linear into a row-split one, Megatron's MLP) takes it where it
+// lies; any other consumer needs the parts joined (a reduce for partial sums, a gather or a
+// concatenation for the others). A batched matmul with no weight (Q K^T) split by cols reads the
+// whole of both inputs here, which overstates the second input's bytes by its unsplit share.
 #pragma once
 
 #include <string>
@@ -33,9 +50,14 @@ const char* to_string(Axis a);           // "rows", "cols", ...
 Axis parse_axis(const std::string& s);   // InputError (no location) listing the axes when unknown
 std::vector<Axis> axes_of(const OpShape& s);  // in the order of the Axis enum; none for NoShape
 
+enum class Part { Whole, Features, Partial, Tokens, Batch, Experts };
+const char* to_string(Part p);  // "whole", "features", "partial sums", ...
+
 struct Slice {
   OpShape shape;           // what the slice computes
   bool partitions_weight;  // true: the slice reads share s of the weight; false: all of it
+  Part input;              // the part of each activation input it reads (Whole: all of it)
+  Part output;             // what its output is a part of
 };
 
 // InputError (no location) when s is not in (0, 1] or the shape has no such axis (naming the

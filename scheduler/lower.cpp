@@ -6,6 +6,7 @@
 
 #include "scheduler/lowering.hpp"
 #include "scheduler/plan_rules.hpp"
+#include "scheduler/plan_slices.hpp"
 #include "sim/core/error.hpp"
 
 namespace placesim::scheduler {
@@ -290,8 +291,31 @@ void Lowering::add_dependencies() {
 
 }  // namespace detail
 
-Lowered lower(const Problem& p, const Plan& plan) {
-  PLACESIM_ASSERT(plan.device_of.size() == p.graph->nodes.size(), "plan does not match the graph");
+namespace {
+
+// The plan's splits are well formed and its slices sit where their splits put them.
+void check_splits(const Problem& p, const Plan& plan) {
+  const models::Graph& g = *p.graph;
+  for (auto& [op, split] : plan.splits)
+    if (const OptionProblem bad = check_split(g, *p.topo, op, split); !bad.message.empty()) throw InputError(bad.message);
+  const std::map<int, std::vector<int>> slices = slice_ids(g, plan.splits);
+  size_t nodes = g.nodes.size();
+  for (auto& [_, ids] : slices) nodes += ids.size() - 1;
+  PLACESIM_ASSERT(plan.device_of.size() == nodes, "plan does not match the graph");
+  for (auto& [op, split] : plan.splits) {
+    const std::vector<int>& ids = slices.at(op);
+    for (size_t i = 0; i < ids.size(); ++i)
+      if (plan.device_of[ids[i]] != split.slices[i].device)
+        throw InputError(fmt::format("plan puts slice {} of '{}' on a device its split does not give it ('{}')", i,
+                                     g.nodes[op].name, p.topo->devices[split.slices[i].device].id));
+  }
+}
+
+}  // namespace
+
+Lowered lower(const Problem& original, const Plan& plan) {
+  check_splits(original, plan);
+  const Problem p = sliced_problem(original, plan);
   detail::Lowering l(p, plan);
   l.check_plan();
   l.add_resources();

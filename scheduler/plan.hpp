@@ -11,7 +11,12 @@
 //   and a neighbour GPU's; from which host memory; from pinned or pageable host buffers;
 // * collectives among groups of devices (all-reduce, all-gather, ...), each after some ops and
 //   before others (lowered by the engine's collectives library into per-rank steps);
-// * how many cores of each CPU its ops run on (default: all).
+// * how many cores of each CPU its ops run on (default: all);
+// * which ops are split into slices along one axis of their shape, each slice with its device and
+//   share of the op (scheduler/plan_slices.hpp). A split op's slices are nodes of the plan's
+//   sliced graph (`op#0`, `op#1`, ...; a parameter a split partitions, `param#0`, ...), and every
+//   other field of the plan (devices, queues, deliveries, collectives) indexes that graph: with
+//   no splits it is the problem's graph itself.
 //
 // Queue names carry meaning on GPUs only (scheduler/plan_names.hpp): `<gpu>.compute<k>` is
 // compute stream k, `<gpu>.h2d<k>` / `<gpu>.d2h<k>` copy engine k, with k empty for the first.
@@ -25,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/op_slice.hpp"
 #include "sim/engine/collectives/collective.hpp"
 
 namespace placesim::scheduler {
@@ -80,9 +86,23 @@ struct PlanCollective {
   bool operator==(const PlanCollective&) const = default;
 };
 
+// One slice of a split op: the device it runs on and its share of the op along the split's axis.
+struct PlanSlice {
+  int device = -1;
+  double share = 0;  // in (0, 1]; a split's shares sum to 1
+  bool operator==(const PlanSlice&) const = default;
+};
+
+struct PlanSplit {
+  models::Axis axis = models::Axis::Cols;
+  std::vector<PlanSlice> slices;  // slice i is node `op#i` of the sliced graph
+  bool operator==(const PlanSplit&) const = default;
+};
+
 struct Plan {
   std::string placer;
-  std::vector<int> device_of;    // per graph node: compute device of an op, -1 for parameters
+  std::map<int, PlanSplit> splits;  // op node of the problem's graph -> its slices
+  std::vector<int> device_of;    // per node of the sliced graph: compute device of an op, -1 for parameters
   std::vector<PlanQueue> queues;
   HostBuffer buffer = HostBuffer::Pinned;  // default host buffers of parameter copies
   // (parameter node, device) -> how it gets there; absent: a copy from the nearest host memory.

@@ -3,9 +3,12 @@
 #include <cstdint>
 #include <fmt/format.h>
 #include <limits>
+#include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "scheduler/plan_rules.hpp"
+#include "scheduler/plan_slices.hpp"
 
 namespace placesim::scheduler {
 namespace {
@@ -64,10 +67,14 @@ void parse_params(const Yaml& params, Plan& plan, const models::Graph& g, const 
   }
 }
 
-int parse_op(const Yaml& y, const models::Graph& g) {
-  const int n = g.find(y.str());
-  if (n < 0 || g.nodes[n].kind != models::NodeKind::Op) y.fail(fmt::format("'{}' is not an op of graph '{}'", y.str(), g.name));
-  return n;
+// An op of the sliced graph `sg` by name, or every slice of a split op by the op's name.
+std::vector<int> parse_ops(const Yaml& y, const models::Graph& g, const models::Graph& sg,
+                           const std::map<int, std::vector<int>>& slices) {
+  if (const int n = g.find(y.str()); n >= 0)
+    if (auto it = slices.find(n); it != slices.end() && g.nodes[n].kind == models::NodeKind::Op) return it->second;
+  const int n = sg.find(y.str());
+  if (n < 0 || sg.nodes[n].kind != models::NodeKind::Op) y.fail(fmt::format("'{}' is not an op of graph '{}'", y.str(), g.name));
+  return {n};
 }
 
 int parse_count(const Yaml& y) {
@@ -76,7 +83,8 @@ int parse_count(const Yaml& y) {
   return static_cast<int>(k);
 }
 
-void parse_collectives(const Yaml& list, Plan& plan, const models::Graph& g, const hw::Topology& topo) {
+void parse_collectives(const Yaml& list, Plan& plan, const models::Graph& g, const models::Graph& sg,
+                       const std::map<int, std::vector<int>>& slices, const hw::Topology& topo) {
   for (const Yaml& c : list.items()) {
     c.allow_keys({"name", "op", "algorithm", "group", "bytes", "chunks", "weights", "senders", "after", "before"});
     PlanCollective pc;
@@ -93,11 +101,11 @@ void parse_collectives(const Yaml& list, Plan& plan, const models::Graph& g, con
     if (c.has("weights"))
       for (const Yaml& w : c.at("weights").items()) pc.weights.push_back(w.positive_number());
     if (c.has("senders")) pc.senders = parse_count(c.at("senders"));
-    if (c.has("after"))
-      for (const Yaml& op : c.at("after").items()) pc.after.push_back(parse_op(op, g));
-    if (c.has("before"))
-      for (const Yaml& op : c.at("before").items()) pc.before.push_back(parse_op(op, g));
-    const OptionProblem bad = check_collective(plan, g, topo, pc);
+    for (auto [key, ops] : {std::pair{"after", &pc.after}, std::pair{"before", &pc.before}})
+      if (c.has(key))
+        for (const Yaml& op : c.at(key).items())
+          for (int n : parse_ops(op, g, sg, slices)) ops->push_back(n);
+    const OptionProblem bad = check_collective(plan, sg, topo, pc);
     if (!bad.message.empty()) (c.has(bad.field) ? c.at(bad.field) : c).fail(bad.message);
     plan.collectives.push_back(std::move(pc));
   }
@@ -111,6 +119,33 @@ void parse_cpu_cores(const Yaml& map, Plan& plan, const hw::Topology& topo) {
     if (const std::string bad = check_cpu_cores(topo, d, cores); !bad.empty()) k.fail(bad);
     plan.cpu_cores[d] = cores;
   }
+}
+
+void parse_splits(const Yaml& map, Plan& plan, const models::Graph& g, const hw::Topology& topo) {
+  for (auto& [name, entry] : map.entries()) {
+    const int n = g.find(name);
+    if (n < 0) entry.fail(fmt::format("'{}' is not an op of graph '{}'", name, g.name));
+    entry.allow_keys({"axis", "slices"});
+    PlanSplit split;
+    try {
+      split.axis = models::parse_axis(entry.at("axis").str());
+    } catch (const InputError& e) {
+      entry.at("axis").fail(e.detail());
+    }
+    for (const Yaml& s : entry.at("slices").items()) {
+      s.allow_keys({"device", "share"});
+      split.slices.push_back({parse_device(s.at("device"), topo), s.at("share").number()});
+    }
+    const OptionProblem bad = check_split(g, topo, n, split);
+    if (!bad.message.empty()) (entry.has(bad.field) ? entry.at(bad.field) : entry).fail(bad.message);
+    plan.splits[n] = std::move(split);
+  }
+}
+
+ordered_json split_json(const PlanSplit& split, const hw::Topology& topo) {
+  ordered_json slices = ordered_json::array();
+  for (const PlanSlice& s : split.slices) slices.push_back({{"device", topo.devices[s.device].id}, {"share", s.share}});
+  return {{"axis", models::to_string(split.axis)}, {"slices", slices}};
 }
 
 ordered_json collective_json(const PlanCollective& c, const models::Graph& g, const hw::Topology& topo) {
@@ -137,14 +172,23 @@ ordered_json collective_json(const PlanCollective& c, const models::Graph& g, co
 
 }  // namespace
 
-std::string plan_to_json(const Plan& plan, const models::Graph& g, const hw::Topology& topo) {
+std::string plan_to_json(const Plan& plan, const models::Graph& original, const hw::Topology& topo) {
+  // Every name but the split ops' is the sliced graph's.
+  std::optional<models::Graph> sliced;
+  if (!plan.splits.empty()) sliced = slice_graph(original, plan);
+  const models::Graph& g = sliced ? *sliced : original;
   ordered_json j;
   j["placer"] = plan.placer;
   ordered_json devices = ordered_json::object();
-  for (int n : g.topo_order())
-    if (g.nodes[n].kind == models::NodeKind::Op && plan.device_of[n] >= 0)
-      devices[g.nodes[n].name] = topo.devices[plan.device_of[n]].id;
+  for (int n : original.topo_order())
+    if (original.nodes[n].kind == models::NodeKind::Op && plan.device_of[n] >= 0 && !plan.splits.count(n))
+      devices[original.nodes[n].name] = topo.devices[plan.device_of[n]].id;
   j["devices"] = devices;
+  if (!plan.splits.empty()) {
+    ordered_json splits = ordered_json::object();
+    for (auto& [op, split] : plan.splits) splits[original.nodes[op].name] = split_json(split, topo);
+    j["splits"] = splits;
+  }
   if (plan.buffer != HostBuffer::Pinned) j["memory"] = to_string(plan.buffer);
   if (!plan.params.empty()) {
     ordered_json params = ordered_json::object();
@@ -172,24 +216,41 @@ std::string plan_to_json(const Plan& plan, const models::Graph& g, const hw::Top
   return j.dump(2) + "\n";
 }
 
-Plan parse_plan(const Yaml& doc, const models::Graph& g, const hw::Topology& topo) {
-  doc.allow_keys({"placer", "devices", "memory", "params", "cpu_cores", "collectives", "queues"});
+Plan parse_plan(const Yaml& doc, const models::Graph& original, const hw::Topology& topo) {
+  doc.allow_keys({"placer", "devices", "splits", "memory", "params", "cpu_cores", "collectives", "queues"});
   Plan plan;
   plan.placer = doc.str_or("placer", "file");
-  plan.device_of.assign(g.nodes.size(), -1);
+  if (doc.has("splits")) parse_splits(doc.at("splits"), plan, original, topo);
+  // The sliced graph's nodes name everything below; its edges need the collectives (the joins).
+  const std::map<int, std::vector<int>> slices = slice_ids(original, plan.splits);
+  const models::Graph nodes = plan.splits.empty() ? models::Graph{} : slice_nodes(original, plan.splits);
+  plan.device_of.assign(plan.splits.empty() ? original.nodes.size() : nodes.nodes.size(), -1);
+  for (auto& [op, split] : plan.splits)
+    for (size_t i = 0; i < split.slices.size(); ++i) plan.device_of[slices.at(op)[i]] = split.slices[i].device;
   for (auto& [name, dev] : doc.at("devices").entries()) {
-    const int n = g.find(name);
-    if (n < 0 || g.nodes[n].kind != models::NodeKind::Op)
-      dev.fail(fmt::format("'{}' is not an op of graph '{}'", name, g.name));
+    const int n = original.find(name);
+    if (n < 0 || original.nodes[n].kind != models::NodeKind::Op)
+      dev.fail(fmt::format("'{}' is not an op of graph '{}'", name, original.name));
+    if (plan.splits.count(n)) dev.fail(fmt::format("'{}' is split: its slices' devices are under `splits`", name));
     const int d = topo.find(dev.str());
     if (d < 0 || !topo.devices[d].is_compute())
       dev.fail(fmt::format("'{}' is not a compute device of '{}'", dev.str(), topo.name));
     plan.device_of[n] = d;
   }
   if (doc.has("memory")) plan.buffer = parse_buffer(doc.at("memory"));
-  if (doc.has("params")) parse_params(doc.at("params"), plan, g, topo);
   if (doc.has("cpu_cores")) parse_cpu_cores(doc.at("cpu_cores"), plan, topo);
-  if (doc.has("collectives")) parse_collectives(doc.at("collectives"), plan, g, topo);
+  if (doc.has("collectives"))
+    parse_collectives(doc.at("collectives"), plan, original, plan.splits.empty() ? original : nodes, slices, topo);
+  std::optional<models::Graph> sliced;
+  if (!plan.splits.empty()) {
+    try {
+      sliced = slice_graph(original, plan);
+    } catch (const InputError& e) {
+      doc.at("splits").fail(e.detail());
+    }
+  }
+  const models::Graph& g = sliced ? *sliced : original;
+  if (doc.has("params")) parse_params(doc.at("params"), plan, g, topo);
   for (const Yaml& q : doc.at("queues").items()) {
     q.allow_keys({"name", "tasks"});
     PlanQueue pq{q.at("name").str(), {}};

@@ -1,6 +1,7 @@
 #include "scheduler/plan_rules.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 
 #include "scheduler/lower_collectives.hpp"
@@ -176,6 +177,31 @@ std::string check_cpu_cores(const hw::Topology& topo, int device, int cores) {
   if (cores < 1 || cores > d.cores)
     return fmt::format("cpu_cores: '{}' has {} cores, so it can use 1 to {}, not {}", d.id, d.cores, d.cores, cores);
   return "";
+}
+
+OptionProblem check_split(const models::Graph& g, const hw::Topology& topo, int op, const PlanSplit& split) {
+  const models::Node& node = g.nodes[op];
+  if (node.kind != models::NodeKind::Op)
+    return {fmt::format("'{}' is a parameter: a plan splits ops (a split op's parameters follow its axis)", node.name), ""};
+  if (!node.durations.empty())
+    return {fmt::format("op '{}' has explicit per-device durations, so it has no shape to split", node.name), ""};
+  if (split.slices.empty()) return {fmt::format("split of '{}' has no slices", node.name), "slices"};
+  double sum = 0;
+  for (const PlanSlice& s : split.slices) {
+    if (s.device < 0 || s.device >= static_cast<int>(topo.devices.size()) || !topo.devices[s.device].is_compute())
+      return {fmt::format("split of '{}': a slice is on a device that does not compute", node.name), "slices"};
+    if (!(s.share > 0 && s.share <= 1))
+      return {fmt::format("split of '{}': a slice's share must be in (0, 1], got {}", node.name, s.share), "slices"};
+    sum += s.share;
+  }
+  if (std::abs(sum - 1) > 1e-9)
+    return {fmt::format("split of '{}': the slices' shares sum to {:.12g}, not 1", node.name, sum), "slices"};
+  try {
+    models::slice_shape(node.shape, split.axis, split.slices.front().share);
+  } catch (const InputError& e) {
+    return {fmt::format("split of '{}': {}", node.name, e.detail()), "axis"};
+  }
+  return {};
 }
 
 }  // namespace placesim::scheduler

@@ -54,6 +54,11 @@ OptionProblem check_delivery(const Plan& plan, const models::Graph& g, const hw:
 OptionProblem check_collective(const Plan& plan, const models::Graph& g, const hw::Topology& topo,
                                const PlanCollective& c);
 
+// A split is well formed: it splits an op (not a parameter, nor an op known only by explicit
+// durations) along an axis its shape has, into one or more slices on compute devices with shares
+// in (0, 1] summing to 1 within 1e-9. `field` is "axis", "slices" or "".
+OptionProblem check_split(const models::Graph& g, const hw::Topology& topo, int op, const PlanSplit& split);
+
 // A plan's core count for a CPU names a CPU and lies in [1, its cores].
 std::string check_cpu_cores(const hw::Topology& topo, int device, int cores);
 

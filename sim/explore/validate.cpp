@@ -43,10 +43,8 @@ void measure(ValidateRun& v, const scheduler::Problem& p, const scheduler::Plan&
 
 // The plan with its ops on every CPU it computes on using k cores.
 scheduler::Plan on_cpu_cores(const scheduler::Problem& p, scheduler::Plan plan, int k) {
-  for (int n : p.graph->ops()) {
-    const int dev = plan.device_of[n];
+  for (int dev : plan.device_of)
     if (dev >= 0 && p.topo->devices[dev].kind == hw::DeviceKind::Cpu) plan.cpu_cores[dev] = k;
-  }
   return plan;
 }
 

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "models/dtype.hpp"
+#include "scheduler/plan_slices.hpp"
 #include "sim/core/error.hpp"
 
 namespace placesim::explore {
@@ -103,6 +104,8 @@ Work compute_work(const scheduler::Problem& p, const scheduler::Plan& plan, int 
     w.seconds = p.duration(node, dev, plan.cores(dev)) * (one_core ? k : 1);
     return w;
   }
+  if (const auto* s = std::get_if<models::GemmShape>(&op.shape); s && s->weight == models::GemmWeight::B)
+    return gemm({at_least_one(s->batch * s->m), at_least_one(s->n), at_least_one(s->k)}, p.graph->dtype);
   if (op.type == "matmul" && op.flops > 0 && op.output_bytes > 0)
     return gemm(matmul_shape(op, models::bytes_per_element(p.graph->dtype)), p.graph->dtype);
   const hw::Device on_k = models::on_cores(device, plan.cores(dev));
@@ -146,8 +149,9 @@ int cpu_core_queue(const hw::Topology& topo, int cpu, const std::string& queue) 
   return j;
 }
 
-backend::Workload make_workload(const scheduler::Problem& p, const scheduler::Plan& plan,
+backend::Workload make_workload(const scheduler::Problem& original, const scheduler::Plan& plan,
                                 const scheduler::Lowered& low) {
+  const scheduler::Problem p = scheduler::sliced_problem(original, plan);
   const hw::Topology& topo = *p.topo;
   const engine::TaskGraph& g = low.graph;
   backend::Workload w;

@@ -14,7 +14,10 @@
 //   * an op given by explicit durations: a busy wait of its duration on k cores (Spin), d_k
 //     from the cost model; on `<cpu>.core<j>`, k * d_k (one of k busy cores does its work
 //     alone: W = k * d_k = d_1 * w_k);
-//   * a `matmul`: a GEMM whose M, N, K come from its work (transformer_ops.cpp):
+//   * an op whose shape is a GEMM with a weight (a linear layer, or a slice of one: the plan's
+//     sliced graph, scheduler/plan_slices.hpp): that GEMM, M = batch*m, N = n, K = k, each
+//     rounded and at least 1;
+//   * any other `matmul`: a GEMM whose M, N, K come from its work (transformer_ops.cpp):
 //       out = output_bytes / e = M*N,  K = flops / (2 * out),
 //       (bytes - output_bytes) / e = M*K + K*N  =>  M + N = that / K,
 //     M and N the roots of x^2 - (M+N) x + M*N (M the smaller: the tokens); a square M = N
@@ -35,6 +38,7 @@
 
 namespace placesim::explore {
 
+// `low`: lower(p, plan). A plan with splits runs its sliced graph.
 backend::Workload make_workload(const scheduler::Problem& p, const scheduler::Plan& plan,
                                 const scheduler::Lowered& low);
 
