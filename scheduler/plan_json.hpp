@@ -2,6 +2,8 @@
 //
 //   {"placer": "round-robin",
 //    "devices": {"layer0.qkv": "gpu0", "layer1.qkv": "gpu1", ...},     // every op -> device id
+//    "splits": {"fc1": {"axis": "cols",         // optional: ops split into slices (fc1#0, fc1#1)
+//      "slices": [{"device": "gpu0", "share": 0.5}, {"device": "gpu1", "share": 0.5}]}},
 //    "memory": "pageable",                      // optional: host buffers of parameter copies,
 //                                               //   pinned (default) or pageable
 //    "params": {                                // optional: how a parameter reaches a device
@@ -19,6 +21,14 @@
 //               {"name": "gpu3->gpu0", "tasks": ["layer1.w_qkv@gpu0/forward"]},
 //               {"name": "gpu0->gpu1", "tasks": ["layer0.out@gpu1"]}]}
 //
+// A `splits` entry, keyed by an op of the graph (plan_slices.hpp has the rules):
+//   axis       rows | cols | heads | tokens | batch: an axis of the op's shape (models/op_slice.hpp)
+//   slices     one or more {device, share}: slice i is the op `OP#i` on that compute device;
+//              shares in (0, 1] summing to 1 (within 1e-9); devices may repeat (two cores' slices)
+// A split op has no `devices` entry; its slices are named `OP#i` in queues, and a parameter it
+// partitions (a row or column split's weight) `PARAM#i` in deliveries (`w#1@gpu1`). Collectives
+// name either the slices or the split op (all its slices) in `after` and `before`; a collective
+// after the producer's slices and before the consumer is how a plan joins them.
 // A `params` entry, keyed `PARAM@DEVICE` (a device where some op reads the parameter), may say:
 //   via        copy (default) | dha | parallel. dha: every op on DEVICE that reads the parameter
 //              reads its bytes over the route from host memory while it computes (a GPU only,

@@ -10,6 +10,7 @@ void register_builtin_placers(Registry<PlacerEntry>& r) {
   register_getf(r);
   register_heft(r);
   register_milp_moirai(r);
+  register_plan_file(r);
   register_round_robin(r);
   register_single_device(r);
   register_sortinghat(r);

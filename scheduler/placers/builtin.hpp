@@ -18,5 +18,6 @@ void register_deepplan(Registry<PlacerEntry>& r);
 void register_milp_moirai(Registry<PlacerEntry>& r);  // moirai/milp_moirai.cpp
 void register_sortinghat(Registry<PlacerEntry>& r);  // milp-sortinghat, efficientmip
 void register_getf(Registry<PlacerEntry>& r);
+void register_plan_file(Registry<PlacerEntry>& r);
 
 }  // namespace placesim::scheduler

@@ -3,9 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "../support/run_cli.hpp"
+#include "scheduler/lower.hpp"
+#include "sim/explore/runner.hpp"
+#include "sim/explore/scenario.hpp"
 #include "sim/explore/validate_workload.hpp"
 
 namespace {
@@ -47,6 +51,40 @@ TEST(Validate, RunsAPlanOnTwoCoresAndReportsItsRepeats) {
   EXPECT_GE(rep["max_s"].get<double>(), rep["min_s"].get<double>());
   EXPECT_DOUBLE_EQ(rep["spread"].get<double>(),
                    (rep["max_s"].get<double>() - rep["min_s"].get<double>()) / run["measured_s"].get<double>());
+}
+
+// A linear layer split by columns over the CPU's two cores (scenarios/validate/sliced-gemm.yaml):
+// each slice runs on its own core as a GEMM of its sliced shape (512 x 512 x 1024 of the whole
+// 512 x 1024 x 1024), and validate measures and compares both.
+TEST(Validate, MeasuresEachSliceOfASplitOp) {
+  const std::string dir = temp_dir("validate-sliced");
+  const auto r = run_cli("validate " + std::string(PLACESIM_SOURCE_DIR) +
+                         "/scenarios/validate/sliced-gemm.yaml --json --repeats 1 --warmup 0 -o " + dir + "/v.h5");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["runs"].size(), 2u);  // the split plan, then the whole op on one device
+  const auto& split = j["runs"][0];
+  ASSERT_EQ(split["status"], "ok") << split.dump();
+  EXPECT_EQ(split["task_error"]["compared"], 2);
+  std::set<std::string> measured;
+  for (const auto& t : split["worst_tasks"]) {
+    EXPECT_GT(t["measured_s"].get<double>(), 0);
+    measured.insert(t["name"].get<std::string>());
+  }
+  EXPECT_EQ(measured, (std::set<std::string>{"fc#0", "fc#1"}));
+
+  using namespace placesim;
+  const explore::Scenario s = explore::load_scenario(std::string(PLACESIM_SOURCE_DIR) + "/scenarios/validate/sliced-gemm.yaml");
+  const scheduler::Problem p = explore::build_problem(s, s.points.at(0));
+  const scheduler::Plan plan = *explore::run_placer(p, s.placers.at(0), "").plan;
+  const scheduler::Lowered low = scheduler::lower(p, plan);
+  const backend::Workload w = explore::make_workload(p, plan, low);
+  ASSERT_EQ(w.tasks.size(), 2u);
+  for (const backend::Work& gemm : w.tasks) {
+    EXPECT_EQ(gemm.kind, backend::WorkKind::Gemm);
+    EXPECT_EQ(std::vector<long>({gemm.m, gemm.n, gemm.k}), std::vector<long>({512, 512, 1024}));
+  }
+  EXPECT_NE(w.queue_unit[0], w.queue_unit[1]);  // one core each
 }
 
 TEST(Validate, BadCoreCountsAreInputErrors) {

@@ -249,4 +249,19 @@ TEST(Slices, ColumnSplitWithoutCollectiveIsConcatenatedByTransfers) {
   EXPECT_DOUBLE_EQ(moved.bytes, E * M * N / 2);
 }
 
+// Weights in host memory: each column slice's half of W is delivered to its own GPU as any
+// parameter is, copied (`w#0@gpu0`) or read by direct host access while the slice computes.
+TEST(Slices, EachSliceHasItsOwnParameterDelivery) {
+  const Problem p = problem(linear_graph(), preset("dgx-a100"), scheduler::WeightsMode::Host);
+  std::string text = split_plan("cols", "all-gather");
+  text.replace(text.find("\"queues\": ["), 11,
+               R"("params": {"w#1@gpu1": {"via": "dha"}},
+  "queues": [{"name": "gpu0.h2d", "tasks": ["w#0@gpu0"]}, )");
+  const Outcome r = run(p, load(p, text));
+  EXPECT_DOUBLE_EQ(r.task("w#0@gpu0").bytes, E * K * N / 2);
+  EXPECT_EQ(r.task("fc#1").kind, engine::TaskKind::Dha);
+  EXPECT_DOUBLE_EQ(r.task("fc#1").bytes, E * K * N / 2);
+  EXPECT_EQ(r.task("fc#0").kind, engine::TaskKind::Compute);
+}
+
 }  // namespace
