@@ -53,6 +53,7 @@ std::optional<Slice> sliced(const LstmShape& l, Axis axis, double s) {
 std::optional<Slice> sliced(const NoShape&, Axis, double) { return std::nullopt; }
 
 std::optional<Slice> slice_or_none(const OpShape& s, Axis axis, double share) {
+  if (axis == Axis::Replicas) return Slice{s, false, Part::Whole, Part::Whole};
   return std::visit([&](const auto& shape) { return sliced(shape, axis, share); }, s);
 }
 
@@ -66,6 +67,7 @@ const char* to_string(Axis a) {
     case Axis::Tokens: return "tokens";
     case Axis::Batch: return "batch";
     case Axis::Experts: return "experts";
+    case Axis::Replicas: return "replicas";
   }
   PLACESIM_ASSERT(false, "unknown Axis value");
   return "";
@@ -90,6 +92,8 @@ Axis parse_axis(const std::string& s) {
     if (s == to_string(a)) return a;
     known += (known.empty() ? "" : ", ") + std::string(to_string(a));
   }
+  if (s == to_string(Axis::Replicas)) return Axis::Replicas;
+  known += std::string(", ") + to_string(Axis::Replicas);
   throw InputError(fmt::format("unknown axis '{}' (expected {})", s, known));
 }
 

@@ -8,6 +8,7 @@
 //   tokens   m -> m*s         q_len -> q_len*s              elements -> *s              whole
 //   batch    batch -> *s      batch -> *s                                       batch   whole
 //   experts  (no shape has it yet: MoE experts come with the MoE generator)
+//   replicas every shape, and an op with none: each slice computes the whole op (share 1)
 //
 // A column slice computes its share of the outputs from the whole input and its columns of the
 // weight (and of the bias); a row slice computes partial sums of all outputs from its share of
@@ -17,7 +18,9 @@
 // keeps s of the query and of the key/value heads (GQA groups stay whole when s is a multiple of
 // 1/kv_heads). An elementwise cols slice keeps s of each row's elements and of its weight
 // vector; a norm's statistics span the whole row, so its column slices need them joined.
-// For every axis, the slices' flops (and weight bytes, on a partitioning axis) sum to the op's.
+// For every axis but replicas, the slices' flops (and weight bytes, on a partitioning axis) sum
+// to the op's. Replicas are copies of the op, each doing all of its work on its own device, as
+// Megatron runs a block's norms and residual adds on every GPU of a tensor-parallel group.
 //
 // What a slice reads of its activation inputs and what its output is a part of decide how split
 // ops connect (scheduler/plan_slices.hpp):
@@ -29,6 +32,7 @@
 //   heads    attention    features (its heads)    features (its heads' context)
 //   tokens   any          tokens                  tokens
 //   batch    any          batch                   batch
+//   replicas any          the whole input         the whole output
 //
 // A consumer whose slices read exactly the part its producer's slices make (same devices and
 // shares, e.g. a column-split linear into a row-split one, Megatron's MLP) takes it where it
@@ -44,11 +48,11 @@
 
 namespace placesim::models {
 
-enum class Axis { Rows, Cols, Heads, Tokens, Batch, Experts };
+enum class Axis { Rows, Cols, Heads, Tokens, Batch, Experts, Replicas };
 
 const char* to_string(Axis a);           // "rows", "cols", ...
 Axis parse_axis(const std::string& s);   // InputError (no location) listing the axes when unknown
-std::vector<Axis> axes_of(const OpShape& s);  // in the order of the Axis enum; none for NoShape
+std::vector<Axis> axes_of(const OpShape& s);  // its shape's axes, in the order of the Axis enum (not replicas)
 
 enum class Part { Whole, Features, Partial, Tokens, Batch, Experts };
 const char* to_string(Part p);  // "whole", "features", "partial sums", ...

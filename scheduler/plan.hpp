@@ -86,15 +86,22 @@ struct PlanCollective {
   bool operator==(const PlanCollective&) const = default;
 };
 
-// One slice of a split op: the device it runs on and its share of the op along the split's axis.
+// One slice of a split op: the device it runs on and its share of the op along the split's axis
+// (and along its inner axis, for a 2D split).
 struct PlanSlice {
   int device = -1;
-  double share = 0;  // in (0, 1]; a split's shares sum to 1
+  double share = 0;        // in (0, 1]; 1 for replicas
+  double inner_share = 1;  // 2D split: in (0, 1]; else 1
   bool operator==(const PlanSlice&) const = default;
 };
 
+// An op split along `axis` (models::Axis: rows, cols, heads, tokens, batch, or replicas: whole
+// copies of the op), or in two dimensions: along `axis` and, within that, along `inner` (2D
+// tensor parallelism: a linear layer's columns between groups, its rows within a group). The
+// slices' shares (share * inner_share) sum to 1, except replicas' (1 each).
 struct PlanSplit {
   models::Axis axis = models::Axis::Cols;
+  std::optional<models::Axis> inner;
   std::vector<PlanSlice> slices;  // slice i is node `op#i` of the sliced graph
   bool operator==(const PlanSplit&) const = default;
 };

@@ -121,20 +121,28 @@ void parse_cpu_cores(const Yaml& map, Plan& plan, const hw::Topology& topo) {
   }
 }
 
+models::Axis parse_axis_at(const Yaml& y) {
+  try {
+    return models::parse_axis(y.str());
+  } catch (const InputError& e) {
+    y.fail(e.detail());
+  }
+}
+
 void parse_splits(const Yaml& map, Plan& plan, const models::Graph& g, const hw::Topology& topo) {
   for (auto& [name, entry] : map.entries()) {
     const int n = g.find(name);
     if (n < 0) entry.fail(fmt::format("'{}' is not an op of graph '{}'", name, g.name));
-    entry.allow_keys({"axis", "slices"});
+    entry.allow_keys({"axis", "inner", "slices"});
     PlanSplit split;
-    try {
-      split.axis = models::parse_axis(entry.at("axis").str());
-    } catch (const InputError& e) {
-      entry.at("axis").fail(e.detail());
-    }
+    split.axis = parse_axis_at(entry.at("axis"));
+    if (entry.has("inner")) split.inner = parse_axis_at(entry.at("inner"));
+    const bool replicas = split.axis == models::Axis::Replicas;
     for (const Yaml& s : entry.at("slices").items()) {
-      s.allow_keys({"device", "share"});
-      split.slices.push_back({parse_device(s.at("device"), topo), s.at("share").number()});
+      s.allow_keys({"device", "share", "inner_share"});
+      PlanSlice slice{parse_device(s.at("device"), topo), replicas && !s.has("share") ? 1.0 : s.at("share").number()};
+      if (s.has("inner_share")) slice.inner_share = s.at("inner_share").number();
+      split.slices.push_back(slice);
     }
     const OptionProblem bad = check_split(g, topo, n, split);
     if (!bad.message.empty()) (entry.has(bad.field) ? entry.at(bad.field) : entry).fail(bad.message);
@@ -143,9 +151,18 @@ void parse_splits(const Yaml& map, Plan& plan, const models::Graph& g, const hw:
 }
 
 ordered_json split_json(const PlanSplit& split, const hw::Topology& topo) {
+  ordered_json j;
+  j["axis"] = models::to_string(split.axis);
+  if (split.inner) j["inner"] = models::to_string(*split.inner);
   ordered_json slices = ordered_json::array();
-  for (const PlanSlice& s : split.slices) slices.push_back({{"device", topo.devices[s.device].id}, {"share", s.share}});
-  return {{"axis", models::to_string(split.axis)}, {"slices", slices}};
+  for (const PlanSlice& s : split.slices) {
+    ordered_json slice = {{"device", topo.devices[s.device].id}};
+    if (split.axis != models::Axis::Replicas) slice["share"] = s.share;
+    if (split.inner) slice["inner_share"] = s.inner_share;
+    slices.push_back(slice);
+  }
+  j["slices"] = slices;
+  return j;
 }
 
 ordered_json collective_json(const PlanCollective& c, const models::Graph& g, const hw::Topology& topo) {

@@ -22,9 +22,13 @@
 //               {"name": "gpu0->gpu1", "tasks": ["layer0.out@gpu1"]}]}
 //
 // A `splits` entry, keyed by an op of the graph (plan_slices.hpp has the rules):
-//   axis       rows | cols | heads | tokens | batch: an axis of the op's shape (models/op_slice.hpp)
-//   slices     one or more {device, share}: slice i is the op `OP#i` on that compute device;
-//              shares in (0, 1] summing to 1 (within 1e-9); devices may repeat (two cores' slices)
+//   axis       rows | cols | heads | tokens | batch: an axis of the op's shape (models/op_slice.hpp);
+//              replicas: every slice is a whole copy of the op (any op, also one without a shape)
+//   inner      optional, a 2D split: a second axis, along which each slice takes `inner_share`
+//              (2D tensor parallelism: axis cols between groups, inner rows within a group)
+//   slices     one or more {device, share, inner_share}: slice i is the op `OP#i` on that compute
+//              device; shares in (0, 1] whose products share * inner_share sum to 1 (within
+//              1e-9); replicas take no share; devices may repeat (two cores' slices)
 // A split op has no `devices` entry; its slices are named `OP#i` in queues, and a parameter it
 // partitions (a row or column split's weight) `PARAM#i` in deliveries (`w#1@gpu1`). Collectives
 // name either the slices or the split op (all its slices) in `after` and `before`; a collective

@@ -180,26 +180,42 @@ std::string check_cpu_cores(const hw::Topology& topo, int device, int cores) {
 }
 
 OptionProblem check_split(const models::Graph& g, const hw::Topology& topo, int op, const PlanSplit& split) {
+  using models::Axis;
   const models::Node& node = g.nodes[op];
   if (node.kind != models::NodeKind::Op)
     return {fmt::format("'{}' is a parameter: a plan splits ops (a split op's parameters follow its axis)", node.name), ""};
-  if (!node.durations.empty())
-    return {fmt::format("op '{}' has explicit per-device durations, so it has no shape to split", node.name), ""};
+  const bool replicas = split.axis == Axis::Replicas;
+  if (!node.durations.empty() && !replicas)
+    return {fmt::format("op '{}' has explicit per-device durations, so it has no shape to split (only to replicate)",
+                        node.name),
+            ""};
   if (split.slices.empty()) return {fmt::format("split of '{}' has no slices", node.name), "slices"};
+  if (split.inner && (replicas || *split.inner == Axis::Replicas || *split.inner == split.axis))
+    return {fmt::format("split of '{}': the inner axis must be another axis of its shape than '{}' (not replicas)",
+                        node.name, models::to_string(split.axis)),
+            "inner"};
   double sum = 0;
   for (const PlanSlice& s : split.slices) {
     if (s.device < 0 || s.device >= static_cast<int>(topo.devices.size()) || !topo.devices[s.device].is_compute())
       return {fmt::format("split of '{}': a slice is on a device that does not compute", node.name), "slices"};
-    if (!(s.share > 0 && s.share <= 1))
-      return {fmt::format("split of '{}': a slice's share must be in (0, 1], got {}", node.name, s.share), "slices"};
-    sum += s.share;
+    if (replicas && s.share != 1)
+      return {fmt::format("split of '{}': a replica is the whole op, so its share is 1, not {}", node.name, s.share),
+              "slices"};
+    for (double x : {s.share, s.inner_share})
+      if (!(x > 0 && x <= 1))
+        return {fmt::format("split of '{}': a slice's share must be in (0, 1], got {}", node.name, x), "slices"};
+    if (!split.inner && s.inner_share != 1)
+      return {fmt::format("split of '{}': a slice has an inner share but the split no inner axis", node.name), "slices"};
+    sum += s.share * s.inner_share;
   }
-  if (std::abs(sum - 1) > 1e-9)
+  if (!replicas && std::abs(sum - 1) > 1e-9)
     return {fmt::format("split of '{}': the slices' shares sum to {:.12g}, not 1", node.name, sum), "slices"};
-  try {
-    models::slice_shape(node.shape, split.axis, split.slices.front().share);
-  } catch (const InputError& e) {
-    return {fmt::format("split of '{}': {}", node.name, e.detail()), "axis"};
+  for (auto [axis, field] : {std::pair{split.axis, "axis"}, std::pair{split.inner.value_or(split.axis), "inner"}}) {
+    try {
+      models::slice_shape(node.shape, axis, 1);
+    } catch (const InputError& e) {
+      return {fmt::format("split of '{}': {}", node.name, e.detail()), field};
+    }
   }
   return {};
 }

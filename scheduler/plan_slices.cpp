@@ -16,14 +16,40 @@ using models::Part;
 // The whole shape's figure against the slice's: the factor a slice scales the op's number by.
 double ratio(double slice, double whole, double share) { return whole > 0 ? slice / whole : share; }
 
-struct Layout {
-  models::Graph graph;                       // nodes only
-  std::map<int, std::vector<int>> slices;    // split op or partitioned parameter -> its slice nodes
-  std::map<int, std::vector<models::Slice>> shapes;  // split op -> each slice's shape and parts
+// One slice of a split op: its shape, and per level of the split (the axis, then the inner axis)
+// what it reads of its inputs and what its output is a part of.
+struct SliceInfo {
+  models::OpShape shape;
+  bool partitions_weight = false;
+  double reads = 1;   // the part of each activation input it reads
+  double makes = 1;   // the part of the op's output it holds (partial sums: all of it)
+  std::vector<models::Slice> levels;
 };
 
-// The parameters a split partitions: the op's parameter inputs, when the axis splits its weight.
-std::vector<int> partitioned_params(const models::Graph& g, int op, const models::Slice& first) {
+SliceInfo slice_info(const models::OpShape& whole, const PlanSplit& split, const PlanSlice& slice) {
+  SliceInfo info;
+  info.shape = whole;
+  auto level = [&](models::Axis axis, double share) {
+    const models::Slice s = models::slice_shape(info.shape, axis, share);
+    info.shape = s.shape;
+    info.partitions_weight = info.partitions_weight || s.partitions_weight;
+    if (s.input != Part::Whole) info.reads *= share;
+    if (s.output != Part::Whole && s.output != Part::Partial) info.makes *= share;
+    info.levels.push_back(s);
+  };
+  level(split.axis, slice.share);
+  if (split.inner) level(*split.inner, slice.inner_share);
+  return info;
+}
+
+struct Layout {
+  models::Graph graph;                                    // nodes only
+  std::map<int, std::vector<int>> slices;                 // split op or partitioned parameter -> its slice nodes
+  std::map<int, std::vector<SliceInfo>> info;             // split op -> its slices
+};
+
+// The parameters a split partitions: the op's parameter inputs, when an axis splits its weight.
+std::vector<int> partitioned_params(const models::Graph& g, int op, const SliceInfo& first) {
   std::vector<int> out;
   if (!first.partitions_weight) return out;
   for (int e : g.in_edges(op))
@@ -37,36 +63,38 @@ Layout layout(const models::Graph& g, const std::map<int, PlanSplit>& splits) {
   l.graph.dtype = g.dtype;
   l.graph.nodes = g.nodes;
   l.slices = slice_ids(g, splits);
-  l.graph.nodes.resize(g.nodes.size() + [&] {
-    size_t added = 0;
-    for (auto& [_, ids] : l.slices) added += ids.size() - 1;
-    return added;
-  }());
+  size_t added = 0;
+  for (auto& [_, ids] : l.slices) added += ids.size() - 1;
+  l.graph.nodes.resize(g.nodes.size() + added);
   for (auto& [op, split] : splits) {
     const models::Node& node = g.nodes[op];
-    std::vector<models::Slice>& shapes = l.shapes[op];
+    std::vector<SliceInfo>& infos = l.info[op];
     const std::vector<int>& ids = l.slices.at(op);
+    const bool shaped = models::has_shape(node.shape);
     for (size_t i = 0; i < split.slices.size(); ++i) {
-      const double s = split.slices[i].share;
-      shapes.push_back(models::slice_shape(node.shape, split.axis, s));
-      const models::OpShape& sub = shapes.back().shape;
+      const PlanSlice& slice = split.slices[i];
+      const double s = slice.share * slice.inner_share;
+      infos.push_back(slice_info(node.shape, split, slice));
+      const SliceInfo& info = infos.back();
       models::Node& n = l.graph.nodes[ids[i]] = node;
       n.name = fmt::format("{}#{}", node.name, i);
-      n.shape = sub;
-      n.flops = node.flops * ratio(models::shape_flops(sub), models::shape_flops(node.shape), s);
-      n.bytes = node.bytes * ratio(models::shape_bytes(sub, g.dtype), models::shape_bytes(node.shape, g.dtype), s);
-      n.output_bytes = shapes.back().output == Part::Partial ? node.output_bytes : node.output_bytes * s;
-      n.state_bytes = node.state_bytes * s;
+      n.shape = info.shape;
+      if (shaped) {
+        n.flops = node.flops * ratio(models::shape_flops(info.shape), models::shape_flops(node.shape), s);
+        n.bytes = node.bytes * ratio(models::shape_bytes(info.shape, g.dtype), models::shape_bytes(node.shape, g.dtype), s);
+      }
+      n.output_bytes = node.output_bytes * info.makes;
+      n.state_bytes = split.axis == models::Axis::Replicas ? node.state_bytes : node.state_bytes * s;
     }
-    const double whole = models::shape_weight_bytes(node.shape, g.dtype);
-    for (int w : partitioned_params(g, op, shapes.front())) {
+    const double whole = shaped ? models::shape_weight_bytes(node.shape, g.dtype) : 0;
+    for (int w : partitioned_params(g, op, infos.front())) {
       const models::Node& param = g.nodes[w];
       const std::vector<int>& wids = l.slices.at(w);
       for (size_t i = 0; i < split.slices.size(); ++i) {
         models::Node& n = l.graph.nodes[wids[i]] = param;
         n.name = fmt::format("{}#{}", param.name, i);
-        n.param_bytes = param.param_bytes *
-                        ratio(models::shape_weight_bytes(shapes[i].shape, g.dtype), whole, split.slices[i].share);
+        n.param_bytes = param.param_bytes * ratio(models::shape_weight_bytes(infos[i].shape, g.dtype), whole,
+                                                  split.slices[i].share * split.slices[i].inner_share);
       }
     }
   }
@@ -86,13 +114,20 @@ const PlanCollective* join_of(const std::vector<PlanCollective>& cs, const std::
   return nullptr;
 }
 
-// Consumer `v` reads exactly what each slice of `u` makes, where it is made.
-bool aligned(const PlanSplit& u, const models::Slice& u0, const PlanSplit* v, const models::Slice* v0) {
-  if (!v || u0.output != v0->input || u0.output == Part::Whole || u0.output == Part::Partial) return false;
-  if (u.slices.size() != v->slices.size()) return false;
-  for (size_t i = 0; i < u.slices.size(); ++i)
-    if (u.slices[i].device != v->slices[i].device || std::abs(u.slices[i].share - v->slices[i].share) > 1e-12)
+// Consumer `v` reads exactly what each slice of `u` makes, where it is made: at every level the
+// producer's output part is the consumer's input part (features, tokens, batch), over the same
+// devices with the same shares.
+bool aligned(const PlanSplit& u, const std::vector<SliceInfo>& ui, const PlanSplit* v, const std::vector<SliceInfo>* vi) {
+  if (!v || u.slices.size() != v->slices.size() || u.inner.has_value() != v->inner.has_value()) return false;
+  for (size_t l = 0; l < ui.front().levels.size(); ++l) {
+    const Part out = ui.front().levels[l].output;
+    if (out != vi->front().levels[l].input || out == Part::Whole || out == Part::Partial) return false;
+  }
+  for (size_t i = 0; i < u.slices.size(); ++i) {
+    const PlanSlice &a = u.slices[i], &b = v->slices[i];
+    if (a.device != b.device || std::abs(a.share - b.share) > 1e-12 || std::abs(a.inner_share - b.inner_share) > 1e-12)
       return false;
+  }
   return true;
 }
 
@@ -112,7 +147,7 @@ std::map<int, std::vector<int>> slice_ids(const models::Graph& g, const std::map
   };
   for (auto& [op, split] : splits) {
     number(op, split.slices.size());
-    const models::Slice first = models::slice_shape(g.nodes[op].shape, split.axis, split.slices.front().share);
+    const SliceInfo first = slice_info(g.nodes[op].shape, split, split.slices.front());
     for (int w : partitioned_params(g, op, first)) number(w, split.slices.size());
   }
   return ids;
@@ -132,13 +167,17 @@ models::Graph slice_graph(const models::Graph& g, const Plan& plan) {
     copy.bytes = e.bytes * scale;
     out.edges.push_back(copy);
   };
+  // The device a consumer (slice) runs on, where the plan already says.
+  auto device_of = [&](const PlanSplit* v, size_t j, int node) {
+    if (v) return v->slices[j].device;
+    return node < static_cast<int>(plan.device_of.size()) ? plan.device_of[node] : -1;
+  };
   for (const models::Edge& e : g.edges) {
     const auto su = plan.splits.find(e.src);
     const auto sv = plan.splits.find(e.dst);
     const PlanSplit* v = sv == plan.splits.end() ? nullptr : &sv->second;
-    const std::vector<models::Slice>* vshape = v ? &l.shapes.at(e.dst) : nullptr;
-    // The part of its input slice j of the consumer reads.
-    auto reads = [&](size_t j) { return v && vshape->at(j).input != Part::Whole ? v->slices[j].share : 1.0; };
+    const std::vector<SliceInfo>* vi = v ? &l.info.at(e.dst) : nullptr;
+    auto reads = [&](size_t j) { return vi ? (*vi)[j].reads : 1.0; };  // what consumer slice j reads of its input
     const std::vector<int> to = ids(e.dst);
     if (g.nodes[e.src].kind == NodeKind::Param) {
       if (l.slices.count(e.src)) {
@@ -147,7 +186,9 @@ models::Graph slice_graph(const models::Graph& g, const Plan& plan) {
                                               "partitions it, so it cannot be shared",
                                               g.nodes[e.src].name, g.nodes[e.dst].name, to_string(v->axis)));
         const std::vector<int> from = ids(e.src);
-        for (size_t j = 0; j < to.size(); ++j) add(e, from[j], to[j], v->slices[j].share);
+        const double whole = g.nodes[e.src].param_bytes;
+        for (size_t j = 0; j < to.size(); ++j)
+          add(e, from[j], to[j], whole > 0 ? out.nodes[from[j]].param_bytes / whole : v->slices[j].share);
       } else {
         for (int t : to) add(e, e.src, t, 1);
       }
@@ -158,28 +199,38 @@ models::Graph slice_graph(const models::Graph& g, const Plan& plan) {
       continue;
     }
     const PlanSplit& u = su->second;
-    const models::Slice& u0 = l.shapes.at(e.src).front();
+    const std::vector<SliceInfo>& ui = l.info.at(e.src);
     const std::vector<int> from = ids(e.src);
-    if (aligned(u, u0, v, vshape ? &vshape->front() : nullptr)) {
-      for (size_t i = 0; i < from.size(); ++i) add(e, from[i], to[i], u.slices[i].share);
+    if (u.axis == models::Axis::Replicas) {  // each consumer (slice) reads the replica on its device, else the first
+      for (size_t j = 0; j < to.size(); ++j) {
+        const int dev = device_of(v, j, e.dst);
+        size_t i = 0;
+        while (i < u.slices.size() && u.slices[i].device != dev) ++i;
+        add(e, from[i < u.slices.size() ? i : 0], to[j], reads(j));
+      }
       continue;
     }
+    if (aligned(u, ui, v, vi)) {
+      for (size_t i = 0; i < from.size(); ++i) add(e, from[i], to[i], ui[i].makes);
+      continue;
+    }
+    const bool partial = std::any_of(ui.front().levels.begin(), ui.front().levels.end(),
+                                     [](const models::Slice& x) { return x.output == Part::Partial; });
     const std::string& un = g.nodes[e.src].name;
     const std::string& vn = g.nodes[e.dst].name;
     if (const PlanCollective* c = join_of(plan.collectives, from, to)) {
-      if (u0.output == Part::Partial && c->op != engine::CollectiveOp::AllReduce &&
-          c->op != engine::CollectiveOp::ReduceScatter)
+      if (partial && c->op != engine::CollectiveOp::AllReduce && c->op != engine::CollectiveOp::ReduceScatter)
         throw InputError(e.loc, fmt::format("collective '{}' joins row-split '{}' for '{}' by {}, but its slices hold "
                                             "partial sums: they need a reduce (all-reduce or reduce-scatter)",
                                             c->name, un, vn, engine::to_string(c->op)));
       continue;
     }
-    if (u0.output == Part::Partial)
+    if (partial)
       throw InputError(e.loc, fmt::format("op '{}' reads the partial sums of row-split '{}' with no reduce to join them "
                                           "(add an all-reduce or reduce-scatter with after: [{}] and before: [{}])",
                                           vn, un, un, vn));
     for (size_t i = 0; i < from.size(); ++i)
-      for (size_t j = 0; j < to.size(); ++j) add(e, from[i], to[j], u.slices[i].share * reads(j));
+      for (size_t j = 0; j < to.size(); ++j) add(e, from[i], to[j], ui[i].makes * reads(j));
   }
   out.validate();
   return std::move(out);

@@ -218,6 +218,14 @@ TEST(Slices, BadSplitsAreErrorsNamingTheOp) {
   expect_plan_error(p, with_split(R"("fc": {"axis": "heads", "slices": )" + halves + "}"),
                     "split of 'fc': an op of shape gemm has no axis 'heads' (its axes: rows, cols, tokens, batch)");
   expect_plan_error(p, with_split(R"("fc": {"axis": "diagonal", "slices": )" + halves + "}"), "unknown axis 'diagonal'");
+  expect_plan_error(p, with_split(R"("fc": {"axis": "replicas", "slices": [{"device": "gpu0", "share": 0.5}]})"),
+                    "split of 'fc': a replica is the whole op, so its share is 1, not 0.5");
+  expect_plan_error(p, with_split(R"("fc": {"axis": "cols", "inner": "cols", "slices": )" + halves + "}"),
+                    "split of 'fc': the inner axis must be another axis");
+  expect_plan_error(p, with_split(R"("fc": {"axis": "cols", "inner": "rows", "slices": [{"device": "gpu0", "share": 0.5, "inner_share": 0.5}, {"device": "gpu1", "share": 0.5, "inner_share": 0.5}]})"),
+                    "split of 'fc': the slices' shares sum to 0.5, not 1");
+  expect_plan_error(p, with_split(R"("fc": {"axis": "cols", "slices": [{"device": "gpu0", "share": 1, "inner_share": 0.5}]})"),
+                    "split of 'fc': a slice has an inner share but the split no inner axis");
   expect_plan_error(p, with_split(R"("fc": {"axis": "cols", "slices": [{"device": "host0", "share": 1}]})"),
                     "split of 'fc': a slice is on a device that does not compute");
   expect_plan_error(p, with_split(R"("w": {"axis": "cols", "slices": )" + halves + "}"), "'w' is a parameter");
@@ -262,6 +270,83 @@ TEST(Slices, EachSliceHasItsOwnParameterDelivery) {
   EXPECT_EQ(r.task("fc#1").kind, engine::TaskKind::Dha);
   EXPECT_DOUBLE_EQ(r.task("fc#1").bytes, E * K * N / 2);
   EXPECT_EQ(r.task("fc#0").kind, engine::TaskKind::Compute);
+}
+
+// Megatron's MLP on two GPUs: the norm replicated on both, up column-split and the activation
+// split the same way (each GPU keeps its columns), down row-split, its partial sums all-reduced
+// before the residual add, replicated too. Nothing moves but the all-reduce: every edge finds its
+// data on its own device.
+TEST(Slices, MegatronMlpMovesNothingButTheAllReduce) {
+  constexpr double T = 64, H = 1024, F = 4096;
+  const std::string graph = fmt::format(R"({{"name": "mlp", "dtype": "fp16", "nodes": [
+    {{"name": "ln", "bytes": {ln_bytes}, "output_bytes": {x}, "shape": {{"elementwise": {{"elements": {th}, "flops_per_element": 8}}}}}},
+    {{"name": "up.w", "param_bytes": {w}}}, {{"name": "down.w", "param_bytes": {w}}},
+    {{"name": "up", "bytes": {up_bytes}, "output_bytes": {y}, "shape": {{"gemm": {{"m": {t}, "n": {f}, "k": {h}, "weight": "b"}}}}}},
+    {{"name": "act", "bytes": {act_bytes}, "output_bytes": {y}, "shape": {{"elementwise": {{"elements": {tf}, "flops_per_element": 8}}}}}},
+    {{"name": "down", "bytes": {down_bytes}, "output_bytes": {x}, "shape": {{"gemm": {{"m": {t}, "n": {h}, "k": {f}, "weight": "b"}}}}}},
+    {{"name": "add", "bytes": {add_bytes}, "output_bytes": {x}, "shape": {{"elementwise": {{"elements": {th}, "inputs": 2}}}}}}],
+  "edges": [{{"src": "ln", "dst": "up"}}, {{"src": "up.w", "dst": "up"}}, {{"src": "up", "dst": "act"}},
+            {{"src": "act", "dst": "down"}}, {{"src": "down.w", "dst": "down"}}, {{"src": "down", "dst": "add"}},
+            {{"src": "ln", "dst": "add"}}]}})",
+                                        fmt::arg("t", T), fmt::arg("h", H), fmt::arg("f", F), fmt::arg("th", T * H),
+                                        fmt::arg("tf", T * F), fmt::arg("x", E * T * H), fmt::arg("y", E * T * F),
+                                        fmt::arg("w", E * H * F), fmt::arg("ln_bytes", 2 * E * T * H),
+                                        fmt::arg("up_bytes", E * (T * H + H * F + T * F)),
+                                        fmt::arg("act_bytes", 2 * E * T * F),
+                                        fmt::arg("down_bytes", E * (T * F + F * H + T * H)),
+                                        fmt::arg("add_bytes", 3 * E * T * H));
+  const Problem p = problem(graph, preset("dgx-a100"), scheduler::WeightsMode::Resident);
+  const std::string both = R"([{"device": "gpu0", "share": 0.5}, {"device": "gpu1", "share": 0.5}])";
+  const std::string replicas = R"([{"device": "gpu0"}, {"device": "gpu1"}])";
+  const Plan plan = load(p, fmt::format(R"({{"devices": {{}},
+  "splits": {{"ln": {{"axis": "replicas", "slices": {r}}}, "up": {{"axis": "cols", "slices": {b}}},
+             "act": {{"axis": "cols", "slices": {b}}}, "down": {{"axis": "rows", "slices": {b}}},
+             "add": {{"axis": "replicas", "slices": {r}}}}},
+  "collectives": [{{"name": "ar", "op": "all-reduce", "group": ["gpu0", "gpu1"], "bytes": {S}, "after": ["down"],
+                   "before": ["add"]}}],
+  "queues": [{{"name": "gpu0.compute", "tasks": ["ln#0", "up#0", "act#0", "down#0", "add#0"]}},
+             {{"name": "gpu1.compute", "tasks": ["ln#1", "up#1", "act#1", "down#1", "add#1"]}}]}})",
+                                        fmt::arg("r", replicas), fmt::arg("b", both), fmt::arg("S", E * T * H)));
+  const Outcome r = run(p, plan);
+  for (const engine::Task& t : r.low.graph.tasks)
+    EXPECT_TRUE(t.kind == engine::TaskKind::Compute || t.name.rfind("ar", 0) == 0) << t.name;
+  // The replicas each do the whole norm; the split ops half of theirs.
+  const models::Graph s = scheduler::slice_graph(*p.graph, plan);
+  EXPECT_DOUBLE_EQ(s.nodes[s.find("ln#1")].flops, p.graph->nodes[p.graph->find("ln")].flops);
+  EXPECT_DOUBLE_EQ(s.nodes[s.find("down#1")].flops, p.graph->nodes[p.graph->find("down")].flops / 2);
+  // add#1 reads the norm's replica on gpu1, and gets the partial sums from the all-reduce.
+  std::vector<std::string> into_add1;
+  for (int e : s.in_edges(s.find("add#1"))) into_add1.push_back(s.nodes[s.edges[e].src].name);
+  EXPECT_EQ(into_add1, std::vector<std::string>{"ln#1"});
+  EXPECT_EQ(load(p, scheduler::plan_to_json(plan, *p.graph, *p.topo)), plan);
+}
+
+// A 2D split: the linear layer's columns between two groups, its rows within each, on four
+// ideal devices: each slice is a GEMM of m x k/2 x n/2, a quarter of the flops and of the weight,
+// and ends at a quarter of the whole op's time (compute-bound, overlap 1, no launch cost).
+TEST(Slices, TwoDimensionalSplitGivesEachSliceItsBlock) {
+  std::string devices;
+  for (int i = 0; i < 4; ++i)
+    devices += fmt::format("{}{{id: gpu{}, type: gpu, memory: 80GiB, memory_bw: 2TB/s, fp32: 20TFLOPS, tensor: 300TFLOPS}}",
+                           i ? ", " : "", i);
+  const Problem p = problem(linear_graph(), hw::load_topology_text("network: ideal\ndevices: [" + devices + "]\n", "ideal.yaml"),
+                            scheduler::WeightsMode::Resident);
+  const double whole = run(p, plan_for(p, {{"fc", "gpu0"}, {"act", "gpu0"}})).end("fc");
+  const Plan plan = load(p, R"({"devices": {"act": "gpu0"},
+  "splits": {"fc": {"axis": "cols", "inner": "rows", "slices": [
+    {"device": "gpu0", "share": 0.5, "inner_share": 0.5}, {"device": "gpu1", "share": 0.5, "inner_share": 0.5},
+    {"device": "gpu2", "share": 0.5, "inner_share": 0.5}, {"device": "gpu3", "share": 0.5, "inner_share": 0.5}]}},
+  "collectives": [{"name": "rs", "op": "reduce-scatter", "group": ["gpu0", "gpu1", "gpu2", "gpu3"], "bytes": 1e6,
+                   "after": ["fc"], "before": ["act"]}],
+  "queues": [{"name": "gpu0.compute", "tasks": ["fc#0", "act"]}, {"name": "gpu1.compute", "tasks": ["fc#1"]},
+             {"name": "gpu2.compute", "tasks": ["fc#2"]}, {"name": "gpu3.compute", "tasks": ["fc#3"]}]})");
+  const models::Graph s = scheduler::slice_graph(*p.graph, plan);
+  const auto& gemm = std::get<models::GemmShape>(s.nodes[s.find("fc#3")].shape);
+  EXPECT_EQ(std::vector<double>({gemm.m, gemm.k, gemm.n}), std::vector<double>({M, K / 2, N / 2}));
+  EXPECT_DOUBLE_EQ(s.nodes[s.find("w#3")].param_bytes, E * K * N / 4);
+  const Outcome r = run(p, plan);
+  for (int i = 0; i < 4; ++i) EXPECT_NEAR(r.end(fmt::format("fc#{}", i)), whole / 4, tol(whole));
+  EXPECT_EQ(load(p, scheduler::plan_to_json(plan, *p.graph, *p.topo)), plan);
 }
 
 }  // namespace
