@@ -47,7 +47,8 @@ class PlacerOptions {
 
 // Heuristic: makes a plan by its own rules. Milp: solves MILPs, declares milp_option_specs()
 // and starts from a heuristic's plan. Bound: returns a bound on the makespan, not a plan.
-enum class PlacerKind { Heuristic, Milp, Bound };
+// Given: returns a plan it is given (plan-file), so it needs that input and makes no choice.
+enum class PlacerKind { Heuristic, Milp, Bound, Given };
 
 struct PlacerEntry {
   std::string description;

@@ -37,7 +37,7 @@ void register_plan_file(Registry<PlacerEntry>& r) {
   r.add("plan-file", {"the plan in a JSON file (placesim plan --out, or hand-made, e.g. with split ops), as it is; "
                       "no prediction of its own",
                       {{"path", "\"\"", "plan JSON file; relative paths are from the scenario's directory"}},
-                      PlacerKind::Heuristic,
+                      PlacerKind::Given,
                       [](const PlacerOptions& o) { return std::make_unique<PlanFile>(o); }});
 }
 
