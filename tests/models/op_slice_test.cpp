@@ -108,7 +108,7 @@ TEST(OpSlice, Errors) {
     parse_axis("depth");
     FAIL() << "no error";
   } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "unknown axis 'depth' (expected rows, cols, heads, tokens, batch, experts)");
+    EXPECT_STREQ(e.what(), "unknown axis 'depth' (expected rows, cols, heads, tokens, batch, experts, replicas)");
   }
 }
 
