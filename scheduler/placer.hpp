@@ -55,6 +55,9 @@ struct PlacerEntry {
   std::vector<OptionSpec> options;
   PlacerKind kind = PlacerKind::Heuristic;
   std::function<std::unique_ptr<Placer>(const PlacerOptions&)> make;
+  // Its plans split ops over devices (tensor parallelism): the critical-path bound, which keeps
+  // every op whole, does not bound them.
+  bool splits_ops = false;
 };
 
 Registry<PlacerEntry>& placers();  // filled with the built-in placers on first use

@@ -2,6 +2,7 @@
 #include "scheduler/plan_slices.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <fmt/format.h>
 #include <queue>
 
@@ -101,18 +102,30 @@ Layout layout(const models::Graph& g, const std::map<int, PlanSplit>& splits) {
   return l;
 }
 
-bool contains(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
-
-// The collective that joins producer slices `from` to consumer nodes `to`, or nullptr.
-const PlanCollective* join_of(const std::vector<PlanCollective>& cs, const std::vector<int>& from,
-                              const std::vector<int>& to) {
-  for (const PlanCollective& c : cs) {
-    const bool after = std::any_of(from.begin(), from.end(), [&](int n) { return contains(c.after, n); });
-    const bool before = std::any_of(to.begin(), to.end(), [&](int n) { return contains(c.before, n); });
-    if (after && before) return &c;
+// Which plan collectives each node is `after` and `before` of, to find joins without scanning
+// every collective's lists per edge (a tensor-parallel plan on many GPUs has thousands of each).
+struct JoinIndex {
+  std::map<int, std::vector<int>> after, before;  // node -> collective indices, ascending
+  explicit JoinIndex(const std::vector<PlanCollective>& cs) {
+    for (size_t c = 0; c < cs.size(); ++c) {
+      for (int n : cs[c].after) after[n].push_back(static_cast<int>(c));
+      for (int n : cs[c].before) before[n].push_back(static_cast<int>(c));
+    }
   }
-  return nullptr;
-}
+  // The first collective after a node of `from` and before a node of `to`, or -1.
+  int join(const std::vector<int>& from, const std::vector<int>& to) const {
+    std::vector<int> a, b;
+    for (int n : from)
+      if (auto it = after.find(n); it != after.end()) a.insert(a.end(), it->second.begin(), it->second.end());
+    for (int n : to)
+      if (auto it = before.find(n); it != before.end()) b.insert(b.end(), it->second.begin(), it->second.end());
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    std::vector<int> both;
+    std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(both));
+    return both.empty() ? -1 : both.front();
+  }
+};
 
 // Consumer `v` reads exactly what each slice of `u` makes, where it is made: at every level the
 // producer's output part is the consumer's input part (features, tokens, batch), over the same
@@ -167,6 +180,7 @@ models::Graph slice_graph(const models::Graph& g, const Plan& plan) {
     copy.bytes = e.bytes * scale;
     out.edges.push_back(copy);
   };
+  const JoinIndex joins(plan.collectives);
   // The device a consumer (slice) runs on, where the plan already says.
   auto device_of = [&](const PlanSplit* v, size_t j, int node) {
     if (v) return v->slices[j].device;
@@ -218,7 +232,8 @@ models::Graph slice_graph(const models::Graph& g, const Plan& plan) {
                                      [](const models::Slice& x) { return x.output == Part::Partial; });
     const std::string& un = g.nodes[e.src].name;
     const std::string& vn = g.nodes[e.dst].name;
-    if (const PlanCollective* c = join_of(plan.collectives, from, to)) {
+    if (const int j = joins.join(from, to); j >= 0) {
+      const PlanCollective* c = &plan.collectives[j];
       if (partial && c->op != engine::CollectiveOp::AllReduce && c->op != engine::CollectiveOp::ReduceScatter)
         throw InputError(e.loc, fmt::format("collective '{}' joins row-split '{}' for '{}' by {}, but its slices hold "
                                             "partial sums: they need a reduce (all-reduce or reduce-scatter)",
@@ -244,33 +259,37 @@ Problem sliced_problem(const Problem& p, const Plan& plan) {
 }
 
 std::vector<int> plan_order(const models::Graph& sliced, const std::vector<PlanCollective>& collectives) {
+  // Nodes, then one vertex per collective: after -> collective -> before.
   const int n = static_cast<int>(sliced.nodes.size());
-  std::vector<std::vector<int>> next(n);
-  std::vector<int> indegree(n, 0);
+  const int total = n + static_cast<int>(collectives.size());
+  std::vector<std::vector<int>> next(total);
+  std::vector<int> indegree(total, 0);
   auto link = [&](int a, int b) {
     next[a].push_back(b);
     ++indegree[b];
   };
   for (const models::Edge& e : sliced.edges) link(e.src, e.dst);
-  for (const PlanCollective& c : collectives)
-    for (int a : c.after)
-      for (int b : c.before) link(a, b);
+  for (size_t c = 0; c < collectives.size(); ++c) {
+    const int v = n + static_cast<int>(c);
+    for (int a : collectives[c].after) link(a, v);
+    for (int b : collectives[c].before) link(v, b);
+  }
   // Kahn's algorithm, smallest index first among the ready: deterministic, and the graph's own
   // order where the collectives add nothing.
   std::priority_queue<int, std::vector<int>, std::greater<>> ready;
-  for (int v = 0; v < n; ++v)
+  for (int v = 0; v < total; ++v)
     if (indegree[v] == 0) ready.push(v);
   std::vector<int> order;
+  int seen = 0;
   while (!ready.empty()) {
     const int v = ready.top();
     ready.pop();
-    if (sliced.nodes[v].kind == NodeKind::Op) order.push_back(v);
+    ++seen;
+    if (v < n && sliced.nodes[v].kind == NodeKind::Op) order.push_back(v);
     for (int w : next[v])
       if (--indegree[w] == 0) ready.push(w);
   }
-  const size_t ops = static_cast<size_t>(
-      std::count_if(sliced.nodes.begin(), sliced.nodes.end(), [](const models::Node& x) { return x.kind == NodeKind::Op; }));
-  if (order.size() != ops) throw InputError("the plan's collectives make a cycle: an op waits for a collective that waits for it");
+  if (seen != total) throw InputError("the plan's collectives make a cycle: an op waits for a collective that waits for it");
   return order;
 }
 

@@ -9,6 +9,7 @@ void register_builtin_placers(Registry<PlacerEntry>& r) {
   register_deepplan(r);
   register_getf(r);
   register_heft(r);
+  register_megatron_tp(r);
   register_milp_moirai(r);
   register_plan_file(r);
   register_round_robin(r);

@@ -19,5 +19,6 @@ void register_milp_moirai(Registry<PlacerEntry>& r);  // moirai/milp_moirai.cpp
 void register_sortinghat(Registry<PlacerEntry>& r);  // milp-sortinghat, efficientmip
 void register_getf(Registry<PlacerEntry>& r);
 void register_plan_file(Registry<PlacerEntry>& r);
+void register_megatron_tp(Registry<PlacerEntry>& r);  // tensor_parallel/megatron_tp.cpp
 
 }  // namespace placesim::scheduler

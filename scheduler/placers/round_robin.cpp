@@ -6,25 +6,22 @@
 #include "scheduler/plan_builder.hpp"
 #include "scheduler/placers/list_schedule.hpp"
 #include "scheduler/placers/builtin.hpp"
+#include "scheduler/placers/device_option.hpp"
 
 namespace placesim::scheduler {
 namespace {
 
 class RoundRobin final : public Placer {
  public:
-  explicit RoundRobin(const PlacerOptions& o) {
+  explicit RoundRobin(const PlacerOptions& o) : devices_(o.get("devices")) {
     const Yaml unit = o.get("unit");
     if (unit.str() != "layer" && unit.str() != "op") unit.fail(fmt::format("unit must be layer or op, got '{}'", unit.str()));
     by_layer_ = unit.str() == "layer";
-    const Yaml devices = o.get("devices");
-    if (devices.is_scalar() && devices.str() == "auto") return;
-    for (const Yaml& d : devices.items()) devices_.emplace_back(d.str(), d.loc());
-    if (devices_.empty()) devices.fail("expected at least one device");
   }
 
   PlacerResult place(const Problem& p) const override {
     const models::Graph& g = *p.graph;
-    const std::vector<int> devs = devices(p);
+    const std::vector<int> devs = devices_.resolve(*p.topo);
     const std::vector<int> ops = g.ops();
     bool has_layers = false;
     for (int op : ops) has_layers = has_layers || g.nodes[op].layer >= 0;
@@ -51,21 +48,9 @@ class RoundRobin final : public Placer {
   }
 
  private:
-  std::vector<int> devices(const Problem& p) const {
-    if (devices_.empty()) return default_devices(*p.topo);
-    std::vector<int> out;
-    for (auto& [id, loc] : devices_) {
-      const int i = p.topo->find(id);
-      if (i < 0 || !p.topo->devices[i].is_compute())
-        throw InputError(loc, fmt::format("'{}' is not a compute device of '{}'", id, p.topo->name));
-      out.push_back(i);
-    }
-    return out;
-  }
-
   // Plain values, not YAML nodes: place() runs on many threads at once.
   bool by_layer_ = true;
-  std::vector<std::pair<std::string, SourceLoc>> devices_;  // empty: auto
+  DeviceOption devices_;
 };
 
 }  // namespace
@@ -74,7 +59,7 @@ void register_round_robin(Registry<PlacerEntry>& r) {
   r.add("round-robin",
         {"consecutive layers (or ops) dealt to the devices in turn: a naive pipeline split",
          {{"unit", "layer", "layer: whole transformer layers; op: single ops"},
-          {"devices", "auto", "list of device ids, or auto: every GPU (every compute device if none)"}},
+          DeviceOption::spec()},
          PlacerKind::Heuristic,
          [](const PlacerOptions& o) { return std::make_unique<RoundRobin>(o); }});
 }

@@ -87,6 +87,9 @@ TEST(Placers, EveryPlanRunsAndNoneBeatsTheBound) {
     EXPECT_GT(cp, 0.0);
     for (auto& [name, entry] : scheduler::placers().all()) {
       if (entry.kind == scheduler::PlacerKind::Bound || entry.kind == scheduler::PlacerKind::Given) continue;
+      // Tensor-parallel placers split the ops of op-granularity graphs (and refuse layer blocks);
+      // the bound keeps ops whole, so it does not bound them.
+      if (entry.splits_ops && c.gran == models::Granularity::Layer) continue;
       // MILP placers get a quarter second each: their plans are checked here, not their optimality.
       const auto spec_p = scheduler::make_placer(Yaml::load_string(placers_test::suite_spec(name), "t"));
       const auto r = spec_p.placer->place(p);
@@ -97,7 +100,7 @@ TEST(Placers, EveryPlanRunsAndNoneBeatsTheBound) {
       ASSERT_TRUE(r.plan) << name << ": " << r.status << ": " << r.message;
       const auto low = scheduler::lower(p, *r.plan);
       const double makespan = to_seconds(engine::simulate(low.graph).makespan);
-      EXPECT_GE(makespan, cp) << name << " on " << c.arch;
+      if (!entry.splits_ops) EXPECT_GE(makespan, cp) << name << " on " << c.arch;
     }
   }
 }

@@ -1,0 +1,70 @@
+#include "scheduler/placers/tensor_parallel/tp_plan.hpp"
+
+#include <algorithm>
+
+#include "scheduler/lower_collectives.hpp"
+#include "scheduler/plan_builder.hpp"
+#include "scheduler/plan_slices.hpp"
+
+namespace placesim::scheduler::tp {
+
+Plan build_tp_plan(const Problem& p, std::string placer, const TpDesign& d) {
+  const models::Graph& g = *p.graph;
+  Plan plan;
+  plan.splits = d.splits;
+  const std::map<int, std::vector<int>> ids = slice_ids(g, plan.splits);
+  auto slices = [&](const std::vector<int>& ops) {
+    std::vector<int> out;
+    for (int op : ops) {
+      auto it = ids.find(op);
+      if (it == ids.end()) out.push_back(op);
+      else out.insert(out.end(), it->second.begin(), it->second.end());
+    }
+    return out;
+  };
+  for (PlanCollective c : d.collectives) {
+    c.after = slices(c.after);
+    c.before = slices(c.before);
+    plan.collectives.push_back(std::move(c));
+  }
+  size_t nodes = g.nodes.size();
+  for (auto& [_, v] : ids) nodes += v.size() - 1;
+  plan.device_of.assign(nodes, -1);
+  for (int n : g.ops())
+    if (!plan.splits.count(n)) plan.device_of[n] = d.device_of.at(n);
+  for (auto& [op, split] : plan.splits)
+    for (size_t i = 0; i < split.slices.size(); ++i) plan.device_of[ids.at(op)[i]] = split.slices[i].device;
+  const Problem sliced = sliced_problem(p, plan);
+  Plan built = build_plan(sliced, std::move(placer), plan.device_of, plan_order(*sliced.graph, plan.collectives));
+  built.splits = std::move(plan.splits);
+  built.collectives = std::move(plan.collectives);
+  return built;
+}
+
+double bsp_seconds(const Problem& p, const Plan& plan) {
+  const Problem sliced = sliced_problem(p, plan);
+  const std::map<int, std::vector<int>> ids = slice_ids(*p.graph, plan.splits);
+  double total = 0;
+  for (int op : p.graph->ops()) {
+    double slowest = 0;
+    auto it = ids.find(op);
+    for (int s : it == ids.end() ? std::vector<int>{op} : it->second)
+      slowest = std::max(slowest, sliced.duration(s, plan.device_of[s], plan.cores(plan.device_of[s])));
+    total += slowest;
+  }
+  const RouteNetwork net(*p.topo, {});
+  for (const PlanCollective& c : plan.collectives)
+    total += engine::analytic_seconds(collective_spec(c, *p.topo, engine::Fidelity::Analytic), net);
+  return total;
+}
+
+std::string ring_algorithm(const hw::Topology& topo, const std::vector<int>& group) {
+  std::map<std::string, int> per_node;
+  for (int d : group) ++per_node[topo.devices[d].node];
+  if (per_node.size() < 2) return "ring";
+  const int first = per_node.begin()->second;
+  const bool even = std::all_of(per_node.begin(), per_node.end(), [&](const auto& e) { return e.second == first; });
+  return even && first >= 2 ? "hierarchical" : "ring";
+}
+
+}  // namespace placesim::scheduler::tp

@@ -1,0 +1,40 @@
+// The plan of a tensor-parallel design, and its bulk-synchronous estimate: what megatron-tp,
+// autoddl-2d and asymgroup share once they have decided how to split each op.
+//
+// A design says, in the problem's graph, how each op is split (scheduler/plan.hpp PlanSplit:
+// columns, rows, heads, a 2D block, or replicas) or, for an op left whole, its device, and
+// which collectives join the slices (after / before name ops of the problem's graph; each
+// stands for all its slices). build_tp_plan lays the plan out with build_plan on the sliced graph
+// in an order where every collective's `after` ops come before its `before` ops, so the queues
+// never wait on each other in a cycle.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "scheduler/plan.hpp"
+#include "scheduler/problem.hpp"
+
+namespace placesim::scheduler::tp {
+
+struct TpDesign {
+  std::map<int, PlanSplit> splits;
+  std::vector<int> device_of;               // per graph node: the device of an op left whole
+  std::vector<PlanCollective> collectives;  // after / before: ops of the problem's graph
+};
+
+Plan build_tp_plan(const Problem& p, std::string placer, const TpDesign& d);
+
+// The design's time as a bulk-synchronous program, the model the tensor-parallel papers reason
+// with: the ops one after another, each as long as its slowest slice (the cost model's duration
+// of the slice on its device), plus each collective's closed form (engine::analytic_seconds on
+// the topology's routes). Parameter copies (weights: host) are not in it.
+double bsp_seconds(const Problem& p, const Plan& plan);
+
+// A ring algorithm for a group: `hierarchical` when it spans several nodes with the same number
+// (at least two) of its members on each, else `ring` (NCCL's choice between its ring inside a
+// node and its two-level ring across nodes).
+std::string ring_algorithm(const hw::Topology& topo, const std::vector<int>& group);
+
+}  // namespace placesim::scheduler::tp
