@@ -54,7 +54,8 @@
 //   op         all-reduce | all-gather | reduce-scatter | broadcast | all-to-all | point-to-point
 //   algorithm  ring (default) | tree | direct | hierarchical | proportional (placesim list
 //              collectives); hierarchical takes each member's node from the topology
-//   group      two or more distinct compute devices, in rank order (rank 0: a broadcast's root)
+//   group      distinct compute devices, in rank order (rank 0: a broadcast's root); a group of
+//              one moves nothing and only orders its `after` ops before its `before` ops
 //   bytes      S, a number or "64MiB"
 //   chunks     pipelining pieces (default 1)
 //   weights    proportional: each rank's capability, > 0

@@ -150,8 +150,7 @@ OptionProblem check_collective(const Plan& plan, const models::Graph& g, const h
   if (g.find(c.name) >= 0) return {fmt::format("{}: the name is a node of graph '{}'", what, g.name), "name"};
   for (const PlanCollective& other : plan.collectives)
     if (&other != &c && other.name == c.name) return {fmt::format("{} is defined twice", what), "name"};
-  if (c.group.size() < 2)
-    return {fmt::format("{}: a group needs at least two members, got {}", what, c.group.size()), "group"};
+  if (c.group.empty()) return {fmt::format("{}: a group needs at least one member", what), "group"};
   for (size_t i = 0; i < c.group.size(); ++i) {
     if (!topo.devices[c.group[i]].is_compute())
       return {fmt::format("{}: '{}' is not a compute device", what, id(topo, c.group[i])), "group"};

@@ -46,7 +46,7 @@ struct OptionProblem {
 OptionProblem check_delivery(const Plan& plan, const models::Graph& g, const hw::Topology& topo, int param, int device,
                              const ParamDelivery& d);
 
-// A collective is well formed: a unique name that is no graph node's; a group of two or more
+// A collective is well formed: a unique name that is no graph node's; a group of one or more
 // distinct compute devices; bytes > 0; chunks >= 1; no op both `after` and `before` it; and an
 // algorithm that implements the operation with the options given (the engine's closed form is
 // evaluated on the topology's routes, so a member pair without a route is caught here too).

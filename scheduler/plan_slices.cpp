@@ -127,19 +127,35 @@ struct JoinIndex {
   }
 };
 
-// Consumer `v` reads exactly what each slice of `u` makes, where it is made: at every level the
-// producer's output part is the consumer's input part (features, tokens, batch), over the same
-// devices with the same shares.
-bool aligned(const PlanSplit& u, const std::vector<SliceInfo>& ui, const PlanSplit* v, const std::vector<SliceInfo>* vi) {
-  if (!v || u.slices.size() != v->slices.size() || u.inner.has_value() != v->inner.has_value()) return false;
-  for (size_t l = 0; l < ui.front().levels.size(); ++l) {
-    const Part out = ui.front().levels[l].output;
-    if (out != vi->front().levels[l].input || out == Part::Whole || out == Part::Partial) return false;
+// The levels of a split that divide anything (a level where every slice has share 1, such as a
+// one-group 2D split's columns, is the whole op), each with its slices' shares.
+struct Level {
+  models::Part input, output;
+  std::vector<double> shares;
+};
+std::vector<Level> dividing_levels(const PlanSplit& split, const std::vector<SliceInfo>& info) {
+  std::vector<Level> out;
+  for (size_t l = 0; l < info.front().levels.size(); ++l) {
+    Level level{info.front().levels[l].input, info.front().levels[l].output, {}};
+    for (const PlanSlice& s : split.slices) level.shares.push_back(l == 0 ? s.share : s.inner_share);
+    if (std::any_of(level.shares.begin(), level.shares.end(), [](double x) { return x != 1; })) out.push_back(level);
   }
-  for (size_t i = 0; i < u.slices.size(); ++i) {
-    const PlanSlice &a = u.slices[i], &b = v->slices[i];
-    if (a.device != b.device || std::abs(a.share - b.share) > 1e-12 || std::abs(a.inner_share - b.inner_share) > 1e-12)
-      return false;
+  return out;
+}
+
+// Consumer `v` reads exactly what each slice of `u` makes, where it is made: the same devices,
+// and at every dividing level the producer's output part is the consumer's input part
+// (features, tokens, batch) with the same shares.
+bool aligned(const PlanSplit& u, const std::vector<SliceInfo>& ui, const PlanSplit* v, const std::vector<SliceInfo>* vi) {
+  if (!v || u.slices.size() != v->slices.size()) return false;
+  for (size_t i = 0; i < u.slices.size(); ++i)
+    if (u.slices[i].device != v->slices[i].device) return false;
+  const std::vector<Level> a = dividing_levels(u, ui), b = dividing_levels(*v, *vi);
+  if (a.empty() || a.size() != b.size()) return false;
+  for (size_t l = 0; l < a.size(); ++l) {
+    if (a[l].output != b[l].input || a[l].output == Part::Whole || a[l].output == Part::Partial) return false;
+    for (size_t i = 0; i < a[l].shares.size(); ++i)
+      if (std::abs(a[l].shares[i] - b[l].shares[i]) > 1e-12) return false;
   }
   return true;
 }
@@ -228,8 +244,9 @@ models::Graph slice_graph(const models::Graph& g, const Plan& plan) {
       for (size_t i = 0; i < from.size(); ++i) add(e, from[i], to[i], ui[i].makes);
       continue;
     }
-    const bool partial = std::any_of(ui.front().levels.begin(), ui.front().levels.end(),
-                                     [](const models::Slice& x) { return x.output == Part::Partial; });
+    const std::vector<Level> levels = dividing_levels(u, ui);
+    const bool partial =
+        std::any_of(levels.begin(), levels.end(), [](const Level& x) { return x.output == Part::Partial; });
     const std::string& un = g.nodes[e.src].name;
     const std::string& vn = g.nodes[e.dst].name;
     if (const int j = joins.join(from, to); j >= 0) {

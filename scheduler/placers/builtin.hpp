@@ -20,5 +20,6 @@ void register_sortinghat(Registry<PlacerEntry>& r);  // milp-sortinghat, efficie
 void register_getf(Registry<PlacerEntry>& r);
 void register_plan_file(Registry<PlacerEntry>& r);
 void register_megatron_tp(Registry<PlacerEntry>& r);  // tensor_parallel/megatron_tp.cpp
+void register_autoddl_2d(Registry<PlacerEntry>& r);   // tensor_parallel/autoddl_2d.cpp
 
 }  // namespace placesim::scheduler

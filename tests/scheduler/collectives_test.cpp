@@ -37,6 +37,23 @@ Outcome run_text(Problem p, const std::string& text, engine::Fidelity f) {
   return run(p, scheduler::parse_plan(Yaml::load_string(text, "plan.json"), *p.graph, *p.topo));
 }
 
+// A group of one moves nothing and takes no time, but still orders: b0 waits for a1, placed off
+// the group, through it (1 ms + 1 ms), at both fidelities.
+TEST(PlanCollectives, OneMemberGroupOnlyOrders) {
+  const Problem p = problem(kAround, preset("sortinghat-v100"), scheduler::WeightsMode::Resident);
+  std::string text = around_plan();
+  const size_t from = text.find("\"collectives\"");
+  const size_t to = text.find("\"queues\"");
+  text.replace(from, to - from, R"("collectives": [{"name": "one", "op": "all-reduce", "group": ["gpu0"], "bytes": 1e9,
+                                  "after": ["a1"], "before": ["b0"]}],
+  )");
+  for (engine::Fidelity f : {engine::Fidelity::Flow, engine::Fidelity::Analytic}) {
+    const Outcome r = run_text(p, text, f);
+    EXPECT_NEAR(r.end("b0"), 2e-3, tol(2e-3));
+    EXPECT_NEAR(r.end("b1"), 2e-3, tol(2e-3));
+  }
+}
+
 // Ring all-reduce of S bytes on n = 4 GPUs: 2(n-1) steps, each moving S/n over one hop of
 // latency L and bandwidth B after the previous step's data arrived, so
 //   T = 2(n-1) (L + S/(nB)) = 6 (0.5 us + 1.2e9 / (4 * 22.5e9) s) = 6 (0.5 us + 13.33 ms) ~ 80.0 ms
@@ -136,7 +153,7 @@ TEST(PlanCollectives, BadEntriesAreLocatedInputErrors) {
     const char* marker;
     const char* message;
   } cases[] = {
-      {"one member", R"("group": ["gpu0"])", "\"group\"", "at least two members"},
+      {"no member", R"("group": [])", "\"group\"", "at least one member"},
       {"repeated member", R"("group": ["gpu0", "gpu1", "gpu0"])", "\"group\"", "'gpu0' appears more than once"},
       {"unknown device", R"("group": ["gpu0", "gpu9"])", "gpu9", "no device 'gpu9'"},
       {"not a compute device", R"("group": ["gpu0", "bus0"])", "\"group\"", "'bus0' is not a compute device"},

@@ -42,20 +42,40 @@ Plan build_tp_plan(const Problem& p, std::string placer, const TpDesign& d) {
 }
 
 double bsp_seconds(const Problem& p, const Plan& plan) {
+  const models::Graph& g = *p.graph;
   const Problem sliced = sliced_problem(p, plan);
-  const std::map<int, std::vector<int>> ids = slice_ids(*p.graph, plan.splits);
-  double total = 0;
-  for (int op : p.graph->ops()) {
+  const std::map<int, std::vector<int>> ids = slice_ids(g, plan.splits);
+  std::map<int, int> op_of;  // sliced node -> the problem's op
+  for (auto& [op, v] : ids)
+    for (int s : v) op_of[s] = op;
+  auto original = [&](int n) {
+    auto it = op_of.find(n);
+    return it == op_of.end() ? n : it->second;
+  };
+  // Per op, the collectives it waits for; per collective, when its last `after` op ends.
+  std::map<int, std::vector<size_t>> waits;
+  std::vector<double> ready(plan.collectives.size(), 0.0);
+  std::map<int, std::vector<size_t>> starts;  // op -> collectives that wait for it
+  for (size_t c = 0; c < plan.collectives.size(); ++c) {
+    for (int n : plan.collectives[c].before) waits[original(n)].push_back(c);
+    for (int n : plan.collectives[c].after) starts[original(n)].push_back(c);
+  }
+  const RouteNetwork net(*p.topo, {});
+  std::vector<double> seconds;
+  for (const PlanCollective& c : plan.collectives)
+    seconds.push_back(engine::analytic_seconds(collective_spec(c, *p.topo, engine::Fidelity::Analytic), net));
+  double now = 0;
+  for (int op : g.ops()) {
+    for (size_t c : waits[op]) now = std::max(now, ready[c] + seconds[c]);
     double slowest = 0;
     auto it = ids.find(op);
     for (int s : it == ids.end() ? std::vector<int>{op} : it->second)
       slowest = std::max(slowest, sliced.duration(s, plan.device_of[s], plan.cores(plan.device_of[s])));
-    total += slowest;
+    now += slowest;
+    for (size_t c : starts[op]) ready[c] = std::max(ready[c], now);
   }
-  const RouteNetwork net(*p.topo, {});
-  for (const PlanCollective& c : plan.collectives)
-    total += engine::analytic_seconds(collective_spec(c, *p.topo, engine::Fidelity::Analytic), net);
-  return total;
+  for (size_t c = 0; c < plan.collectives.size(); ++c) now = std::max(now, ready[c] + seconds[c]);
+  return now;
 }
 
 std::string ring_algorithm(const hw::Topology& topo, const std::vector<int>& group) {

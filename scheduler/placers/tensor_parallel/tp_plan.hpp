@@ -27,9 +27,12 @@ struct TpDesign {
 Plan build_tp_plan(const Problem& p, std::string placer, const TpDesign& d);
 
 // The design's time as a bulk-synchronous program, the model the tensor-parallel papers reason
-// with: the ops one after another, each as long as its slowest slice (the cost model's duration
-// of the slice on its device), plus each collective's closed form (engine::analytic_seconds on
-// the topology's routes). Parameter copies (weights: host) are not in it.
+// with: every GPU runs the ops in topological order, each as long as its slowest slice (the cost
+// model's duration of the slice on its device); each collective takes its closed form
+// (engine::analytic_seconds on the topology's routes) from the end of its last `after` op, and
+// an op waits for the collectives it comes `before`. Collectives of one stage (a 2D grid's
+// all-gathers of every row) overlap; nothing is shared. Parameter copies (weights: host) are not
+// in it.
 double bsp_seconds(const Problem& p, const Plan& plan);
 
 // A ring algorithm for a group: `hierarchical` when it spans several nodes with the same number

@@ -26,7 +26,7 @@ std::string op_list(const std::vector<CollectiveOp>& ops) {
 const CollectiveAlgorithm& checked(const CollectiveSpec& spec) {
   const std::string what = fmt::format("collective '{}'", spec.name);
   const std::size_t n = spec.group.size();
-  if (n < 2) throw InputError(fmt::format("{}: a group needs at least two members, got {}", what, n));
+  if (n < 1) throw InputError(fmt::format("{}: a group needs at least one member", what));
   std::vector<int> sorted = spec.group;
   std::sort(sorted.begin(), sorted.end());
   const auto dup = std::adjacent_find(sorted.begin(), sorted.end());
@@ -69,18 +69,20 @@ CollectiveOp parse_collective_op(const std::string& name) {
 }
 
 double analytic_seconds(const CollectiveSpec& spec, const Network& net) {
-  return checked(spec).analytic(spec, net);
+  const CollectiveAlgorithm& a = checked(spec);
+  return spec.group.size() == 1 ? 0 : a.analytic(spec, net);
 }
 
 std::vector<TaskId> lower_collective(TaskGraph& g, const CollectiveSpec& spec, const Network& net) {
   const CollectiveAlgorithm& a = checked(spec);
-  if (spec.fidelity == Fidelity::Flow) {
+  if (spec.fidelity == Fidelity::Flow && spec.group.size() > 1) {
     Lowering low(g, spec, net);
     a.lower(low);
     return low.finish();
   }
-  // Analytic: every rank waits for all ranks' `after`, then the closed form.
-  const TimePs t = ceil_ps(a.analytic(spec, net));
+  // Analytic (and a group of one, which moves nothing): every rank waits for all ranks'
+  // `after`, then the closed form.
+  const TimePs t = ceil_ps(analytic_seconds(spec, net));
   std::vector<TaskId> all;
   for (const std::vector<TaskId>& deps : spec.after) all.insert(all.end(), deps.begin(), deps.end());
   std::vector<TaskId> done;

@@ -13,6 +13,10 @@
 // (the root). All-to-all: S per rank in, S/n to each rank. Point-to-point: S in all, from the
 // first `senders` ranks to the others.
 //
+// A group of one rank moves nothing and takes no time: it only orders its `after` tasks before
+// whatever waits for it (a 2D tensor-parallel group with a single member, whose partial sums are
+// already whole).
+//
 // Reductions' arithmetic is not modelled (no compute uses): on the links it matters for,
 // reducing runs far faster than the transfer that feeds it.
 #pragma once
@@ -62,7 +66,7 @@ struct CollectiveSpec {
 
 // Appends the collective to g and returns, per rank, a task that ends when the collective is
 // over on that rank (its last send and last receive done). InputError on bad input: a group
-// of fewer than two or with a repeated member, bytes <= 0, chunks < 1, an unknown algorithm,
+// that is empty or has a repeated member, bytes <= 0, chunks < 1, an unknown algorithm,
 // an algorithm that does not implement the operation, or options that do not fit the group.
 std::vector<TaskId> lower_collective(TaskGraph& g, const CollectiveSpec& spec, const Network& net);
 

@@ -1,0 +1,34 @@
+// 2D tensor parallelism on a grid of groups (AutoDDL's symmetric k x (G/k) grid, and AsymGroup's
+// capability-weighted groups; AsymGroup, IEEE Access 2025, sections II-D and V-B):
+//   * every linear layer is split in two dimensions: its columns between the k groups, its rows
+//     within a group; the slice of member n of group t is a GEMM of rows share w_n / W_t and
+//     columns share W_t / W (w_n the member's weight, W_t its group's, W the total);
+//   * before each linear, an all-gather brings each member the input rows it multiplies;
+//     after it, a reduce-scatter inside each group sums the partial outputs and leaves member n
+//     w_n / W of the output features;
+//   * every other op works on those shards: norms, adds and the activation split by columns,
+//     attention by heads, each member w_n / W (norm statistics span the row and are not joined:
+//     a small all-reduce the model leaves out); the embedding is replicated; a head that shares
+//     the embedding's table is replicated after an all-gather of the whole final norm.
+// The all-gather of row position r runs among the r-th members of every group (a ring of k
+// ranks, S = a N K k/G gathered, each bringing its 1/G), so groups have equal sizes; the
+// reduce-scatter is a ring inside each group (S = the group's partial output, W_t / W of it).
+// This is AutoDDL's grid with any weights; AsymGroup's unequal groups and capability-sliced
+// collectives build on it.
+#pragma once
+
+#include <vector>
+
+#include "scheduler/placers/tensor_parallel/decoder_roles.hpp"
+#include "scheduler/placers/tensor_parallel/tp_plan.hpp"
+
+namespace placesim::scheduler::tp {
+
+struct Grid {
+  std::vector<std::vector<int>> groups;     // devices of each group, in rank order; equal sizes
+  std::vector<std::vector<double>> weight;  // per group, per member: its weight (> 0)
+};
+
+TpDesign grid_design(const models::Graph& g, const std::vector<DecoderOp>& ops, const Grid& grid);
+
+}  // namespace placesim::scheduler::tp
