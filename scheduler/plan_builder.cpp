@@ -1,7 +1,9 @@
 #include "scheduler/plan_builder.hpp"
 
 #include <algorithm>
+#include <set>
 #include <string>
+#include <tuple>
 
 #include "scheduler/plan_names.hpp"
 
@@ -14,7 +16,7 @@ bool is_gpu(const hw::Topology& topo, int d) { return topo.devices[d].kind == hw
 std::string move_queue(const hw::Topology& topo, int src, int dst) {
   if (is_gpu(topo, src) && !is_gpu(topo, dst)) return queue_name(topo, {QueueRole::Kind::D2h, src, 0});
   if (!is_gpu(topo, src) && is_gpu(topo, dst)) return queue_name(topo, {QueueRole::Kind::H2d, dst, 0});
-  return topo.devices[src].id + "->" + topo.devices[dst].id;
+  return channel_queue_name(topo, src, dst);
 }
 
 // Appends `it` to the queue named `name` in `queues`, adding that queue at the end if new.
@@ -53,9 +55,8 @@ Plan build_plan(const Problem& p, std::string placer, std::vector<int> device_of
   for (int op : order) {
     const int dev = device_of[op];
     const int stream = opts.stream_of.empty() ? 0 : opts.stream_of[op];
-    const std::string q = is_gpu(topo, dev) ? queue_name(topo, {QueueRole::Kind::Compute, dev, stream})
-                                            : topo.devices[dev].id + ".compute";
-    push(q, 3 * pos[op] + 1, {PlanItem::Kind::Compute, op, -1});
+    const QueueRole compute{QueueRole::Kind::Compute, dev, is_gpu(topo, dev) ? stream : 0};
+    push(queue_name(topo, compute), 3 * pos[op] + 1, {PlanItem::Kind::Compute, op, -1});
   }
   // Parameter copies: one per (parameter, device that reads it), before its first reader there;
   // none when it is read by direct host access; three legs for a parallel transmission.
@@ -71,10 +72,10 @@ Plan build_plan(const Problem& p, std::string placer, std::vector<int> device_of
       const auto [param, dev] = pd;
       const ParamDelivery d = plan.delivery(param, dev);
       if (d.via == ParamDelivery::Via::Dha) continue;
-      push(topo.devices[dev].id + ".h2d", key, {PlanItem::Kind::Deliver, param, dev});
+      push(queue_name(topo, {QueueRole::Kind::H2d, dev, 0}), key, {PlanItem::Kind::Deliver, param, dev});
       if (d.via != ParamDelivery::Via::Parallel) continue;
-      push(topo.devices[d.neighbour].id + ".h2d", key, {PlanItem::Kind::Stage, param, dev});
-      push(topo.devices[d.neighbour].id + "->" + topo.devices[dev].id, key, {PlanItem::Kind::Forward, param, dev});
+      push(queue_name(topo, {QueueRole::Kind::H2d, d.neighbour, 0}), key, {PlanItem::Kind::Stage, param, dev});
+      push(channel_queue_name(topo, d.neighbour, dev), key, {PlanItem::Kind::Forward, param, dev});
     }
   }
   // Activations: one delivery per (producer, other device that consumes it).
@@ -90,6 +91,9 @@ Plan build_plan(const Problem& p, std::string placer, std::vector<int> device_of
 
   plan.device_of = std::move(device_of);
   plan.cpu_cores = opts.cpu_cores;
+  std::set<std::tuple<PlanItem::Kind, int, int>> on_ready;  // tasks a ready queue takes from the others
+  for (const auto& [dev, items] : opts.ready)
+    for (const PlanItem& it : items) on_ready.emplace(it.kind, it.node, it.device);
   std::map<std::string, std::vector<std::pair<int, PlanItem>>> channels;  // name -> (rank, delivery)
   for (const std::string& q : queue_order) {
     auto items = queues[q];
@@ -97,13 +101,13 @@ Plan build_plan(const Problem& p, std::string placer, std::vector<int> device_of
     PlanQueue kept{q, {}};
     std::vector<PlanQueue> cores;  // this CPU compute queue split per core, in order of first use
     for (auto& [_, it] : items) {
+      if (on_ready.count({it.kind, it.node, it.device})) continue;
       const bool param = g.nodes[it.node].kind == models::NodeKind::Param;
       const int dev = plan.device_of[it.node];
       if (it.kind == PlanItem::Kind::Deliver && !param && opts.delivery_queues) {
         plan.queues.push_back({item_name(it, g, topo), {it}});
       } else if (it.kind == PlanItem::Kind::Deliver && !param && !opts.channel_rank.empty()) {
-        const std::string channel = topo.devices[dev].id + "->" + topo.devices[it.device].id;
-        channels[channel].emplace_back(opts.channel_rank.at({it.node, it.device}), it);
+        channels[channel_queue_name(topo, dev, it.device)].emplace_back(opts.channel_rank.at({it.node, it.device}), it);
       } else if (it.kind == PlanItem::Kind::Compute && opts.cpu_cores.count(dev)) {
         append(cores, queue_name(topo, {QueueRole::Kind::Core, dev, opts.core_of[it.node]}), it);
       } else if (!param || opts.copies.empty()) {
@@ -120,6 +124,8 @@ Plan build_plan(const Problem& p, std::string placer, std::vector<int> device_of
     plan.queues.push_back(std::move(q));
   }
   for (const ParamCopy& c : opts.copies) append(plan.queues, c.queue, {PlanItem::Kind::Deliver, c.param, c.device});
+  for (const auto& [dev, items] : opts.ready)
+    if (!items.empty()) plan.queues.push_back({ready_queue_name(topo, dev), items});
   return plan;
 }
 

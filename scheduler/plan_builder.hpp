@@ -9,16 +9,20 @@
 // queues after: a CPU's ops one queue per core (`<cpu>.core<j>`, core_of, as Chrion runs them),
 // each activation delivery on a queue of its own named like its task (`op@dev`, so deliveries
 // never wait for each other) or on a queue per channel (`<src>-><dst>`, in an order a schedule
-// gives, as MOIRAI runs them), and the parameter copies on the queues a schedule booked them on
-// (`<link>.copy`, `<host>.copy`, `<dev>.h2d`) in the order it booked them. Queues come in order
-// of first appearance: compute, then parameter copies, then activations; a queue split by these
-// options takes its place, its parts first (each delivery queue, then what remains); channel
-// queues follow in name order, and booked copy queues come last.
+// gives, as MOIRAI runs them), the parameter copies on the queues a schedule booked them on
+// (`<link>.copy`, `bus<b>.copy`, `<dev>.h2d`, named by plan_names.hpp) in the order it booked
+// them, and a device's ops together with the deliveries into it on one ready queue
+// (`<dev>.ready`, in an order a schedule gives, so that each copy in holds up the ops after it,
+// as SortingHat's executor threads run them). Queues come in order of first appearance:
+// compute, then parameter copies, then activations; a queue split by these options takes its
+// place, its parts first (each delivery queue, then what remains); channel queues follow in name
+// order, then booked copy queues, and ready queues come last, in device order.
 //
-// Every queue is sorted by one global key in which each task's dependencies come first (the
-// position of an op in `order`; a delivery just after its producer; a parameter copy, and both
-// legs of a parallel transmission, before its first consumer on the device), so a built plan
-// can never deadlock.
+// Every queue it orders itself is sorted by one global key in which each task's dependencies
+// come first (the position of an op in `order`; a delivery just after its producer; a parameter
+// copy, and both legs of a parallel transmission, before its first consumer on the device), so
+// such a plan can never deadlock; booked copies depend on nothing, and a ready queue keeps the
+// schedule's order, which must put each task after those it needs.
 #pragma once
 
 #include <map>
@@ -31,7 +35,8 @@
 
 namespace placesim::scheduler {
 
-// A parameter copy a schedule booked (weights: host), on the queue that runs it.
+// A parameter copy a schedule booked (weights: host), on the queue that runs it (plan_names.hpp
+// names it).
 struct ParamCopy {
   int param = -1, device = -1;
   std::string queue;
@@ -46,7 +51,10 @@ struct BuildOptions {
   bool delivery_queues = false;  // each activation delivery on a queue of its own (`op@dev`)
   // Non-empty: each activation delivery (producer, device) on its channel's queue, by this rank.
   std::map<std::pair<int, int>, int> channel_rank;
-  std::vector<ParamCopy> copies; // non-empty: every parameter copy, on its queue in this order
+  std::vector<ParamCopy> copies; // non-empty: every parameter copy off the ready queues, on its queue in this order
+  // Per device: every task of its ready queue in this order (its ops, deliveries into it); a task
+  // listed here goes on no other queue.
+  std::map<int, std::vector<PlanItem>> ready;
 };
 
 // `device_of`: per graph node, the device of each op (entries of parameters are ignored).

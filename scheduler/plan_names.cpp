@@ -106,4 +106,14 @@ std::string queue_name(const hw::Topology& topo, QueueRole role) {
   return role.index == 0 && role.kind != QueueRole::Kind::Core ? base : base + std::to_string(role.index);
 }
 
+std::string channel_queue_name(const hw::Topology& topo, int src, int dst) {
+  return topo.devices[src].id + "->" + topo.devices[dst].id;
+}
+
+std::string link_copy_queue_name(const hw::Topology& topo, int link) { return topo.links[link].id + ".copy"; }
+
+std::string bus_copy_queue_name(int bus) { return fmt::format("bus{}.copy", bus); }
+
+std::string ready_queue_name(const hw::Topology& topo, int device) { return topo.devices[device].id + ".ready"; }
+
 }  // namespace placesim::scheduler

@@ -12,7 +12,15 @@
 //   <cpu>.core0, <cpu>.core1, ...        one core of a CPU (numbered from 0): its ops run on
 //                                        that core alone
 // Any other queue name (`bus0.copy`, `gpu0->gpu1`, `cpu0.compute`) only orders its tasks; an op
-// on such a queue of a CPU runs across all the cores the plan uses there.
+// on such a queue of a CPU runs across all the cores the plan uses there. Those build_plan lays
+// out (scheduler/plan_builder.hpp) are named here too:
+//
+//   <src>-><dst>                         activations (and forwarded legs) from src to dst
+//   <link>.copy                          parameter copies whose routes share that link
+//   bus<b>.copy                          parameter copies over PCIe bus b, as SortingHat numbers
+//                                        its buses
+//   <dev>.ready                          a device's ops and the deliveries into it, one after
+//                                        another
 #pragma once
 
 #include <string>
@@ -39,5 +47,10 @@ struct QueueRole {
 };
 QueueRole queue_role(const hw::Topology& topo, const std::string& name);
 std::string queue_name(const hw::Topology& topo, QueueRole role);
+
+std::string channel_queue_name(const hw::Topology& topo, int src, int dst);
+std::string link_copy_queue_name(const hw::Topology& topo, int link);
+std::string bus_copy_queue_name(int bus);
+std::string ready_queue_name(const hw::Topology& topo, int device);
 
 }  // namespace placesim::scheduler

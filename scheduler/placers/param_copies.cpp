@@ -8,6 +8,7 @@
 #include <map>
 #include <numeric>
 
+#include "scheduler/plan_names.hpp"
 #include "sim/core/error.hpp"
 
 namespace placesim::scheduler {
@@ -54,8 +55,8 @@ ParamCopies::ParamCopies(const Problem& p)
     auto [it, fresh] = channel.emplace(r, static_cast<int>(channel_name_.size()));
     if (fresh) {
       auto link = shared_link.find(r);
-      channel_name_.push_back(link == shared_link.end() ? topo.devices[d].id + ".h2d"
-                                                        : topo.links[link->second].id + ".copy");
+      channel_name_.push_back(link == shared_link.end() ? queue_name(topo, {QueueRole::Kind::H2d, d, 0})
+                                                        : link_copy_queue_name(topo, link->second));
     }
     channel_of_[d] = it->second;
   }

@@ -79,4 +79,19 @@ TEST(PlanLayout, ChannelQueuesComeAfterTheRestInNameOrder) {
   ASSERT_NO_THROW(run(p, plan));
 }
 
+TEST(PlanLayout, ReadyQueueTakesItsTasksFromTheOthersAndComesLast) {
+  const Problem p = problem(kGraph, preset("sortinghat-v100"));
+  const models::Graph& g = *p.graph;
+  const int gpu1 = p.topo->index("gpu1");
+  scheduler::BuildOptions o;
+  o.copies = {{g.find("w"), p.topo->index("gpu0"), scheduler::bus_copy_queue_name(0)}};
+  o.ready[gpu1] = {{PlanItem::Kind::Deliver, g.find("u"), gpu1}, {PlanItem::Kind::Deliver, g.find("a"), gpu1},
+                   {PlanItem::Kind::Deliver, g.find("b"), gpu1}, {PlanItem::Kind::Compute, g.find("c"), -1}};
+  const Plan plan = plan_for(p, kWhere, o);
+  EXPECT_EQ(names(plan), (std::vector<std::string>{"cpu0.compute", "gpu0.compute", "gpu0.h2d", "bus0.copy", "gpu1.ready"}));
+  EXPECT_EQ(tasks(p, plan, "gpu0.h2d"), std::vector<std::string>{"a@gpu0"});
+  EXPECT_EQ(tasks(p, plan, "gpu1.ready"), (std::vector<std::string>{"u@gpu1", "a@gpu1", "b@gpu1", "c"}));
+  ASSERT_NO_THROW(run(p, plan));
+}
+
 }  // namespace

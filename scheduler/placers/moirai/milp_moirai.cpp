@@ -292,7 +292,6 @@ class MilpMoirai final : public Placer {
   static std::pair<Plan, double> whole_plan(const Problem& p, const Coarse& c, const std::vector<int>& devices,
                                             const Placed& placed, const std::map<std::pair<int, int>, double>& flow_start) {
     const models::Graph& g = *p.graph;
-    const hw::Topology& topo = *p.topo;
     const Instance whole = moirai::make_instance(p, c, devices, c.order, Placed(p, c, static_cast<int>(devices.size())));
     std::vector<int> slot_of(whole.tasks());
     std::vector<double> task_key(whole.tasks()), flow_key(whole.flows.size());

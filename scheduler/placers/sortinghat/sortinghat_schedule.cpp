@@ -1,26 +1,28 @@
-// merge_plan: the queues the header describes.
+// merge_plan: the tasks of the queues the header describes, in their order; build_plan lays the
+// queues out (booked copies and ready queues).
 #include "scheduler/placers/sortinghat/sortinghat_schedule.hpp"
 
 #include <algorithm>
-#include <fmt/format.h>
 #include <set>
+
+#include "scheduler/plan_builder.hpp"
+#include "scheduler/plan_names.hpp"
 
 namespace placesim::scheduler::sortinghat {
 
 Plan merge_plan(const Problem& p, const Machine& mc, const std::vector<SolvedSubmodel>& subs, std::string placer) {
   const models::Graph& g = *p.graph;
-  const hw::Topology& topo = *p.topo;
-  const int k = static_cast<int>(mc.gpus.size());
-  Plan plan;
-  plan.placer = std::move(placer);
-  plan.device_of.assign(g.nodes.size(), -1);
-  std::vector<PlanQueue> ready(k), copy(mc.buses);
-  for (int i = 0; i < k; ++i) ready[i].name = topo.devices[mc.gpus[i]].id + ".ready";
-  for (int b = 0; b < mc.buses; ++b) copy[b].name = fmt::format("bus{}.copy", b);
+  std::vector<int> device_of(g.nodes.size(), -1);
+  BuildOptions opts;
+  std::vector<std::vector<ParamCopy>> copy(mc.buses);  // per bus, so that the bus queues come in bus order
   std::set<std::pair<int, int>> delivered;  // (graph node, device)
-  auto deliver = [&](PlanQueue& q, int node, int dev) {
-    if (plan.delivery(node, dev).via == ParamDelivery::Via::Dha || !delivered.insert({node, dev}).second) return;
-    q.items.push_back({PlanItem::Kind::Deliver, node, dev});
+  auto fresh = [&](int node, int dev) {  // a delivery not yet made, nor read by direct host access
+    const auto it = opts.params.find({node, dev});
+    if (it != opts.params.end() && it->second.via == ParamDelivery::Via::Dha) return false;
+    return delivered.insert({node, dev}).second;
+  };
+  auto deliver = [&](int node, int dev) {
+    if (fresh(node, dev)) opts.ready[dev].push_back({PlanItem::Kind::Deliver, node, dev});
   };
 
   for (const SolvedSubmodel& s : subs) {
@@ -37,19 +39,22 @@ Plan merge_plan(const Problem& p, const Machine& mc, const std::vector<SolvedSub
     std::sort(by_pos.begin(), by_pos.end(), [&](int a, int b) { return pos[s.sub.node_of[a]] < pos[s.sub.node_of[b]]; });
     for (int x = 0; x < in.n; ++x)
       if (!in.is_param[x] && s.sm->original[s.sub.node_of[x]] >= 0)
-        plan.device_of[original(x)] = mc.gpus[in.gpu_of_slot(s.sol.slot_of[x])];
+        device_of[original(x)] = mc.gpus[in.gpu_of_slot(s.sol.slot_of[x])];
     // Slot 0: direct host access on every GPU that reads the parameter.
     for (auto [w, v] : in.edges)
       if (in.is_param[w] && s.sol.slot_of[w] == 0) {
         const int dev = mc.gpus[in.gpu_of_slot(s.sol.slot_of[v])];
-        if (!delivered.count({original(w), dev})) plan.params[{original(w), dev}].via = ParamDelivery::Via::Dha;
+        if (!delivered.count({original(w), dev})) opts.params[{original(w), dev}].via = ParamDelivery::Via::Dha;
       }
     // CopyParam queues.
     const auto order = in.dt_order();
     for (int b = 0; b < mc.buses; ++b)
-      for (int j : order[b])
+      for (int j : order[b]) {
+        const int dev = mc.gpus[in.gpu_of_slot(j)];
         for (int x : by_pos)
-          if (in.is_param[x] && s.sol.slot_of[x] == j) deliver(copy[b], original(x), mc.gpus[in.gpu_of_slot(j)]);
+          if (in.is_param[x] && s.sol.slot_of[x] == j && fresh(original(x), dev))
+            copy[b].push_back({original(x), dev, bus_copy_queue_name(b)});
+      }
     // ExecSubgraph queues.
     for (int j = 1; j < in.slots(); ++j) {
       const int i = in.gpu_of_slot(j);
@@ -67,18 +72,15 @@ Plan merge_plan(const Problem& p, const Machine& mc, const std::vector<SolvedSub
             if (pass == 0 && param && p.weights == WeightsMode::Host) {
               const auto it = std::find(s.sub.node_of.begin(), s.sub.node_of.end(), u);
               const int slot = it == s.sub.node_of.end() ? -1 : s.sol.slot_of[it - s.sub.node_of.begin()];
-              if (slot != 0 && (slot < 0 || in.gpu_of_slot(slot) != i)) deliver(ready[i], orig, dev);
+              if (slot != 0 && (slot < 0 || in.gpu_of_slot(slot) != i)) deliver(orig, dev);
             }
-            if (pass == 1 && !param && plan.device_of[orig] != dev) deliver(ready[i], orig, dev);
+            if (pass == 1 && !param && device_of[orig] != dev) deliver(orig, dev);
           }
-      for (int x : ops) ready[i].items.push_back({PlanItem::Kind::Compute, original(x), -1});
+      for (int x : ops) opts.ready[dev].push_back({PlanItem::Kind::Compute, original(x), -1});
     }
   }
-  for (auto& q : copy)
-    if (!q.items.empty()) plan.queues.push_back(std::move(q));
-  for (auto& q : ready)
-    if (!q.items.empty()) plan.queues.push_back(std::move(q));
-  return plan;
+  for (const auto& bus : copy) opts.copies.insert(opts.copies.end(), bus.begin(), bus.end());
+  return build_plan(p, std::move(placer), std::move(device_of), g.ops(), opts);
 }
 
 }  // namespace placesim::scheduler::sortinghat

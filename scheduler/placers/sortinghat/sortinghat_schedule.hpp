@@ -1,7 +1,8 @@
 // The submodels' MILP solutions merged and lowered to one Plan (sortinghat.md 3.2, Algorithm 1).
 //
 // Algorithm 1 has a copy thread per PCIe bus and an executor thread per GPU; the plan gets one
-// queue for each, in the MILP's order, submodel after submodel:
+// queue for each, in the MILP's order, submodel after submodel (build_plan lays them out, as
+// booked copies and ready queues: scheduler/plan_builder.hpp):
 //
 //   bus<b>.copy   CopyParam(b): the parameter copies `w@gpu` of bus b's slots in the round-robin
 //                 order of Eq. 12-13 (ShInput::dt_order), each slot's in node order. The queue
