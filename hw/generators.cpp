@@ -8,14 +8,22 @@ Generated run_generator(const Yaml& generator, const Yaml& root) {
   const std::string name = generator.str();
   if (name != "asymgroup") generator.fail(fmt::format("unknown generator '{}' (generators: asymgroup)", name));
   const Yaml nodes = root.at("nodes");
-  if (!nodes.is_seq() || nodes.node().size() == 0)
-    nodes.fail("expected a non-empty list of GPUs per node (1 or 2) such as [2, 1, 1, 2]");
   Generated g{"asymgroup-s0", {}};
-  for (const Yaml& n : nodes.items()) {
-    const std::int64_t gpus = n.integer();
-    if (gpus != 1 && gpus != 2) n.fail(fmt::format("expected 1 or 2 GPUs per node (AsymGroup's A100 nodes), got '{}'", n.str()));
-    g.nodes.push_back(NodeGroup{fmt::format("a100x{}", gpus), n.loc(), 1});
+  auto add = [&](const Yaml& gpus, int count) {
+    const std::int64_t k = gpus.integer();
+    if (k != 1 && k != 2) gpus.fail(fmt::format("expected 1 or 2 GPUs per node (AsymGroup's A100 nodes), got '{}'", gpus.str()));
+    g.nodes.push_back(NodeGroup{fmt::format("a100x{}", k), gpus.loc(), count});
+  };
+  if (nodes.is_map()) {  // {count: N, gpus: 1}: N alike nodes, as a sweep over node counts wants
+    nodes.allow_keys({"count", "gpus"});
+    const std::int64_t count = nodes.at("count").integer();
+    if (count < 1 || count > 4096) nodes.at("count").fail(fmt::format("expected 1 to 4096 nodes, got '{}'", nodes.at("count").str()));
+    add(nodes.at("gpus"), static_cast<int>(count));
+    return g;
   }
+  if (!nodes.is_seq() || nodes.node().size() == 0)
+    nodes.fail("expected a non-empty list of GPUs per node (1 or 2) such as [2, 1, 1, 2], or {count: N, gpus: 1}");
+  for (const Yaml& n : nodes.items()) add(n, 1);
   return g;
 }
 

@@ -5,7 +5,8 @@
 //
 //   asymgroup   base preset asymgroup-s0 (AsymGroup's simulated A100 cluster); `nodes` lists
 //               each node's GPU count, 1 or 2, in node order: [2, 1] is n0 with two GPUs
-//               (template a100x2) and n1 with one (a100x1).
+//               (template a100x2) and n1 with one (a100x1). `nodes: {count: N, gpus: G}`: N nodes
+//               of G GPUs each (a sweep over `hardware.nodes.count`).
 #pragma once
 
 #include <string>

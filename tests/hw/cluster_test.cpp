@@ -192,4 +192,13 @@ TEST(HwCluster, AsymGroupGenerator) {
   EXPECT_NEAR(t.route(t.index("n0.gpu0"), t.index("n1.gpu0")).latency_s, 200e-9, 1e-18);
 }
 
+TEST(HwCluster, AsymGroupGeneratorByCount) {
+  // {count: 5, gpus: 1}: five one-GPU nodes n0 .. n4, as [1, 1, 1, 1, 1].
+  const Yaml spec = Yaml::load_string("hardware: {generator: asymgroup, nodes: {count: 5, gpus: 1}}\n", "s.yaml");
+  const Topology t = load_topology(spec.at("hardware"));
+  EXPECT_EQ(t.gpus().size(), 5u);
+  EXPECT_GE(t.find("n4.gpu0"), 0);
+  EXPECT_LT(t.find("n5.gpu0"), 0);
+}
+
 }  // namespace
