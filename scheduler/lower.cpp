@@ -114,6 +114,7 @@ void Lowering::add_tasks() {
         fill_transfer(t, it, role);
       }
       tg.add_task(std::move(t));
+      if (it.kind != PlanItem::Kind::Compute) add_traffic(id, it);
     }
   }
   for (int n : g.ops())
@@ -229,6 +230,17 @@ void Lowering::fill_transfer(engine::Task& t, const PlanItem& it, const QueueRol
   if (param && it.kind != PlanItem::Kind::Forward && pageable_bw > 0 &&
       plan.buffer_of(plan.delivery(n, dev)) == HostBuffer::Pageable)
     t.rate_cap = pageable_bw / t.bytes;
+}
+
+// A delivery's bytes from the data's source to where it goes, for the communication metric. A
+// fixed-time edge moves no bytes; a parameter with no host memory (on an ideal network) has no
+// source to count them for.
+void Lowering::add_traffic(engine::TaskId id, const PlanItem& it) {
+  const double bytes = out.graph.tasks[id].bytes;
+  const Ends ends = transfer_ends(plan, g, topo, it);
+  if (bytes <= 0 || ends.src < 0) return;
+  const bool param = g.nodes[it.node].kind == NodeKind::Param;
+  out.graph.traffic.push_back({id, ends.src, ends.dst, param ? "parameter" : "activation", bytes});
 }
 
 engine::TaskId Lowering::needed(PlanItem::Kind kind, int node, int device, int for_op) const {

@@ -35,6 +35,9 @@
 //   * a plan's collective is appended by engine::lower_collective, at the problem's fidelity,
 //     over the topology's routes (scheduler/lower_collectives.hpp), after its `after` ops'
 //     compute and before its `before` ops'; it holds no memory of its own;
+//   * each delivery's bytes are also recorded as traffic (engine::Traffic, never read by the
+//     engine) from its source to its destination device, as "parameter" or "activation"; each
+//     collective's by the engine, as its operation: what scheduler/comm_bytes.hpp sums;
 //   * a delivery whose edges have fixed times is a task of the shortest of those times and no
 //     resource use; a consumer whose edge is longer waits the difference in a task of its own
 //     (`node@dev>consumer`, on its own queue), so every edge takes exactly its own time;

@@ -52,6 +52,7 @@ struct Lowering {
   void add_memory_use(engine::Task& t, int host, double bytes) const;
   engine::TaskId edge_arrival(int e, engine::TaskId delivery);
   void fill_transfer(engine::Task& t, const PlanItem& it, const QueueRole& queue);
+  void add_traffic(engine::TaskId id, const PlanItem& it);  // of the delivery task `id`
   void add_route(engine::Task& t, int src, int dst, double bytes) const;  // latency and link uses src -> dst
   engine::TaskId needed(PlanItem::Kind kind, int node, int device, int for_op) const;
   engine::PoolId pool_of(int d) const;

@@ -104,6 +104,14 @@ void TaskGraph::validate() const {
     if (!(t.rate_cap > 0)) bad_task(t, id, "rate cap must be positive");
     if (!(t.bytes >= 0)) bad_task(t, id, "bytes must be >= 0");
   }
+  for (const Traffic& t : traffic) {
+    const std::string where = "traffic '" + t.kind + "': ";
+    if (!valid(t.task, tasks.size())) throw InputError(where + "task " + std::to_string(t.task) + " does not exist");
+    if (t.src < 0 || t.dst < 0 || t.src == t.dst) {
+      throw InputError(where + "needs two different devices, got " + std::to_string(t.src) + " and " + std::to_string(t.dst));
+    }
+    if (!(t.bytes >= 0) || !std::isfinite(t.bytes)) throw InputError(where + "bytes must be finite and >= 0");
+  }
   for (const Buffer& b : buffers) {
     const std::string where = "buffer '" + b.name + "': ";
     if (!valid(b.pool, pools.size())) throw InputError(where + "memory pool " + std::to_string(b.pool) + " does not exist");

@@ -6,7 +6,8 @@
 //   * tasks: each with dependencies, a queue, the resources it uses and how much of each
 //     (a_r: the amount consumed over the task's whole life), an optional latency waited before
 //     it becomes an activity, and an optional cap on its progress rate;
-//   * memory pools and buffers: bytes held on a pool between two task events.
+//   * memory pools and buffers: bytes held on a pool between two task events;
+//   * traffic: what tasks move from one device to another, for the communication metric only.
 // scheduler/lower.cpp is the one place that builds TaskGraphs from plans.
 #pragma once
 
@@ -60,6 +61,17 @@ struct Pool {
   double capacity = kUnbounded;
 };
 
+// Bytes a task moves from one device to another, recorded for the communication metric
+// (scheduler/comm_bytes.hpp). The engine never reads it: a task's time follows from its `uses`
+// and `bytes` alone. Devices are the builder's indices (topology devices in lower(), group
+// members in the collectives); `kind` says what moved them ("activation", "all-reduce", ...).
+struct Traffic {
+  TaskId task = -1;
+  std::int32_t src = -1, dst = -1;
+  std::string kind;
+  double bytes = 0;
+};
+
 // Memory held on a pool: from an allocation event to the end of the last of `free_after`.
 struct Buffer {
   std::string name;
@@ -77,6 +89,7 @@ struct TaskGraph {
   std::vector<Task> tasks;
   std::vector<Pool> pools;
   std::vector<Buffer> buffers;
+  std::vector<Traffic> traffic;
 
   ResourceId add_resource(std::string name, double capacity, bool exclusive = false);
   QueueId add_queue(std::string name);

@@ -4,11 +4,21 @@
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
+#include "sim/core/units.hpp"
 
 namespace placesim::explore {
 
 static nlohmann::ordered_json opt(const std::optional<double>& v) {
   return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+}
+
+// {"total", "inter_node", "per_gpu": {device: bytes}, "by_kind": {kind: bytes}}; null for none.
+static nlohmann::ordered_json comm_json(const std::optional<scheduler::CommBytes>& c) {
+  if (!c) return nullptr;
+  nlohmann::ordered_json per_gpu = nlohmann::ordered_json::object(), by_kind = nlohmann::ordered_json::object();
+  for (auto& [dev, bytes] : c->per_gpu) per_gpu[dev] = bytes;
+  for (auto& [kind, bytes] : c->by_kind) by_kind[kind] = bytes;
+  return {{"total", c->total}, {"inter_node", c->inter_node}, {"per_gpu", per_gpu}, {"by_kind", by_kind}};
 }
 
 nlohmann::ordered_json runs_to_json(const RunSet& set, bool timing) {
@@ -32,6 +42,7 @@ nlohmann::ordered_json runs_to_json(const RunSet& set, bool timing) {
     // JSON has no infinity: a MILP placer whose solve found nothing has gap null and says so.
     j["gap"] = r.gap && std::isfinite(*r.gap) ? nlohmann::ordered_json(*r.gap) : nlohmann::ordered_json(nullptr);
     j["peak_mem_bytes"] = mem;
+    j["comm_bytes"] = comm_json(r.comm_bytes);
     if (timing) j["placement_s"] = r.placement_s;
     j["message"] = r.message;
     j["seed"] = r.seed;
@@ -72,12 +83,14 @@ Comparison compare(const RunSet& set, const std::string& baseline, Metric metric
       nr.speedup.resize(c.placers.size());
       nr.bound.resize(c.placers.size());
       nr.status.resize(c.placers.size());
+      nr.comm.resize(c.placers.size());
       c.rows.push_back(std::move(nr));
     }
     Comparison::Row& rr = c.rows[it->second];
     const size_t k = col[r.placer];
     rr.value[k] = metric == Metric::Makespan ? r.makespan_s : r.predicted_s;
     rr.status[k] = scheduler::to_string(r.status);
+    rr.comm[k] = r.comm_bytes;
     if (metric == Metric::Makespan && !r.makespan_s && r.status == scheduler::RunStatus::Ok) rr.bound[k] = r.predicted_s;
   }
   std::vector<double> log_sum(c.placers.size(), 0.0);
@@ -106,38 +119,60 @@ static std::string cell(const std::optional<double>& v, const std::optional<doub
   return s;
 }
 
+static std::string point_label(const std::vector<std::pair<std::string, std::string>>& point) {
+  std::string label;
+  for (auto& [axis, value] : point) label += (label.empty() ? "" : " ") + axis + "=" + value;
+  return label.empty() ? "(single point)" : label;
+}
+
+// Columns aligned, a rule under the head row and, with rule_before_last, above the last row.
+static std::string render(const std::vector<std::vector<std::string>>& table, bool rule_before_last) {
+  std::vector<size_t> width(table[0].size(), 0);
+  for (auto& line : table)
+    for (size_t k = 0; k < line.size(); ++k) width[k] = std::max(width[k], line[k].size());
+  std::string out;
+  for (size_t i = 0; i < table.size(); ++i) {
+    for (size_t k = 0; k < table[i].size(); ++k)
+      out += k == 0 ? fmt::format("{:<{}}", table[i][k], width[k]) : fmt::format("  {:>{}}", table[i][k], width[k]);
+    out += "\n";
+    if (i == 0 || (i + 2 == table.size() && rule_before_last)) {
+      size_t total = 0;
+      for (size_t w : width) total += w + 2;
+      out += std::string(total - 2, '-') + "\n";
+    }
+  }
+  return out;
+}
+
+static std::string comm_cell(const std::optional<scheduler::CommBytes>& c) {
+  if (!c) return "-";
+  return units::format_bytes(c->total) + " (" + units::format_bytes(c->inter_node) + ")";
+}
+
 std::string format_comparison(const Comparison& c) {
-  std::vector<std::vector<std::string>> table;
   std::vector<std::string> head{"point"};
   for (auto& p : c.placers) head.push_back(p);
-  table.push_back(head);
+  std::vector<std::vector<std::string>> table{head}, comm{head};
+  bool any_comm = false;
   for (const Comparison::Row& r : c.rows) {
-    std::string point;
-    for (auto& [axis, value] : r.point) point += (point.empty() ? "" : " ") + axis + "=" + value;
-    std::vector<std::string> line{point.empty() ? "(single point)" : point};
-    for (size_t k = 0; k < c.placers.size(); ++k) line.push_back(cell(r.value[k], r.speedup[k], r.bound[k], r.status[k]));
+    std::vector<std::string> line{point_label(r.point)}, comm_line{point_label(r.point)};
+    for (size_t k = 0; k < c.placers.size(); ++k) {
+      line.push_back(cell(r.value[k], r.speedup[k], r.bound[k], r.status[k]));
+      comm_line.push_back(comm_cell(r.comm[k]));
+      any_comm = any_comm || r.comm[k];
+    }
     table.push_back(line);
+    comm.push_back(comm_line);
   }
   if (!c.baseline.empty()) {
     std::vector<std::string> line{"geomean speed-up"};
     for (auto& g : c.geomean) line.push_back(g ? fmt::format("{:.3f}x", *g) : "-");
     table.push_back(line);
   }
-  std::vector<size_t> width(head.size(), 0);
-  for (auto& line : table)
-    for (size_t k = 0; k < line.size(); ++k) width[k] = std::max(width[k], line[k].size());
   std::string out = fmt::format("{} per point{}\n", c.metric == Metric::Makespan ? "simulated makespan" : "placer's prediction",
                                 c.baseline.empty() ? "" : fmt::format(" (speed-up over {})", c.baseline));
-  for (size_t i = 0; i < table.size(); ++i) {
-    for (size_t k = 0; k < table[i].size(); ++k)
-      out += k == 0 ? fmt::format("{:<{}}", table[i][k], width[k]) : fmt::format("  {:>{}}", table[i][k], width[k]);
-    out += "\n";
-    if (i == 0 || (i + 2 == table.size() && !c.baseline.empty())) {
-      size_t total = 0;
-      for (size_t w : width) total += w + 2;
-      out += std::string(total - 2, '-') + "\n";
-    }
-  }
+  out += render(table, !c.baseline.empty());
+  if (any_comm) out += "\nbytes sent between devices per point: total (inter-node)\n" + render(comm, false);
   return out;
 }
 
@@ -151,7 +186,10 @@ nlohmann::ordered_json comparison_to_json(const Comparison& c) {
     for (auto& [axis, value] : r.point) point[axis] = value;
     nlohmann::ordered_json placers = nlohmann::ordered_json::object();
     for (size_t k = 0; k < c.placers.size(); ++k)
-      placers[c.placers[k]] = {{"value_s", opt(r.value[k])}, {"speedup", opt(r.speedup[k])}, {"status", r.status[k]}};
+      placers[c.placers[k]] = {{"value_s", opt(r.value[k])},
+                               {"speedup", opt(r.speedup[k])},
+                               {"status", r.status[k]},
+                               {"comm_bytes", comm_json(r.comm[k])}};
     rows.push_back({{"point", point}, {"placers", placers}});
   }
   j["points"] = rows;

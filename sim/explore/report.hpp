@@ -1,6 +1,7 @@
 // Presenting a RunSet: the `--json` document of `placesim run`, and the comparison table
-// (makespan and speed-up over the baseline per sweep point, geometric mean per placer) that
-// `placesim run` and `placesim compare` print.
+// (makespan and speed-up over the baseline per sweep point, geometric mean per placer; then the
+// bytes each plan sent between devices, in total and across nodes) that `placesim run` and
+// `placesim compare` print.
 #pragma once
 
 #include <map>
@@ -29,6 +30,7 @@ struct Comparison {
     std::vector<std::optional<double>> speedup;  // per placer: baseline value / value
     std::vector<std::optional<double>> bound;    // per placer: a bound's prediction (no makespan)
     std::vector<std::string> status;
+    std::vector<std::optional<scheduler::CommBytes>> comm;  // per placer: what its plan moved
   };
   std::vector<Row> rows;
   std::vector<std::optional<double>> geomean;  // per placer, over points where defined

@@ -6,6 +6,11 @@
 //                predicted_s f64, speedup f64, gap f64 (MILP placers), placement_s f64, message str,
 //                seed uint64
 //   peak_memory: run int32 (row of `runs`), device str, bytes f64
+//   comm_bytes:  run int32, scope str, name str, bytes f64: a run's communication volume
+//                (scheduler/comm_bytes.hpp), one row per figure: scope "total" and "inter_node"
+//                (name ""), "per_gpu" (name: the device id), "by_kind" (name: the kind); a run
+//                without one has no rows. Schema 2 files have no such table; they read as runs
+//                without communication volumes.
 // Strings are variable-length UTF-8. `point` is a JSON object {axis: value} in axis order; absent
 // optionals are NaN. Root attributes: schema_version (int) and variable-length strings
 // placesim_version, git_commit, scenario, scenario_text, hardware_text, baseline,
@@ -64,6 +69,13 @@ struct PeakRow {
   double bytes;
 };
 
+struct CommRow {
+  std::int32_t run;
+  const char* scope;
+  const char* name;
+  double bytes;
+};
+
 Handle run_type(hid_t str) {
   Handle t(H5Tcreate(H5T_COMPOUND, sizeof(RunRow)), H5Tclose, "runs type");
   check(H5Tinsert(t, "point_index", HOFFSET(RunRow, point_index), H5T_NATIVE_INT32), "runs type");
@@ -85,6 +97,15 @@ Handle peak_type(hid_t str) {
   check(H5Tinsert(t, "run", HOFFSET(PeakRow, run), H5T_NATIVE_INT32), "peak_memory type");
   check(H5Tinsert(t, "device", HOFFSET(PeakRow, device), str), "peak_memory type");
   check(H5Tinsert(t, "bytes", HOFFSET(PeakRow, bytes), H5T_NATIVE_DOUBLE), "peak_memory type");
+  return t;
+}
+
+Handle comm_type(hid_t str) {
+  Handle t(H5Tcreate(H5T_COMPOUND, sizeof(CommRow)), H5Tclose, "comm_bytes type");
+  check(H5Tinsert(t, "run", HOFFSET(CommRow, run), H5T_NATIVE_INT32), "comm_bytes type");
+  check(H5Tinsert(t, "scope", HOFFSET(CommRow, scope), str), "comm_bytes type");
+  check(H5Tinsert(t, "name", HOFFSET(CommRow, name), str), "comm_bytes type");
+  check(H5Tinsert(t, "bytes", HOFFSET(CommRow, bytes), H5T_NATIVE_DOUBLE), "comm_bytes type");
   return t;
 }
 
@@ -128,6 +149,7 @@ void write_file(const std::string& path, const RunSet& set) {
   points.reserve(set.runs.size());
   std::vector<RunRow> runs;
   std::vector<PeakRow> peaks;
+  std::vector<CommRow> comms;
   for (std::size_t i = 0; i < set.runs.size(); ++i) {
     const RunResult& r = set.runs[i];
     points.push_back(point_json(r));
@@ -136,10 +158,17 @@ void write_file(const std::string& path, const RunSet& set) {
     for (const auto& [device, bytes] : r.peak_mem_bytes) {
       peaks.push_back({static_cast<std::int32_t>(i), device.c_str(), bytes});
     }
+    if (!r.comm_bytes) continue;
+    const auto run = static_cast<std::int32_t>(i);
+    comms.push_back({run, "total", "", r.comm_bytes->total});
+    comms.push_back({run, "inter_node", "", r.comm_bytes->inter_node});
+    for (const auto& [device, bytes] : r.comm_bytes->per_gpu) comms.push_back({run, "per_gpu", device.c_str(), bytes});
+    for (const auto& [kind, bytes] : r.comm_bytes->by_kind) comms.push_back({run, "by_kind", kind.c_str(), bytes});
   }
   Handle str = string_type();
   write_table(file, "runs", run_type(str), runs);
   write_table(file, "peak_memory", peak_type(str), peaks);
+  write_table(file, "comm_bytes", comm_type(str), comms);
   check(H5Fflush(file, H5F_SCOPE_GLOBAL), "flush");
 }
 
@@ -206,9 +235,10 @@ RunSet read_file(const std::string& path) {
     throw InputError("results file " + path + " is not a placesim results file (no schema_version)");
   }
   const int version = read_int_attr(file, "schema_version");
-  if (version != kResultsSchemaVersion) {
+  if (version < kOldestReadableSchemaVersion || version > kResultsSchemaVersion) {
     throw InputError("results file " + path + " has schema version " + std::to_string(version) +
-                     ", this placesim reads " + std::to_string(kResultsSchemaVersion));
+                     ", this placesim reads " + std::to_string(kOldestReadableSchemaVersion) + " to " +
+                     std::to_string(kResultsSchemaVersion));
   }
   RunSet set;
   set.scenario = read_string_attr(file, "scenario");
@@ -233,12 +263,27 @@ RunSet read_file(const std::string& path) {
     r.seed = row.seed;
     set.runs.push_back(std::move(r));
   });
-  read_table<PeakRow>(file, "peak_memory", peak_type(str), [&](const PeakRow& row) {
-    if (row.run < 0 || static_cast<std::size_t>(row.run) >= set.runs.size()) {
-      throw InputError("results file " + path + ": peak_memory names run " + std::to_string(row.run) +
-                       " of " + std::to_string(set.runs.size()));
+  // The run a row of `table` belongs to.
+  const auto run_of = [&](const char* table, std::int32_t run) -> RunResult& {
+    if (run < 0 || static_cast<std::size_t>(run) >= set.runs.size()) {
+      throw InputError("results file " + path + ": " + table + " names run " + std::to_string(run) + " of " +
+                       std::to_string(set.runs.size()));
     }
-    set.runs[static_cast<std::size_t>(row.run)].peak_mem_bytes[text_of(row.device)] = row.bytes;
+    return set.runs[static_cast<std::size_t>(run)];
+  };
+  read_table<PeakRow>(file, "peak_memory", peak_type(str), [&](const PeakRow& row) {
+    run_of("peak_memory", row.run).peak_mem_bytes[text_of(row.device)] = row.bytes;
+  });
+  if (version < 3) return set;  // no communication volumes before schema 3
+  read_table<CommRow>(file, "comm_bytes", comm_type(str), [&](const CommRow& row) {
+    std::optional<scheduler::CommBytes>& c = run_of("comm_bytes", row.run).comm_bytes;
+    if (!c) c.emplace();
+    const std::string scope = text_of(row.scope);
+    if (scope == "total") c->total = row.bytes;
+    else if (scope == "inter_node") c->inter_node = row.bytes;
+    else if (scope == "per_gpu") c->per_gpu[text_of(row.name)] = row.bytes;
+    else if (scope == "by_kind") c->by_kind[text_of(row.name)] = row.bytes;
+    else throw InputError("results file " + path + ": comm_bytes has an unknown scope '" + scope + "'");
   });
   return set;
 }

@@ -1,8 +1,9 @@
 // HDF5 results file: one per scenario run (DESIGN.md, "Results").
 //
 // Layout: a `runs` compound dataset (one row per RunResult), a `peak_memory` dataset
-// (run index, device, bytes), and root attributes: schema_version, placesim_version,
-// git_commit, scenario, scenario_text, hardware_text, baseline, axes, created (UTC date).
+// (run index, device, bytes), a `comm_bytes` dataset (run index, scope, name, bytes), and root
+// attributes: schema_version, placesim_version, git_commit, scenario, scenario_text,
+// hardware_text, baseline, axes, created (UTC date).
 // Written to PATH.tmp-<pid> and renamed, so an interrupted run never leaves a corrupt file.
 #pragma once
 
@@ -12,10 +13,11 @@
 
 namespace placesim::explore {
 
-inline constexpr int kResultsSchemaVersion = 2;  // 2: runs.gap
+inline constexpr int kResultsSchemaVersion = 3;  // 2: runs.gap; 3: comm_bytes
+inline constexpr int kOldestReadableSchemaVersion = 2;  // read as runs without comm_bytes
 
 void write_results_h5(const std::string& path, const RunSet& set);
-// Throws InputError when the file is missing, not HDF5, or of another schema version.
+// Throws InputError when the file is missing, not HDF5, or of a schema version it cannot read.
 RunSet read_results_h5(const std::string& path);
 
 }  // namespace placesim::explore

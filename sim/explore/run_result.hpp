@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "scheduler/comm_bytes.hpp"
 #include "scheduler/run_status.hpp"
 
 namespace placesim::explore {
@@ -23,6 +24,7 @@ struct RunResult {
   std::optional<double> gap;                              // MILP placers: relative optimality gap
   std::optional<double> speedup;                          // baseline makespan / this makespan
   std::map<std::string, double> peak_mem_bytes;           // per device id
+  std::optional<scheduler::CommBytes> comm_bytes;         // what its plan's transfers moved; none unsimulated
   double placement_s = 0;                                 // wall-clock time of the placer (measured)
   std::string message;
   std::uint64_t seed = 0;

@@ -48,6 +48,7 @@ SingleRun run_placer(const scheduler::Problem& p, const scheduler::PlacerSpec& p
     return out;
   }
   for (auto& [dev, bytes] : score.memory.peak) r.peak_mem_bytes[dev] = bytes;
+  r.comm_bytes = scheduler::comm_bytes(*p.topo, score.lowered.graph, score.trace);
   if (!score.fits()) {
     r.status = scheduler::RunStatus::Infeasible;
     r.message = score.memory_message();

@@ -204,4 +204,37 @@ TEST(Cli, CompareRecomputesSpeedupsAgainstAnotherBaseline) {
   EXPECT_EQ(run_cli("compare " + dir + "/s.yaml").code, 2);
 }
 
+// Every simulated run carries its communication volume in --json, the results file and compare
+// (total and inter-node in the table; the whole of it in compare --json); a bound has none.
+TEST(Cli, RunAndCompareCarryCommBytes) {
+  const std::string dir = temp_dir("comm");
+  const std::string s = write(dir, "s.yaml", kSmall);
+  const auto run = run_cli("run " + s + " --json -o " + dir + "/r.h5");
+  ASSERT_EQ(run.code, 0) << run.err;
+  const auto rj = nlohmann::json::parse(run.out);
+  for (const auto& r : rj["runs"]) {
+    SCOPED_TRACE(r["placer"].get<std::string>());
+    if (r["placer"] == "critical-path") {
+      EXPECT_TRUE(r["comm_bytes"].is_null());
+      continue;
+    }
+    const auto& c = r["comm_bytes"];
+    ASSERT_TRUE(c.is_object()) << r.dump();
+    EXPECT_EQ(c["inter_node"].get<double>(), 0.0);  // one machine
+    EXPECT_EQ(c["per_gpu"].size(), 4u);
+    double kinds = 0;
+    for (const auto& [kind, bytes] : c["by_kind"].items()) kinds += bytes.get<double>();
+    EXPECT_NEAR(kinds, c["total"].get<double>(), 1e-9 * c["total"].get<double>());
+  }
+  // round-robin spreads the layers over the GPUs: activations cross between them.
+  EXPECT_GT(rj["runs"][1]["comm_bytes"]["by_kind"]["activation"].get<double>(), 0);
+  const auto cj = run_cli("compare " + dir + "/r.h5 --json");
+  ASSERT_EQ(cj.code, 0) << cj.err;
+  const auto compared = nlohmann::json::parse(cj.out);
+  EXPECT_EQ(compared["points"][1]["placers"]["round-robin"]["comm_bytes"], rj["runs"][4]["comm_bytes"]);
+  const auto table = run_cli("compare " + dir + "/r.h5");
+  ASSERT_EQ(table.code, 0) << table.err;
+  EXPECT_NE(table.out.find("bytes sent between devices per point: total (inter-node)"), std::string::npos) << table.out;
+}
+
 }  // namespace

@@ -36,6 +36,8 @@ RunSet sample_set() {
   ok.speedup = 1.0;
   ok.gap = 0.03;
   ok.peak_mem_bytes = {{"gpu0", 3.5e9}, {"gpu1", 1024.0}};
+  ok.comm_bytes = scheduler::CommBytes{4.5e9, 1.5e9, {{"gpu0", 1.5e9}, {"gpu1", 0.0}, {"cpu0", 1e6}},
+                                       {{"all-reduce", 3e9}, {"parameter", 1.5e9 - 1e6}, {"activation", 1e6}}};
   ok.placement_s = 0.002;
   ok.seed = 18446744073709551615ull;
 
@@ -54,6 +56,7 @@ RunSet sample_set() {
   failed.placer = "milp-sortinghat{q=6; a=b}";
   failed.status = scheduler::RunStatus::Infeasible;
   failed.peak_mem_bytes = {{"gpu0", 4.2e10}};
+  failed.comm_bytes = scheduler::CommBytes{0.0, 0.0, {{"gpu0", 0.0}}, {}};
   failed.message = "gpu0: needs 42 GB, has 32 GB\nsecond line, ünïcode";
   failed.seed = 7;
 
@@ -81,6 +84,7 @@ void expect_same(const RunSet& a, const RunSet& b) {
     EXPECT_EQ(x.speedup, y.speedup);
     EXPECT_EQ(x.gap, y.gap);
     EXPECT_EQ(x.peak_mem_bytes, y.peak_mem_bytes);
+    EXPECT_EQ(x.comm_bytes, y.comm_bytes);
     EXPECT_EQ(x.placement_s, y.placement_s);
     EXPECT_EQ(x.message, y.message);
     EXPECT_EQ(x.seed, y.seed);
@@ -122,6 +126,8 @@ TEST_F(ResultsH5, RoundTripsEveryField) {
   EXPECT_FALSE(back.runs[2].predicted_s.has_value());
   EXPECT_FALSE(back.runs[1].gap.has_value());
   EXPECT_TRUE(back.runs[1].peak_mem_bytes.empty());
+  EXPECT_FALSE(back.runs[1].comm_bytes.has_value());
+  EXPECT_TRUE(back.runs[2].comm_bytes.has_value());  // a run that moved nothing has zeros, not none
 }
 
 TEST_F(ResultsH5, RoundTripsAnEmptyRunSet) {
@@ -162,22 +168,39 @@ TEST_F(ResultsH5, HdfFileWithoutOurLayoutIsAnInputError) {
   EXPECT_THROW(read_results_h5(path("other.h5")), InputError);
 }
 
-TEST_F(ResultsH5, OtherSchemaVersionIsAnInputErrorSayingSo) {
-  write_results_h5(path("r.h5"), sample_set());
-  const hid_t file = H5Fopen(path("r.h5").c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+// Rewrites a results file's schema_version; drops its comm_bytes table when asked, as schema 2
+// files were written.
+void set_schema(const std::string& path, int version, bool drop_comm_bytes) {
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
   const hid_t attr = H5Aopen(file, "schema_version", H5P_DEFAULT);
-  const int future = kResultsSchemaVersion + 1;
-  H5Awrite(attr, H5T_NATIVE_INT, &future);
+  H5Awrite(attr, H5T_NATIVE_INT, &version);
   H5Aclose(attr);
+  if (drop_comm_bytes) H5Ldelete(file, "comm_bytes", H5P_DEFAULT);
   H5Fclose(file);
-  try {
-    read_results_h5(path("r.h5"));
-    FAIL() << "expected an InputError";
-  } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), "results file " + path("r.h5") + " has schema version " +
-                                         std::to_string(future) + ", this placesim reads " +
-                                         std::to_string(kResultsSchemaVersion));
+}
+
+TEST_F(ResultsH5, OtherSchemaVersionIsAnInputErrorSayingSo) {
+  for (int version : {kOldestReadableSchemaVersion - 1, kResultsSchemaVersion + 1}) {
+    write_results_h5(path("r.h5"), sample_set());
+    set_schema(path("r.h5"), version, false);
+    try {
+      read_results_h5(path("r.h5"));
+      FAIL() << "expected an InputError";
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()), "results file " + path("r.h5") + " has schema version " +
+                                           std::to_string(version) + ", this placesim reads 2 to " +
+                                           std::to_string(kResultsSchemaVersion));
+    }
   }
+}
+
+// A schema 2 file (before communication volumes) reads as the same runs without them.
+TEST_F(ResultsH5, SchemaTwoFilesReadWithoutCommBytes) {
+  write_results_h5(path("r.h5"), sample_set());
+  set_schema(path("r.h5"), 2, true);
+  RunSet expected = sample_set();
+  for (RunResult& r : expected.runs) r.comm_bytes.reset();
+  expect_same(expected, read_results_h5(path("r.h5")));
 }
 
 }  // namespace

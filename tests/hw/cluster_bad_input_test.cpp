@@ -98,8 +98,8 @@ TEST(HwClusterBadInput, UnknownIncludeAndGenerator) {
   expect_input_error("generator: torus\nnodes: [1]\n", "t.yaml:1:12", "unknown generator 'torus'");
   expect_input_error("generator: asymgroup\nnodes: [1, 3]\n", "t.yaml:2:12", "expected 1 or 2 GPUs per node");
   expect_input_error("generator: asymgroup\nnodes: {count: 0, gpus: 1}\n", "t.yaml:2:16", "expected 1 to 4096 nodes");
-  expect_input_error("generator: asymgroup\nnodes: {count: 4, gpus: 3}\n", "t.yaml:2:26", "expected 1 or 2 GPUs per node");
-  expect_input_error("generator: asymgroup\nnodes: {count: 4, cpus: 3}\n", "t.yaml:2", "cpus");
+  expect_input_error("generator: asymgroup\nnodes: {count: 4, gpus: 3}\n", "t.yaml:2:25", "expected 1 or 2 GPUs per node");
+  expect_input_error("generator: asymgroup\nnodes: {count: 4, cpus: 3}\n", "t.yaml:2:19", "unknown key 'cpus'");
   expect_input_error("include: sortinghat-v100\ngenerator: asymgroup\nnodes: [1]\n", "t.yaml:2:12",
                      "either 'include' or 'generator'");
 }

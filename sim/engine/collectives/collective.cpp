@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <map>
+#include <utility>
 
 #include "sim/core/error.hpp"
 #include "sim/engine/collectives/algorithm.hpp"
@@ -46,6 +48,22 @@ const CollectiveAlgorithm& checked(const CollectiveSpec& spec) {
   return a;
 }
 
+// What each rank sends each peer in the algorithm, summed per (src, dst) member pair: the flow
+// lowering's traffic, lowered into a scratch graph in one chunk (chunks cut the same bytes into
+// pieces), so that both fidelities count the same bytes.
+std::map<std::pair<int, int>, double> flow_sends(const CollectiveAlgorithm& a, const CollectiveSpec& spec,
+                                                 const Network& net) {
+  CollectiveSpec one = spec;
+  one.chunks = 1;
+  one.after.clear();
+  TaskGraph scratch;
+  Lowering low(scratch, one, net);
+  a.lower(low);
+  std::map<std::pair<int, int>, double> sent;
+  for (const Traffic& t : scratch.traffic) sent[{t.src, t.dst}] += t.bytes;
+  return sent;
+}
+
 }  // namespace
 
 const char* to_string(CollectiveOp op) {
@@ -81,10 +99,13 @@ std::vector<TaskId> lower_collective(TaskGraph& g, const CollectiveSpec& spec, c
     return low.finish();
   }
   // Analytic (and a group of one, which moves nothing): every rank waits for all ranks'
-  // `after`, then the closed form.
+  // `after`, then the closed form. Its task uses no resource; its bytes and traffic are what the
+  // rank sends in the algorithm.
   const TimePs t = ceil_ps(analytic_seconds(spec, net));
   std::vector<TaskId> all;
   for (const std::vector<TaskId>& deps : spec.after) all.insert(all.end(), deps.begin(), deps.end());
+  const std::map<std::pair<int, int>, double> sent =
+      spec.group.size() > 1 ? flow_sends(a, spec, net) : std::map<std::pair<int, int>, double>{};
   std::vector<TaskId> done;
   for (int member : spec.group) {
     Task task;
@@ -93,6 +114,12 @@ std::vector<TaskId> lower_collective(TaskGraph& g, const CollectiveSpec& spec, c
     task.queue = g.add_queue(fmt::format("{}:{}", spec.name, member));
     task.deps = all;
     task.latency = t;
+    const TaskId id = static_cast<TaskId>(g.tasks.size());
+    for (auto& [pair, bytes] : sent) {
+      if (pair.first != member) continue;
+      task.bytes += bytes;
+      g.traffic.push_back({id, member, pair.second, to_string(spec.op), bytes});
+    }
     done.push_back(g.add_task(std::move(task)));
   }
   return done;

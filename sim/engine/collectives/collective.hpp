@@ -6,7 +6,10 @@
 // steps contend with everything else in the graph. With `chunks` = k the data are cut into k
 // pieces that flow through the steps one after another (pipelining). Analytic fidelity appends
 // one task per rank that waits the algorithm's alpha-beta closed form (in each algorithm's
-// file) and uses no resource: fast for sweeps, exact where nothing else contends.
+// file) and uses no resource: fast for sweeps, exact where nothing else contends. Either way
+// the graph's traffic records what each rank sends each peer (TaskGraph::traffic, of the
+// operation's kind): per flow transfer, or per analytic task the flow lowering's bytes summed
+// per peer, so both fidelities count the same bytes.
 //
 // Sizes: S = `bytes`. All-reduce: S per rank in and out. All-gather: S is the gathered output
 // (each rank contributes S/n). Reduce-scatter: S per rank in, S/n out. Broadcast: S from rank 0

@@ -59,6 +59,7 @@ TaskId Lowering::send(int src, int dst, double bytes, std::vector<TaskId> deps, 
   t.latency = net_.latency(spec_.group[src], spec_.group[dst]);
   t.bytes = bytes;
   conn.last = g_.add_task(std::move(t));
+  g_.traffic.push_back({conn.last, spec_.group[src], spec_.group[dst], to_string(spec_.op), bytes});
   return conn.last;
 }
 

@@ -26,6 +26,7 @@ class Lowering {
 
   // A Transfer of `bytes` from rank src to rank dst after `deps` and after both ranks' `after`
   // tasks, appended to the connection src->dst of `channel`. `label` names the step ("s3.c0").
+  // Its bytes are recorded as traffic of the operation's kind between the two group members.
   TaskId send(int src, int dst, double bytes, std::vector<TaskId> deps, const std::string& label, int channel = 0);
   // A task that uses nothing and ends as soon as `deps` have: gathers rank r's arrivals.
   TaskId join(int rank, std::vector<TaskId> deps, const std::string& label);
