@@ -31,6 +31,7 @@ engine::CollectiveSpec collective_spec(const PlanCollective& c, const hw::Topolo
   s.chunks = c.chunks;
   s.fidelity = fidelity;
   s.weights = c.weights;
+  s.groups = c.groups;
   s.senders = c.senders;
   std::vector<std::string> nodes;  // node names, numbered by first appearance
   for (int d : c.group) {

@@ -81,6 +81,7 @@ struct PlanCollective {
   double bytes = 0;
   int chunks = 1;
   std::vector<double> weights;      // proportional: each rank's capability
+  std::vector<int> groups;          // proportional all-gather: each rank's group, 0..k-1
   int senders = 1;                  // point-to-point: ranks [0, senders) send
   std::vector<int> after, before;   // op nodes
   bool operator==(const PlanCollective&) const = default;

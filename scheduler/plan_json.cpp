@@ -77,16 +77,18 @@ std::vector<int> parse_ops(const Yaml& y, const models::Graph& g, const models::
   return {n};
 }
 
-int parse_count(const Yaml& y) {
+int parse_count(const Yaml& y, int least = 1) {
   const std::int64_t k = y.integer();
-  if (k < 1 || k > std::numeric_limits<int>::max()) y.fail(fmt::format("expected a whole number >= 1, got '{}'", y.str()));
+  if (k < least || k > std::numeric_limits<int>::max())
+    y.fail(fmt::format("expected a whole number >= {}, got '{}'", least, y.str()));
   return static_cast<int>(k);
 }
 
 void parse_collectives(const Yaml& list, Plan& plan, const models::Graph& g, const models::Graph& sg,
                        const std::map<int, std::vector<int>>& slices, const hw::Topology& topo) {
   for (const Yaml& c : list.items()) {
-    c.allow_keys({"name", "op", "algorithm", "group", "bytes", "chunks", "weights", "senders", "after", "before"});
+    c.allow_keys(
+        {"name", "op", "algorithm", "group", "bytes", "chunks", "weights", "groups", "senders", "after", "before"});
     PlanCollective pc;
     pc.name = c.at("name").str();
     try {
@@ -100,6 +102,8 @@ void parse_collectives(const Yaml& list, Plan& plan, const models::Graph& g, con
     if (c.has("chunks")) pc.chunks = parse_count(c.at("chunks"));
     if (c.has("weights"))
       for (const Yaml& w : c.at("weights").items()) pc.weights.push_back(w.positive_number());
+    if (c.has("groups"))
+      for (const Yaml& t : c.at("groups").items()) pc.groups.push_back(parse_count(t, 0));
     if (c.has("senders")) pc.senders = parse_count(c.at("senders"));
     for (auto [key, ops] : {std::pair{"after", &pc.after}, std::pair{"before", &pc.before}})
       if (c.has(key))
@@ -181,6 +185,7 @@ ordered_json collective_json(const PlanCollective& c, const models::Graph& g, co
   j["bytes"] = c.bytes;
   if (c.chunks != 1) j["chunks"] = c.chunks;
   if (!c.weights.empty()) j["weights"] = c.weights;
+  if (!c.groups.empty()) j["groups"] = c.groups;
   if (c.senders != 1) j["senders"] = c.senders;
   if (!c.after.empty()) j["after"] = names(c.after);
   if (!c.before.empty()) j["before"] = names(c.before);

@@ -59,6 +59,9 @@
 //   bytes      S, a number or "64MiB"
 //   chunks     pipelining pieces (default 1)
 //   weights    proportional: each rank's capability, > 0
+//   groups     proportional all-gather only (an error elsewhere): each rank's group, a whole
+//              number 0..k-1 with every group non-empty ([0, 0, 1, 1, 1]: ranks 0-1 and 2-4). The
+//              groups form a ring in index order and all-gather among themselves (collective.hpp)
 //   senders    point-to-point: the first `senders` ranks send (default 1)
 //   after      ops it waits for: a rank waits for those on its device and for those placed off
 //              the group

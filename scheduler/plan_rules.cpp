@@ -164,6 +164,8 @@ OptionProblem check_collective(const Plan& plan, const models::Graph& g, const h
       return {fmt::format("{}: op '{}' is both after and before it", what, g.nodes[op].name), "before"};
   try {
     engine::analytic_seconds(collective_spec(c, topo, engine::Fidelity::Analytic), RouteNetwork(topo, {}));
+  } catch (const engine::CollectiveOptionError& e) {
+    return {e.detail(), e.option()};
   } catch (const InputError& e) {
     return {e.detail(), "algorithm"};
   }

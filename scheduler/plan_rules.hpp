@@ -50,7 +50,8 @@ OptionProblem check_delivery(const Plan& plan, const models::Graph& g, const hw:
 // distinct compute devices; bytes > 0; chunks >= 1; no op both `after` and `before` it; and an
 // algorithm that implements the operation with the options given (the engine's closed form is
 // evaluated on the topology's routes, so a member pair without a route is caught here too).
-// `field` names the key at fault.
+// `field` names the key at fault: the option's own (`weights`, `groups`, `senders`) where the
+// engine names it, else `algorithm`.
 OptionProblem check_collective(const Plan& plan, const models::Graph& g, const hw::Topology& topo,
                                const PlanCollective& c);
 

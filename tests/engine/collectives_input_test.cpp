@@ -18,7 +18,9 @@ using test::kUs;
 using test::spec_of;
 using ::testing::HasSubstr;
 
-void expect_rejected(const CollectiveSpec& s, const std::string& message) {
+// Rejected at both fidelities with `message`; where `option` is given, as a CollectiveOptionError
+// naming that field.
+void expect_rejected(const CollectiveSpec& s, const std::string& message, const std::string& option = "") {
   for (Fidelity f : {Fidelity::Flow, Fidelity::Analytic}) {
     TaskGraph g;
     const LinkNetwork net = switch_network(g, 8, 1e10, kUs);
@@ -29,6 +31,11 @@ void expect_rejected(const CollectiveSpec& s, const std::string& message) {
       ADD_FAILURE() << "accepted; expected: " << message;
     } catch (const InputError& e) {
       EXPECT_THAT(e.what(), HasSubstr(message));
+      if (!option.empty()) {
+        const auto* o = dynamic_cast<const CollectiveOptionError*>(&e);
+        ASSERT_NE(o, nullptr) << e.what();
+        EXPECT_EQ(o->option(), option);
+      }
     }
   }
 }
@@ -66,15 +73,45 @@ TEST(CollectivesInput, AlgorithmOptions) {
   h.nodes = {0, 0, 0, 1};
   expect_rejected(h, "as many ranks on every node; node 0 has 3, node 1 has 1");
   CollectiveSpec p = spec_of(CollectiveOp::PointToPoint, "proportional", 4, 1e6);
-  expect_rejected(p, "proportional needs one weight per rank (4), got 0");
+  expect_rejected(p, "collective 'coll': proportional needs `weights`, one per rank (4), got 0", "weights");
   p.weights = {1, 2, 0, 1};
-  expect_rejected(p, "weights must be positive");
+  expect_rejected(p, "`weights` must be positive", "weights");
   p.weights = {1, 1, 1, 1};
   p.senders = 4;
-  expect_rejected(p, "1 <= senders < 4");
+  expect_rejected(p, "1 <= senders < 4", "senders");
   CollectiveSpec a = spec_of(CollectiveOp::AllReduce, "ring", 4, 1e6);
   a.after = {{}};
   expect_rejected(a, "`after` has 1 entries for a group of 4");
+}
+
+// AsymGroup's collectives: capabilities for every operation, groups for all-gather and nowhere else.
+TEST(CollectivesInput, WeightsAndGroups) {
+  CollectiveSpec rs = spec_of(CollectiveOp::ReduceScatter, "proportional", 3, 1e6);
+  rs.weights = {1, 2};
+  expect_rejected(rs, "collective 'coll': proportional needs `weights`, one per rank (3), got 2", "weights");
+  rs.weights = {1, -2, 1};
+  expect_rejected(rs, "collective 'coll': `weights` must be positive and finite, got -2", "weights");
+  rs.weights = {1, 2, 1};
+  rs.groups = {0, 0, 1};
+  expect_rejected(rs, "collective 'coll': algorithm 'proportional' takes no `groups` for reduce-scatter", "groups");
+
+  CollectiveSpec ag = spec_of(CollectiveOp::AllGather, "proportional", 4, 1e6);
+  ag.weights = {1, 1, 2, 2};
+  expect_rejected(ag, "collective 'coll': proportional all-gather needs `groups`, a group index per rank (4), got 0",
+                  "groups");
+  ag.groups = {0, 1, 1};
+  expect_rejected(ag, "a group index per rank (4), got 3", "groups");
+  ag.groups = {0, 2, 2, 0};
+  expect_rejected(ag, "collective 'coll': `groups` leaves group 1 of 0..2 empty", "groups");
+  ag.groups = {0, -1, 1, 1};
+  expect_rejected(ag, "collective 'coll': `groups` are numbered from 0, got -1", "groups");
+  ag.groups = {1, 1, 0, 0};
+  ag.weights = {};
+  expect_rejected(ag, "proportional needs `weights`", "weights");
+
+  CollectiveSpec ring = spec_of(CollectiveOp::AllGather, "ring", 4, 1e6);
+  ring.groups = {0, 0, 1, 1};
+  expect_rejected(ring, "collective 'coll': algorithm 'ring' takes no `groups` for all-gather", "groups");
 }
 
 TEST(CollectivesRegistry, ListsEveryAlgorithm) {
@@ -85,6 +122,10 @@ TEST(CollectivesRegistry, ListsEveryAlgorithm) {
     EXPECT_FALSE(all.at(name).ops.empty());
   }
   EXPECT_EQ(all.size(), 5u);
+  using Op = CollectiveOp;
+  EXPECT_EQ(all.at("proportional").ops, (std::vector<Op>{Op::AllGather, Op::ReduceScatter, Op::PointToPoint}));
+  for (auto& [name, a] : all)
+    EXPECT_EQ(a.grouped, name == "proportional" ? std::vector<Op>{Op::AllGather} : std::vector<Op>{}) << name;
 }
 
 // Each tree: one root, n-1 parent links, every rank reaches the root, at most two children;

@@ -1,8 +1,6 @@
 // Collectives placed in plans (scheduler/plan_json.hpp, `collectives`): lowered between ops over
 // the topology's routes, at flow or analytic fidelity; and bad entries as located errors.
 // Every expectation is derived here from the loaded preset's own figures.
-#include <algorithm>
-
 #include "scheduler/plan_json.hpp"
 #include "tests/scheduler/fidelity_support.hpp"
 
@@ -30,11 +28,6 @@ std::string around_plan(const std::string& extra = "") {
          extra + R"(}],
   "queues": [{"name": "gpu0.compute", "tasks": ["a0", "b0"]}, {"name": "gpu1.compute", "tasks": ["a1", "b1"]},
              {"name": "gpu2.compute", "tasks": ["a2", "b2"]}, {"name": "gpu3.compute", "tasks": ["a3", "b3"]}]})";
-}
-
-Outcome run_text(Problem p, const std::string& text, engine::Fidelity f) {
-  p.collectives = f;
-  return run(p, scheduler::parse_plan(Yaml::load_string(text, "plan.json"), *p.graph, *p.topo));
 }
 
 // A group of one moves nothing and takes no time, but still orders: b0 waits for a1, placed off
@@ -130,11 +123,6 @@ TEST(PlanCollectives, RoundTripThroughJson) {
   EXPECT_EQ(plan.collectives[0].chunks, 2);
   const std::string text = scheduler::plan_to_json(plan, *p.graph, *p.topo);
   EXPECT_EQ(scheduler::parse_plan(Yaml::load_string(text, "back.json"), *p.graph, *p.topo), plan);
-}
-
-int line_of(const std::string& text, const std::string& marker) {
-  const size_t at = text.find(marker);
-  return at == std::string::npos ? -1 : 1 + static_cast<int>(std::count(text.begin(), text.begin() + at, '\n'));
 }
 
 TEST(PlanCollectives, BadEntriesAreLocatedInputErrors) {

@@ -15,6 +15,7 @@
 #include "models/cost/cost_model.hpp"
 #include "models/graph_json.hpp"
 #include "scheduler/lower.hpp"
+#include "scheduler/plan_json.hpp"
 #include "scheduler/plan_builder.hpp"
 #include "scheduler/plan_names.hpp"
 #include "sim/engine/executor.hpp"
@@ -94,6 +95,18 @@ inline Outcome run(const Problem& p, const Plan& plan) {
   Outcome r{scheduler::lower(p, plan), {}};
   r.trace = engine::simulate(r.low.graph);
   return r;
+}
+
+// A plan given as JSON text ("plan.json"), run with its collectives at fidelity f.
+inline Outcome run_text(Problem p, const std::string& text, engine::Fidelity f) {
+  p.collectives = f;
+  return run(p, scheduler::parse_plan(Yaml::load_string(text, "plan.json"), *p.graph, *p.topo));
+}
+
+// The 1-based line of the first `marker` in `text` (-1 if none): where a located error should point.
+inline int line_of(const std::string& text, const std::string& marker) {
+  const size_t at = text.find(marker);
+  return at == std::string::npos ? -1 : 1 + static_cast<int>(std::count(text.begin(), text.begin() + at, '\n'));
 }
 
 // Times are whole picoseconds, each completion rounded up: allow a few per task.

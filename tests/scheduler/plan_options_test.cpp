@@ -51,11 +51,6 @@ std::string plan_text(const std::string& params, const std::string& queues = "",
          "{\"name\": \"gpu1.compute\", \"tasks\": [\"c\"]}]}\n";
 }
 
-int line_of(const std::string& text, const std::string& marker) {
-  const size_t at = text.find(marker);
-  return at == std::string::npos ? -1 : 1 + static_cast<int>(std::count(text.begin(), text.begin() + at, '\n'));
-}
-
 struct BadCase {
   const char* what;
   std::string text;

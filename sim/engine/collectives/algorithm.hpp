@@ -21,6 +21,9 @@ struct CollectiveAlgorithm {
   std::function<void(Lowering&)> lower;
   // The closed form, in seconds, for the analytic fidelity.
   std::function<double(const CollectiveSpec&, const Network&)> analytic;
+  // The operations it runs among `groups` of ranks; for any other, `groups` is an error rather
+  // than silently ignored.
+  std::vector<CollectiveOp> grouped = {};
 };
 
 Registry<CollectiveAlgorithm>& collective_algorithms();

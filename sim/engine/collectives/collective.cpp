@@ -24,7 +24,7 @@ std::string op_list(const std::vector<CollectiveOp>& ops) {
   return s;
 }
 
-// The checks every algorithm shares; the algorithm checks its own options (nodes, weights).
+// The checks every algorithm shares; the algorithm checks its own options (nodes, weights, groups).
 const CollectiveAlgorithm& checked(const CollectiveSpec& spec) {
   const std::string what = fmt::format("collective '{}'", spec.name);
   const std::size_t n = spec.group.size();
@@ -44,6 +44,10 @@ const CollectiveAlgorithm& checked(const CollectiveSpec& spec) {
   if (std::find(a.ops.begin(), a.ops.end(), spec.op) == a.ops.end()) {
     throw InputError(fmt::format("{}: algorithm '{}' does not implement {} (it implements: {})", what, spec.algorithm,
                                  to_string(spec.op), op_list(a.ops)));
+  }
+  if (!spec.groups.empty() && std::find(a.grouped.begin(), a.grouped.end(), spec.op) == a.grouped.end()) {
+    throw CollectiveOptionError("groups", fmt::format("{}: algorithm '{}' takes no `groups` for {}", what,
+                                                      spec.algorithm, to_string(spec.op)));
   }
   return a;
 }

@@ -14,7 +14,11 @@
 // Sizes: S = `bytes`. All-reduce: S per rank in and out. All-gather: S is the gathered output
 // (each rank contributes S/n). Reduce-scatter: S per rank in, S/n out. Broadcast: S from rank 0
 // (the root). All-to-all: S per rank in, S/n to each rank. Point-to-point: S in all, from the
-// first `senders` ranks to the others.
+// first `senders` ranks to the others. Algorithm `proportional` shares by capability (`weights`
+// w, W their sum; AsymGroup sections V-B and V-C, proportional.hpp): its reduce-scatter leaves
+// rank j the share S w_j / W; its all-gather runs among `groups` rather than ranks: group G
+// starts with S C_G / W (C_G: its members' capability; each member holds its share of it) and
+// ends with all S, each member holding its share w_j / C_G of every group's part.
 //
 // A group of one rank moves nothing and takes no time: it only orders its `after` tasks before
 // whatever waits for it (a 2D tensor-parallel group with a single member, whose partial sums are
@@ -25,8 +29,10 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "sim/core/error.hpp"
 #include "sim/core/time.hpp"
 #include "sim/engine/task_graph.hpp"
 
@@ -61,16 +67,29 @@ struct CollectiveSpec {
   Fidelity fidelity = Fidelity::Flow;
   std::vector<int> nodes;       // hierarchical: the node of each rank (equal counts per node)
   std::vector<double> weights;  // proportional: each rank's capability (> 0)
+  std::vector<int> groups;      // proportional all-gather: each rank's group, 0..k-1 (none empty)
   int senders = 1;              // point-to-point: ranks [0, senders) send, the rest receive
   // Per rank (or empty for none): tasks that must end before the rank takes part. Transfers
   // wait for both ends; an analytic collective waits for every rank.
   std::vector<std::vector<TaskId>> after;
 };
 
+// Bad input in one option of a spec: names the field at fault (`weights`, `groups`, `senders`:
+// a plan file's key of the same name), so a plan can point at it.
+class CollectiveOptionError : public InputError {
+ public:
+  CollectiveOptionError(std::string option, const std::string& what) : InputError(what), option_(std::move(option)) {}
+  const std::string& option() const { return option_; }
+
+ private:
+  std::string option_;
+};
+
 // Appends the collective to g and returns, per rank, a task that ends when the collective is
 // over on that rank (its last send and last receive done). InputError on bad input: a group
-// that is empty or has a repeated member, bytes <= 0, chunks < 1, an unknown algorithm,
-// an algorithm that does not implement the operation, or options that do not fit the group.
+// that is empty or has a repeated member, bytes <= 0, chunks < 1, an unknown algorithm, an
+// algorithm that does not implement the operation, `groups` where the algorithm takes none for
+// the operation, or options that do not fit the group (CollectiveOptionError).
 std::vector<TaskId> lower_collective(TaskGraph& g, const CollectiveSpec& spec, const Network& net);
 
 // The alpha-beta closed form the analytic fidelity waits, in seconds (same validation).

@@ -7,10 +7,11 @@
 //   broadcast (rank 0 sends S to each):  k L + (n-1) S / B
 //   point-to-point (equal slices): see proportional.hpp
 // Analytic fidelity evaluates these with the worst pair's L and B (assuming that sharing).
+#include "sim/engine/collectives/direct.hpp"
+
 #include <string>
 
 #include "sim/engine/collectives/algorithm.hpp"
-#include "sim/engine/collectives/lowering.hpp"
 #include "sim/engine/collectives/proportional.hpp"
 
 namespace placesim::engine {
@@ -24,41 +25,23 @@ std::string chunk_label(const char* phase, int c) {
   return l;
 }
 
-// Every rank sends `bytes` per chunk to every other; rank j's sends of chunk c wait for
-// start[j][c] (if any). Returns, per rank and chunk, the transfers that brought it that chunk.
-std::vector<std::vector<std::vector<TaskId>>> exchange(Lowering& low, double bytes, const std::vector<std::vector<TaskId>>& start,
-                                                       const char* phase) {
-  const int n = low.ranks(), k = low.chunks();
-  std::vector<std::vector<std::vector<TaskId>>> arrived(n, std::vector<std::vector<TaskId>>(k));
-  for (int c = 0; c < k; ++c) {
-    for (int i = 0; i < n; ++i) {
-      for (int j = 0; j < n; ++j) {
-        if (i == j) continue;
-        std::vector<TaskId> deps;
-        if (!start.empty()) deps.push_back(start[i][c]);
-        arrived[j][c].push_back(low.send(i, j, bytes, std::move(deps), chunk_label(phase, c)));
-      }
-    }
-  }
-  return arrived;
-}
-
 void lower_direct(Lowering& low) {
   const CollectiveSpec& spec = low.spec();
   const int n = low.ranks(), k = low.chunks();
+  const std::vector<double> share(n, spec.bytes / (static_cast<double>(n) * k));  // to each peer, per chunk
   switch (spec.op) {
     case CollectiveOp::AllToAll:
     case CollectiveOp::AllGather:
     case CollectiveOp::ReduceScatter:
-      exchange(low, spec.bytes / (static_cast<double>(n) * k), {}, "x");
+      exchange(low, share, {}, "x");
       return;
     case CollectiveOp::AllReduce: {
-      const auto reduced = exchange(low, spec.bytes / (static_cast<double>(n) * k), {}, "rs");
+      const ChunkDeps reduced = exchange(low, share, {}, "rs");
       std::vector<std::vector<TaskId>> start(n, std::vector<TaskId>(k));
       for (int j = 0; j < n; ++j) {
         for (int c = 0; c < k; ++c) start[j][c] = low.join(j, reduced[j][c], chunk_label("reduced", c));
       }
-      exchange(low, spec.bytes / (static_cast<double>(n) * k), start, "ag");
+      exchange(low, share, start, "ag");
       return;
     }
     case CollectiveOp::Broadcast:
@@ -95,6 +78,23 @@ double direct_analytic(const CollectiveSpec& spec, const Network& net) {
 }
 
 }  // namespace
+
+ChunkDeps exchange(Lowering& low, const std::vector<double>& bytes_to, const std::vector<std::vector<TaskId>>& start,
+                   const char* phase) {
+  const int n = low.ranks(), k = low.chunks();
+  ChunkDeps arrived = no_deps(n, k);
+  for (int c = 0; c < k; ++c) {
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) {
+        if (i == j) continue;
+        std::vector<TaskId> deps;
+        if (!start.empty()) deps.push_back(start[i][c]);
+        arrived[j][c].push_back(low.send(i, j, bytes_to[j], std::move(deps), chunk_label(phase, c)));
+      }
+    }
+  }
+  return arrived;
+}
 
 void register_direct(Registry<CollectiveAlgorithm>& r) {
   r.add("direct", {"every rank sends each peer its share at once (all pairs in parallel): all-to-all, all-gather, "

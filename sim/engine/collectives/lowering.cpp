@@ -17,6 +17,10 @@ std::string member_pair(const CollectiveSpec& spec, int src, int dst) {
 
 }  // namespace
 
+ChunkDeps no_deps(std::size_t members, int chunks) {
+  return ChunkDeps(members, std::vector<std::vector<TaskId>>(chunks));
+}
+
 Lowering::Lowering(TaskGraph& g, const CollectiveSpec& spec, const Network& net)
     : g_(g), spec_(spec), net_(net), gate_(spec.group.size(), -1), rank_queue_(spec.group.size(), -1),
       connections_of_(spec.group.size()), out_(spec.group.size()) {

@@ -16,6 +16,12 @@
 
 namespace placesim::engine {
 
+// Per member of a set of ranks, per chunk: the tasks after which that member holds that chunk.
+using ChunkDeps = std::vector<std::vector<std::vector<TaskId>>>;
+
+// No dependencies yet: `members` entries of `chunks` empty lists.
+ChunkDeps no_deps(std::size_t members, int chunks);
+
 class Lowering {
  public:
   Lowering(TaskGraph& g, const CollectiveSpec& spec, const Network& net);

@@ -66,10 +66,6 @@ double ring_analytic(const CollectiveSpec& spec, const Network& net) {
 
 }  // namespace
 
-ChunkDeps no_deps(std::size_t members, int chunks) {
-  return ChunkDeps(members, std::vector<std::vector<TaskId>>(chunks));
-}
-
 ChunkDeps ring_steps(Lowering& low, const std::vector<int>& members, int steps, double bytes, const ChunkDeps& start,
                      const std::string& label) {
   const int m = static_cast<int>(members.size()), k = low.chunks();

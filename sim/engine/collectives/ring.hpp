@@ -8,9 +8,6 @@
 
 namespace placesim::engine {
 
-// Per member of a ring, per chunk: the tasks after which that member holds that chunk.
-using ChunkDeps = std::vector<std::vector<std::vector<TaskId>>>;
-
 // `steps` steps around `members` (ranks, in ring order): at step s member j sends `bytes` of
 // each chunk to member j+1, once it received that chunk's step s-1 from member j-1 (step 0:
 // once `start[j][c]` ended). Its own step s-1 comes first by the connection's queue order;
@@ -18,8 +15,5 @@ using ChunkDeps = std::vector<std::vector<std::vector<TaskId>>>;
 // chunk c. Returns, per member and chunk, its last send and its last receive.
 ChunkDeps ring_steps(Lowering& low, const std::vector<int>& members, int steps, double bytes, const ChunkDeps& start,
                      const std::string& label);
-
-// No dependencies yet: `members` entries of `chunks` empty lists.
-ChunkDeps no_deps(std::size_t members, int chunks);
 
 }  // namespace placesim::engine
