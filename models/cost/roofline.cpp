@@ -23,6 +23,8 @@
 
 #include <algorithm>
 
+#include "models/cost/cost_models.hpp"
+
 namespace placesim::models {
 
 double RooflineCost::peak_flops(const hw::Device& dev, DType dtype) {
@@ -64,6 +66,12 @@ double RooflineCost::duration(const Node& op, const hw::Device& dev, DType dtype
 
 double RooflineCost::memory_rate(const hw::Device& dev, double bytes) {
   return dev.cache_bw > 0 && bytes <= dev.cache_bytes ? dev.cache_bw : dev.memory_bw;
+}
+
+void register_roofline(Registry<CostModelEntry>& r) {
+  r.add("roofline", {"launch + op overhead + compute or memory bound (their overlap per device); a node's "
+                     "per-device durations replace it",
+                     {}, [](const Yaml&) { return std::make_shared<const RooflineCost>(); }});
 }
 
 }  // namespace placesim::models

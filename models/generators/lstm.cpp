@@ -1,8 +1,11 @@
-// Builds the unfolded LSTM graph and reads its spec; the formulas are in lstm.hpp.
+// Builds the unfolded LSTM graph, reads its spec and registers the generator; the formulas are in
+// lstm.hpp.
 #include "models/generators/lstm.hpp"
 
 #include <climits>
 #include <fmt/format.h>
+
+#include "models/workload.hpp"
 
 namespace placesim::models {
 
@@ -22,10 +25,24 @@ int positive_int(const Yaml& y) {
 
 int hidden_of(const LstmSpec& s) { return s.hidden > 0 ? s.hidden : s.io; }
 
+// The keys parse_lstm_spec reads; the defaults are LstmSpec's.
+const std::vector<OptionSpec>& lstm_options() {
+  static const std::vector<OptionSpec> options = [] {
+    const LstmSpec d;
+    return std::vector<OptionSpec>{{"layers", fmt::format("{}", d.layers), "stacked LSTM layers"},
+                                   {"seq", fmt::format("{}", d.seq), "time steps"},
+                                   {"batch", fmt::format("{}", d.batch), "sequences per batch"},
+                                   {"io", fmt::format("{}", d.io), "input feature size (Chrion's io size)"},
+                                   {"hidden", fmt::format("{}", d.hidden), "hidden size (0: io)"},
+                                   {"dtype", to_string(d.dtype), "weight dtype"}};
+  }();
+  return options;
+}
+
 }  // namespace
 
 LstmSpec parse_lstm_spec(const Yaml& model) {
-  model.allow_keys({"generator", "layers", "seq", "batch", "io", "hidden", "dtype"});
+  allow_workload_keys(model, lstm_options());
   if (model.has("generator") && model.at("generator").str() != "lstm")
     model.at("generator").fail("expected generator 'lstm', got '" + model.at("generator").str() + "'");
   LstmSpec spec;
@@ -86,6 +103,11 @@ Graph generate_lstm(const LstmSpec& spec) {
   }
   g.validate();
   return g;
+}
+
+void register_lstm(Registry<WorkloadEntry>& r) {
+  r.add("lstm", {"unfolded LSTM: layers x seq cells, one op each (Chrion)", lstm_options(),
+                 [](const Yaml& model) { return generate_lstm(parse_lstm_spec(model)); }});
 }
 
 }  // namespace placesim::models

@@ -1,9 +1,12 @@
-// Builds a seeded random layered DAG and reads its spec; the model is in random_dag.hpp.
+// Builds a seeded random layered DAG, reads its spec and registers the generator; the model is in
+// random_dag.hpp.
 #include "models/generators/random_dag.hpp"
 
 #include <climits>
 #include <fmt/format.h>
 #include <random>
+
+#include "models/workload.hpp"
 
 namespace placesim::models {
 
@@ -49,11 +52,33 @@ double number_in(const Yaml& y, double lo, double hi) {
   return v;
 }
 
+// The keys parse_random_dag_spec reads; the defaults are RandomDagSpec's.
+const std::vector<OptionSpec>& random_dag_options() {
+  static const std::vector<OptionSpec> options = [] {
+    const RandomDagSpec d;
+    return std::vector<OptionSpec>{
+        {"seed", fmt::format("{}", d.seed), "seed of the draws (the same seed gives the same graph everywhere)"},
+        {"depth", fmt::format("{}", d.depth), "levels"},
+        {"width", fmt::format("{}", d.width), "mean ops per level"},
+        {"density", fmt::format("{:g}", d.density), "probability of each edge to a level at most jump below"},
+        {"jump", fmt::format("{}", d.jump), "levels an edge may span"},
+        {"ccr", fmt::format("{:g}", d.ccr), "mean edge time on the reference link over mean op time"},
+        {"flops", fmt::format("{:g}", d.flops), "work mode: mean op flops"},
+        {"ref_flops", fmt::format("{:g}", d.ref_flops), "flops/s of the reference device (\"10TFLOPS\")"},
+        {"ref_bandwidth", fmt::format("{:g}", d.ref_bandwidth), "bytes/s of the reference link (\"10GB/s\")"},
+        {"durations", "none",
+         fmt::format("durations mode: {{devices: [p1, p2], mean: seconds (default {:g}), beta: heterogeneity in "
+                     "[0, 2] (default {:g})}}, a time per listed device; work mode when absent",
+                     d.mean, d.beta)},
+        {"dtype", to_string(d.dtype), "weight dtype"}};
+  }();
+  return options;
+}
+
 }  // namespace
 
 RandomDagSpec parse_random_dag_spec(const Yaml& model) {
-  model.allow_keys({"generator", "seed", "depth", "width", "density", "jump", "ccr", "flops", "ref_flops",
-                    "ref_bandwidth", "durations", "dtype"});
+  allow_workload_keys(model, random_dag_options());
   if (model.has("generator") && model.at("generator").str() != "random-dag")
     model.at("generator").fail("expected generator 'random-dag', got '" + model.at("generator").str() + "'");
   RandomDagSpec s;
@@ -147,6 +172,12 @@ Graph generate_random_dag(const RandomDagSpec& spec) {
     for (Node& op : g.nodes) op.bytes += op.output_bytes;
   g.validate();
   return g;
+}
+
+void register_random_dag(Registry<WorkloadEntry>& r) {
+  r.add("random-dag", {"seeded random layered DAG (Topcuoglu et al.'s HEFT experiments), in work or durations mode",
+                       random_dag_options(),
+                       [](const Yaml& model) { return generate_random_dag(parse_random_dag_spec(model)); }});
 }
 
 }  // namespace placesim::models

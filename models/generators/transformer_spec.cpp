@@ -1,7 +1,10 @@
-// Reads a transformer model spec from a scenario's `model:` map, every error at its key or value.
+// Reads a transformer model spec from a scenario's `model:` map, every error at its key or value,
+// and registers the generator with the keys it reads.
 #include <climits>
+#include <fmt/format.h>
 
 #include "models/generators/transformer.hpp"
+#include "models/workload.hpp"
 
 namespace placesim::models {
 
@@ -35,10 +38,26 @@ auto at(const Yaml& y, F&& f) -> decltype(f()) {
   }
 }
 
+// The keys parse_transformer_spec reads; the defaults are TransformerSpec's.
+const std::vector<OptionSpec>& transformer_options() {
+  static const std::vector<OptionSpec> options = [] {
+    const TransformerSpec d;
+    return std::vector<OptionSpec>{
+        {"arch", "", "architecture (placesim list models)"},
+        {"batch", fmt::format("{}", d.batch), "sequences per batch"},
+        {"seq", fmt::format("{}", d.seq), "prefill: tokens per sequence; decode: tokens in the KV cache"},
+        {"phase", to_string(d.phase), "prefill | decode (one new token per sequence)"},
+        {"dtype", to_string(d.dtype), "weight dtype; activations in the compute dtype (fp16 for int8/int4)"},
+        {"granularity", to_string(d.granularity), "op: one node per op; layer: one node per layer"},
+        {"layers", fmt::format("{}", d.layers), "keep the first N layers (0: all of the architecture's)"}};
+  }();
+  return options;
+}
+
 }  // namespace
 
 TransformerSpec parse_transformer_spec(const Yaml& model) {
-  model.allow_keys({"generator", "arch", "batch", "seq", "phase", "dtype", "granularity", "layers"});
+  allow_workload_keys(model, transformer_options());
   if (model.has("generator") && model.at("generator").str() != "transformer")
     model.at("generator").fail("expected generator 'transformer', got '" + model.at("generator").str() + "'");
   TransformerSpec spec;
@@ -70,6 +89,12 @@ TransformerSpec parse_transformer_spec(const Yaml& model) {
     spec.layers = static_cast<int>(v);
   }
   return spec;
+}
+
+void register_transformer(Registry<WorkloadEntry>& r) {
+  r.add("transformer", {"dense transformer decoder (GPT-2, OpenLLaMA, LLaMA-2), prefill or decode, per op or per layer",
+                        transformer_options(),
+                        [](const Yaml& model) { return generate_transformer(parse_transformer_spec(model)); }});
 }
 
 }  // namespace placesim::models

@@ -7,6 +7,7 @@
 #include "models/graph_json.hpp"
 #include "scheduler/plan_json.hpp"
 #include "sim/cli/command.hpp"
+#include "sim/cli/scenario_args.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/file_io.hpp"
 #include "sim/explore/runner.hpp"
@@ -21,21 +22,12 @@ int cmd_plan(const std::vector<std::string>& args) {
       "output,o", po::value<std::string>(), "write the plan JSON here")(
       "graph-out", po::value<std::string>(), "also write the point's graph JSON here (for simulate)")(
       "dump-model", po::value<std::string>(),
-      "MILP placers: write the model(s) they solve to this .lp or .mps file (several: <stem>.<k><ext>)")(
-      "set", po::value<std::vector<std::string>>()->composing(), "override a scenario key: --set key=value")(
-      "dim", po::value<std::vector<std::string>>()->composing(),
-      "value of a dynamic ONNX dimension: --dim batch=4 (same as --set model.dims.batch=4)");
+      "MILP placers: write the model(s) they solve to this .lp or .mps file (several: <stem>.<k><ext>)");
+  add_override_options(opts);
   Parsed a;
   if (!parse_args(commands()[1], args, opts, {"scenario"}, a)) return 0;
-  std::vector<std::string> sets;
-  if (a.vm.count("set")) sets = a.vm["set"].as<std::vector<std::string>>();
-  if (a.vm.count("dim"))
-    for (const std::string& d : a.vm["dim"].as<std::vector<std::string>>()) sets.push_back("model.dims." + d);
-  const explore::Scenario s = explore::load_scenario(a.vm["scenario"].as<std::string>(), sets);
-  const int point = a.vm["point"].as<int>();
-  if (point < 0 || point >= static_cast<int>(s.points.size()))
-    throw InputError(SourceLoc{"placesim plan"},
-                     fmt::format("--point {} is out of range: the scenario has {} point(s)", point, s.points.size()));
+  const explore::Scenario s = load_scenario_args(a.vm);
+  const explore::Point& point = chosen_point(s, a.vm, "placesim plan");
   const std::string name = a.vm["placer"].as<std::string>();
   // The placer's spec as the scenario gives it (else the bare name), with dump_model added on request.
   Yaml spec_yaml(YAML::Node(name), "--placer");
@@ -53,7 +45,7 @@ int cmd_plan(const std::vector<std::string>& args) {
   }
   const scheduler::PlacerSpec spec = scheduler::make_placer(spec_yaml);
 
-  const scheduler::Problem prob = explore::build_problem(s, s.points[point]);
+  const scheduler::Problem prob = explore::build_problem(s, point);
   const explore::SingleRun run = explore::run_placer(prob, spec, "");
   const std::string plan_text = run.plan ? scheduler::plan_to_json(*run.plan, *prob.graph, *prob.topo) : "null\n";
   if (a.vm.count("output")) write_file_atomic(a.vm["output"].as<std::string>(), plan_text);

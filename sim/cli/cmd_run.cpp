@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "sim/cli/command.hpp"
+#include "sim/cli/scenario_args.hpp"
 #include "sim/core/error.hpp"
 #include "sim/explore/report.hpp"
 #include "sim/explore/results_h5.hpp"
@@ -20,19 +21,13 @@ int cmd_run(const std::vector<std::string>& args) {
       "output,o", po::value<std::string>(), "results file (default: results/<scenario name>.h5)")(
       "trace", po::value<std::string>(), "write a Chrome trace (Perfetto) per simulated run into this directory")(
       "jobs,j", po::value<int>()->default_value(static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
-      "sweep points run in parallel")("set", po::value<std::vector<std::string>>()->composing(),
-                                      "override a scenario key before the sweep: --set model.batch=4 (repeatable)")(
-      "dim", po::value<std::vector<std::string>>()->composing(),
-      "value of a dynamic ONNX dimension: --dim batch=4 (repeatable; same as --set model.dims.batch=4)")(
+      "sweep points run in parallel")(
       "timing", "include placement_s (wall-clock seconds of each placer) in --json output");
+  add_override_options(opts);
   Parsed a;
   if (!parse_args(commands()[0], args, opts, {"scenario"}, a)) return 0;
-  std::vector<std::string> sets;
-  if (a.vm.count("set")) sets = a.vm["set"].as<std::vector<std::string>>();
-  if (a.vm.count("dim"))
-    for (const std::string& d : a.vm["dim"].as<std::vector<std::string>>()) sets.push_back("model.dims." + d);
 
-  const explore::Scenario s = explore::load_scenario(a.vm["scenario"].as<std::string>(), sets);
+  const explore::Scenario s = load_scenario_args(a.vm);
   explore::RunOptions ro;
   ro.jobs = a.vm["jobs"].as<int>();
   if (ro.jobs < 1) throw InputError(SourceLoc{"placesim run"}, "--jobs must be at least 1");

@@ -1,5 +1,6 @@
 // placesim: simulate and compare placements of DL inference on heterogeneous hardware.
 // Exit codes: 0 success, 2 bad input (with file:line:column), 1 internal failure.
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <fmt/format.h>
@@ -15,7 +16,9 @@ static void print_help(std::FILE* to) {
   std::string text =
       "placesim: a discrete-event simulator and design-space explorer for DL inference placement.\n\n"
       "usage: placesim COMMAND [options]   (placesim COMMAND --help for details)\n\ncommands:\n";
-  for (const cli::Command& c : cli::commands()) text += fmt::format("  {:<52} {}\n", c.usage, c.summary);
+  size_t width = 0;
+  for (const cli::Command& c : cli::commands()) width = std::max(width, c.usage.size());
+  for (const cli::Command& c : cli::commands()) text += fmt::format("  {:<{}} {}\n", c.usage, width, c.summary);
   text +=
       "\nEvery command takes --json and then prints one JSON document on stdout; logs go to stderr.\n"
       "Bad input exits with code 2 and a message naming the file, line and column.\n";

@@ -1,4 +1,4 @@
-// A registry of named, documented, listable models (placers, cost models, presets, ...), as
+// A registry of named, documented, listable models (placers, workloads, cost models, ...), as
 // SimGrid's module.hpp does. Filled by explicit register_builtin_*() calls (never static
 // constructors: a static library's linker drops them). Entries iterate in name order, so every
 // listing is deterministic.
@@ -13,7 +13,8 @@
 
 namespace placesim {
 
-// One declared option of a registered model: its name, default (as YAML text) and help.
+// One declared option of a registered model: its name, default (as YAML text; empty when the
+// option must be given) and help.
 struct OptionSpec {
   std::string name;
   std::string default_value;

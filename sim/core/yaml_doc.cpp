@@ -54,14 +54,18 @@ Yaml Yaml::get(std::string_view key) const {
 }
 
 void Yaml::allow_keys(std::initializer_list<std::string_view> allowed) const {
+  allow_keys(std::vector<std::string>(allowed.begin(), allowed.end()));
+}
+
+void Yaml::allow_keys(const std::vector<std::string>& allowed) const {
   if (!node_.IsMap()) fail("expected a map");
   for (auto it = node_.begin(); it != node_.end(); ++it) {
     const std::string k = it->first.Scalar();
     bool ok = false;
-    for (auto a : allowed) ok = ok || a == k;
+    for (const std::string& a : allowed) ok = ok || a == k;
     if (!ok) {
       std::string list;
-      for (auto a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+      for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
       Yaml(it->first, file_).fail(fmt::format("unknown key '{}' (expected one of: {})", k, list));
     }
   }

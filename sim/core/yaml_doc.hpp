@@ -49,6 +49,7 @@ class Yaml {
   // Fails on the first key not in `allowed`, pointing at that key.
   // (yaml-cpp marks a key of a flow map `{a: 1}` at its value, so there the column is the value's.)
   void allow_keys(std::initializer_list<std::string_view> allowed) const;
+  void allow_keys(const std::vector<std::string>& allowed) const;  // keys known only at run time
   std::vector<std::pair<std::string, Yaml>> entries() const;  // map entries in file order
   std::vector<Yaml> items() const;                            // sequence items
 

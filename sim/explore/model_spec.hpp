@@ -1,4 +1,5 @@
-// The `model:` and `cost:` entries of a scenario: which graph to build and how to cost it.
+// The `model:` and `cost:` entries of a scenario: which graph to build and how to cost it, each
+// looked up by name in its registry (models/workload.hpp, models/cost/cost_models.hpp).
 #pragma once
 
 #include <memory>
@@ -9,10 +10,12 @@
 
 namespace placesim::explore {
 
-// {generator: transformer | lstm | random-dag, ...}, {file: graph.json}, or
-// {file: model.onnx, dims: {name: value}} (ONNX import, when built with it).
+// {generator: NAME, key: value, ...} for any registered workload (placesim list workloads), or
+// {file: graph.json} / {file: model.onnx, dims: {name: value}}: the importer the file's name
+// picks (models::importer_for).
 models::Graph build_model(const Yaml& spec);
-// Absent or "roofline".
+// NAME, {name: NAME, option: value, ...} (placesim list cost-models), or absent: the default
+// (models::kDefaultCostModel).
 std::shared_ptr<const models::CostModel> make_cost_model(const Yaml& spec);
 
 }  // namespace placesim::explore

@@ -3,9 +3,9 @@
 //   name: quickstart
 //   hardware: sortinghat-v100          # preset name, path (relative to this file), or inline map
 //   model: {generator: transformer, arch: gpt2-large, batch: 1, seq: 128, phase: prefill}
-//                                      # or {file: graph.json}
+//                                      # any workload (placesim list workloads), or {file: graph.json}
 //   weights: host                      # or resident
-//   cost: roofline
+//   cost: roofline                     # the default; placesim list cost-models
 //   collectives: {fidelity: flow}      # or analytic: how plans' collectives are lowered
 //   placers: [single-device, {name: round-robin, unit: op}, critical-path]
 //   baseline: single-device

@@ -1,11 +1,14 @@
 // The command line end to end: determinism, bad input (exit 2, file:line:column, no output
-// file), infeasible as a result, --set overrides, list, plan -> simulate round trip, compare.
+// file), infeasible as a result, --set overrides, list, plan -> simulate round trips (by graph
+// file and by scenario), compare.
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "../support/run_cli.hpp"
+#include "models/cost/cost_models.hpp"
+#include "models/workload.hpp"
 
 namespace {
 
@@ -76,6 +79,13 @@ TEST(Cli, BadInputExitsTwoWithLocationAndWritesNothing) {
        "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large}\n"
        "placers: [single-device]\nsweep: {model.batch: [1, -2]}\n",
        "s.yaml:4:26: expected a positive integer"},
+      {"unknown generator",
+       "hardware: sortinghat-v100\nmodel: {generator: magic, layers: 2}\nplacers: [single-device]\n",
+       "s.yaml:2:20: unknown workload 'magic' (known: graph-json, lstm, onnx, random-dag, transformer)"},
+      {"unknown cost model",
+       "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large}\ncost: magic\n"
+       "placers: [single-device]\n",
+       "s.yaml:3:7: unknown cost model 'magic' (known: roofline)"},
       {"zero bandwidth",
        "hardware: {devices: [{id: h, type: host_memory, memory: 1GiB}, {id: g, type: gpu, memory: 1GiB, "
        "memory_bw: 1GB/s, fp32: 1TFLOPS}], links: [{a: h, b: g, bw: 0GB/s}]}\n"
@@ -152,6 +162,34 @@ TEST(Cli, ListsPlacersPresetsAndModels) {
   EXPECT_EQ(run_cli("list nonsense").code, 2);
 }
 
+// `list workloads` and `list cost-models` are their registries, entry for entry, with options.
+TEST(Cli, ListsWorkloadsAndCostModelsFromTheirRegistries) {
+  const auto w = run_cli("list workloads --json");
+  ASSERT_EQ(w.code, 0) << w.err;
+  const auto wj = nlohmann::json::parse(w.out);
+  std::vector<std::string> listed;
+  for (const auto& e : wj) listed.push_back(e["name"]);
+  std::vector<std::string> registered;
+  for (auto& [name, _] : placesim::models::workloads().all()) registered.push_back(name);
+  EXPECT_EQ(listed, registered);
+  for (const auto& e : wj)
+    if (e["name"] == "transformer") {
+      EXPECT_EQ(e["options"][0]["name"], "arch");
+      EXPECT_TRUE(e["options"][0]["default"].is_null());  // required
+      EXPECT_EQ(e["options"][1]["name"], "batch");
+      EXPECT_EQ(e["options"][1]["default"], "1");
+    }
+  const auto c = run_cli("list cost-models --json");
+  ASSERT_EQ(c.code, 0) << c.err;
+  const auto cj = nlohmann::json::parse(c.out);
+  ASSERT_EQ(cj.size(), placesim::models::cost_models().all().size());
+  EXPECT_EQ(cj[0]["name"], "roofline");
+  const auto text = run_cli("list workloads");
+  ASSERT_EQ(text.code, 0);
+  EXPECT_NE(text.out.find("random-dag"), std::string::npos);
+  EXPECT_NE(text.out.find("arch: architecture (placesim list models) (required)"), std::string::npos) << text.out;
+}
+
 TEST(Cli, PlanThenSimulateGivesTheSameMakespan) {
   const std::string dir = temp_dir("plan");
   const std::string s = write(dir, "s.yaml", kSmall);
@@ -165,6 +203,82 @@ TEST(Cli, PlanThenSimulateGivesTheSameMakespan) {
   const auto sj = nlohmann::json::parse(sim.out);
   EXPECT_EQ(sj["makespan_s"].get<double>(), pj["makespan_s"].get<double>());
   EXPECT_EQ(sj["status"], "ok");
+}
+
+// Weights resident, so a plan for it delivers no weights: scored with weights starting on the
+// host (the direct form's default) it is missing its copies, so only a simulate that takes the
+// weights (and cost model, and graph at --point with --set) from the scenario reproduces it.
+const char* kResident =
+    "name: resident\n"
+    "hardware: sortinghat-v100\n"
+    "model: {generator: transformer, arch: gpt2-large, layers: 2, batch: 1, seq: 32, phase: prefill}\n"
+    "weights: resident\n"
+    "cost: roofline\n"
+    "placers: [single-device, round-robin]\n"
+    "sweep:\n"
+    "  model.seq: [32, 64]\n";
+
+TEST(Cli, SimulateWithTheScenarioReproducesPlanAndRun) {
+  const std::string dir = temp_dir("sim-scenario");
+  const std::string s = write(dir, "s.yaml", kResident);
+  const std::string over = " --point 1 --set model.batch=2";
+  const auto p = run_cli("plan " + s + " --placer round-robin --json -o " + dir + "/plan.json --graph-out " + dir +
+                         "/graph.json" + over);
+  ASSERT_EQ(p.code, 0) << p.err;
+  const double planned = nlohmann::json::parse(p.out)["makespan_s"];
+  const auto run = run_cli("run " + s + " --json -o " + dir + "/r.h5 --set model.batch=2");
+  ASSERT_EQ(run.code, 0) << run.err;
+  const auto rj = nlohmann::json::parse(run.out);
+  const auto& rr = rj["runs"][3];  // point 1, round-robin
+  ASSERT_EQ(rr["placer"], "round-robin");
+  EXPECT_EQ(rr["makespan_s"].get<double>(), planned);
+
+  const auto sim = run_cli("simulate --scenario " + s + " --plan " + dir + "/plan.json --json" + over);
+  ASSERT_EQ(sim.code, 0) << sim.err;
+  EXPECT_EQ(nlohmann::json::parse(sim.out)["makespan_s"].get<double>(), planned);
+  // Without the overrides it is another problem (point 0, batch 1), so another makespan.
+  const auto other = run_cli("simulate --scenario " + s + " --plan " + dir + "/plan.json --json");
+  ASSERT_EQ(other.code, 0) << other.err;
+  EXPECT_NE(nlohmann::json::parse(other.out)["makespan_s"].get<double>(), planned);
+
+  // The direct form scores the same only when told what the scenario says.
+  const std::string direct = "simulate --hardware sortinghat-v100 --graph " + dir + "/graph.json --plan " + dir + "/plan.json";
+  const auto host = run_cli(direct);
+  EXPECT_EQ(host.code, 2);
+  EXPECT_NE(host.err.find("no delivery"), std::string::npos) << host.err;
+  const auto resident = run_cli(direct + " --weights resident --cost roofline --json");
+  ASSERT_EQ(resident.code, 0) << resident.err;
+  EXPECT_EQ(nlohmann::json::parse(resident.out)["makespan_s"].get<double>(), planned);
+
+  // The scenario's cost model is the one looked up.
+  std::string bad = kResident;
+  bad.replace(bad.find("cost: roofline"), 14, "cost: magic");
+  const auto b = run_cli("simulate --scenario " + write(dir, "bad.yaml", bad) + " --plan " + dir + "/plan.json");
+  EXPECT_EQ(b.code, 2);
+  EXPECT_NE(b.err.find("bad.yaml:5:7: unknown cost model 'magic' (known: roofline)"), std::string::npos) << b.err;
+}
+
+TEST(Cli, SimulateTakesOneFormOrTheOther) {
+  const std::string dir = temp_dir("sim-forms");
+  const std::string s = write(dir, "s.yaml", kResident);
+  const std::string plan = " --plan " + dir + "/plan.json";
+  ASSERT_EQ(run_cli("plan " + s + " --placer single-device -o " + dir + "/plan.json --graph-out " + dir +
+                    "/graph.json").code, 0);
+  const std::string graph = " --hardware sortinghat-v100 --graph " + dir + "/graph.json";
+  const std::pair<std::string, std::string> cases[] = {
+      {plan, "give --scenario S.yaml, or --hardware H and --graph G"},
+      {plan + " --hardware sortinghat-v100", "give --scenario S.yaml, or --hardware H and --graph G"},
+      {plan + graph + " --scenario " + s, "drop --hardware"},
+      {plan + " --scenario " + s + " --weights host", "drop --weights"},
+      {plan + graph + " --point 1", "--point needs --scenario"},
+      {plan + " --scenario " + s + " --point 2", "--point 2 is out of range"},
+      {plan + graph + " --cost magic", "--cost: unknown cost model 'magic' (known: roofline)"},
+  };
+  for (const auto& [args, expect] : cases) {
+    const auto r = run_cli("simulate" + args);
+    EXPECT_EQ(r.code, 2) << args << ": " << r.err;
+    EXPECT_NE(r.err.find(expect), std::string::npos) << args << ": " << r.err;
+  }
 }
 
 TEST(Cli, EditedPlanMissingADeliveryIsBadInput) {

@@ -1,0 +1,19 @@
+// What run, plan and simulate share about the scenario they read: the --set and --dim overrides,
+// applied the same way by each (so that `simulate --scenario` rebuilds the problem `plan` placed
+// when given the same ones), and the choice of one sweep point by --point.
+#pragma once
+
+#include <string>
+
+#include "sim/cli/command.hpp"
+#include "sim/explore/scenario.hpp"
+
+namespace placesim::cli {
+
+void add_override_options(po::options_description& opts);  // --set, --dim
+// The scenario file vm["scenario"] names, with the --set overrides in order, then the --dim ones.
+explore::Scenario load_scenario_args(const po::variables_map& vm);
+// The point vm["point"] names; InputError located at `command` when out of range.
+const explore::Point& chosen_point(const explore::Scenario& s, const po::variables_map& vm, const std::string& command);
+
+}  // namespace placesim::cli
