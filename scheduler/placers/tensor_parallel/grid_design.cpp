@@ -38,6 +38,7 @@ class Builder {
       for (size_t r = 0; r < grid.groups[t].size(); ++r) {
         all_.push_back(grid.groups[t][r]);
         all_weight_.push_back(grid.weight[t][r]);
+        group_of_.push_back(static_cast<int>(t));
       }
     }
     total_ = std::accumulate(group_total_.begin(), group_total_.end(), 0.0);
@@ -101,7 +102,14 @@ class Builder {
     // Row position r of every group multiplies the same input rows: they gather them, each
     // bringing its 1/G of the input (a N K in all) to the k of them.
     const double input_bytes = g_.nodes[in].output_bytes;
-    const size_t members = grid_.groups.front().size();
+    if (grid_.capability && grid_.groups.size() > 1) {
+      PlanCollective ag = collective(name + ".gather", engine::CollectiveOp::AllGather, all_, input_bytes, {in}, {op});
+      ag.algorithm = "proportional";
+      ag.weights = all_weight_;
+      ag.groups = group_of_;
+      d_.collectives.push_back(std::move(ag));
+    }
+    const size_t members = grid_.capability ? 0 : grid_.groups.front().size();
     for (size_t r = 0; r < members && grid_.groups.size() > 1; ++r) {
       std::vector<int> row;
       for (const auto& grp : grid_.groups) row.push_back(grp[r]);
@@ -111,10 +119,15 @@ class Builder {
     }
     // Each group sums its partial outputs (a group of one already has them whole: its
     // collective only orders the consumers after it).
-    for (size_t t = 0; t < grid_.groups.size(); ++t)
-      d_.collectives.push_back(collective(fmt::format("{}.scatter{}", name, t), engine::CollectiveOp::ReduceScatter,
-                                          grid_.groups[t], n.output_bytes * group_total_[t] / total_, {op},
-                                          consumers(g_, op)));
+    for (size_t t = 0; t < grid_.groups.size(); ++t) {
+      PlanCollective rs = collective(fmt::format("{}.scatter{}", name, t), engine::CollectiveOp::ReduceScatter,
+                                     grid_.groups[t], n.output_bytes * group_total_[t] / total_, {op}, consumers(g_, op));
+      if (grid_.capability) {
+        rs.algorithm = "proportional";
+        rs.weights = grid_.weight[t];
+      }
+      d_.collectives.push_back(std::move(rs));
+    }
   }
 
   // A head that shares the embedding's table: the whole final norm gathered, the head replicated.
@@ -128,7 +141,7 @@ class Builder {
 
   const models::Graph& g_;
   const Grid& grid_;
-  std::vector<int> all_;
+  std::vector<int> all_, group_of_;
   std::vector<double> all_weight_, group_total_;
   double total_ = 0;
   TpDesign d_;

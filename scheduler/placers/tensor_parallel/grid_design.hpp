@@ -10,11 +10,13 @@
 //     attention by heads, each member w_n / W (norm statistics span the row and are not joined:
 //     a small all-reduce the model leaves out); the embedding is replicated; a head that shares
 //     the embedding's table is replicated after an all-gather of the whole final norm.
-// The all-gather of row position r runs among the r-th members of every group (a ring of k
-// ranks, S = a N K k/G gathered, each bringing its 1/G), so groups have equal sizes; the
-// reduce-scatter is a ring inside each group (S = the group's partial output, W_t / W of it).
-// This is AutoDDL's grid with any weights; AsymGroup's unequal groups and capability-sliced
-// collectives build on it.
+// Symmetric (AutoDDL): the all-gather of row position r runs among the r-th members of every
+// group (a ring of k ranks, S = a N K k/G gathered, each bringing its 1/G), so groups have
+// equal sizes; the reduce-scatter is a ring inside each group (S = the group's partial output,
+// W_t / W of it). Capability (AsymGroup): groups of any size; the all-gather is one
+// `proportional` collective over every member with its group and weight (the ring between
+// groups, each step sliced by capability on both sides, S = the whole input a N K), and the
+// reduce-scatter is `proportional` inside each group with the members' weights.
 #pragma once
 
 #include <vector>
@@ -25,8 +27,9 @@
 namespace placesim::scheduler::tp {
 
 struct Grid {
-  std::vector<std::vector<int>> groups;     // devices of each group, in rank order; equal sizes
+  std::vector<std::vector<int>> groups;     // devices of each group, in rank order (symmetric: equal sizes)
   std::vector<std::vector<double>> weight;  // per group, per member: its weight (> 0)
+  bool capability = false;                  // AsymGroup's proportional collectives (else rings)
 };
 
 TpDesign grid_design(const models::Graph& g, const std::vector<DecoderOp>& ops, const Grid& grid);
