@@ -19,14 +19,8 @@ namespace {
 
 class AutoDdl2d final : public Placer {
  public:
-  explicit AutoDdl2d(const PlacerOptions& o) : devices_(o.get("devices")) {
-    const Yaml k = o.get("k");
-    if (k.is_scalar() && k.str() == "auto") return;
-    const std::int64_t v = k.integer();
-    if (v < 1) k.fail(fmt::format("k must be a whole number >= 1 or auto, got '{}'", k.str()));
-    k_ = static_cast<int>(v);
-    k_loc_ = k.loc();
-  }
+  explicit AutoDdl2d(const PlacerOptions& o)
+      : devices_(o.get("devices")), k_(tp::k_option(o.get("k"))), k_loc_(o.get("k").loc()) {}
 
   PlacerResult place(const Problem& p) const override {
     const std::vector<tp::DecoderOp> ops = tp::decoder_roles(*p.graph, "autoddl-2d");

@@ -54,4 +54,12 @@ std::vector<DecoderOp> decoder_roles(const models::Graph& g, const std::string& 
   return out;
 }
 
+bool owns_params(const models::Graph& g, int op) {
+  for (int e : g.in_edges(op)) {
+    const int w = g.edges[e].src;
+    if (g.nodes[w].kind == models::NodeKind::Param && g.out_edges(w).size() != 1) return false;
+  }
+  return true;
+}
+
 }  // namespace placesim::scheduler::tp

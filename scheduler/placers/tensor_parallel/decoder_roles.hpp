@@ -34,4 +34,8 @@ struct DecoderOp {
 // not a decoder op of the transformer generator at op granularity (`placer` names who asks).
 std::vector<DecoderOp> decoder_roles(const models::Graph& g, const std::string& placer);
 
+// Whether op's parameters are read by it alone, so that a split may partition them (a head tied
+// to the embedding's table is not).
+bool owns_params(const models::Graph& g, int op);
+
 }  // namespace placesim::scheduler::tp

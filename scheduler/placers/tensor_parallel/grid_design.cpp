@@ -8,15 +8,6 @@ namespace {
 
 using models::Axis;
 
-// Whether op's parameters are read by it alone (a split partitions them).
-bool owns_params(const models::Graph& g, int op) {
-  for (int e : g.in_edges(op)) {
-    const int w = g.edges[e].src;
-    if (g.nodes[w].kind == models::NodeKind::Param && g.out_edges(w).size() != 1) return false;
-  }
-  return true;
-}
-
 std::vector<int> consumers(const models::Graph& g, int op) {
   std::vector<int> out;
   for (int e : g.out_edges(op)) out.push_back(g.edges[e].dst);

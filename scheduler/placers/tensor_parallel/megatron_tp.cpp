@@ -24,15 +24,6 @@ namespace {
 using models::Axis;
 using tp::Role;
 
-// Whether op's parameters are read by it alone (a column split partitions them).
-bool owns_params(const models::Graph& g, int op) {
-  for (int e : g.in_edges(op)) {
-    const int w = g.edges[e].src;
-    if (g.nodes[w].kind == models::NodeKind::Param && g.out_edges(w).size() != 1) return false;
-  }
-  return true;
-}
-
 class MegatronTp final : public Placer {
  public:
   explicit MegatronTp(const PlacerOptions& o) : devices_(o.get("devices")) {}
@@ -56,7 +47,7 @@ class MegatronTp final : public Placer {
           case Role::Embedding:
           case Role::Norm:
           case Role::Residual: d.splits[op.node] = split(Axis::Replicas); break;
-          case Role::ColumnIn: d.splits[op.node] = split(owns_params(g, op.node) ? Axis::Cols : Axis::Replicas); break;
+          case Role::ColumnIn: d.splits[op.node] = split(tp::owns_params(g, op.node) ? Axis::Cols : Axis::Replicas); break;
           case Role::Attention: d.splits[op.node] = split(Axis::Heads); break;
           case Role::Activation: d.splits[op.node] = split(Axis::Cols); break;
           case Role::RowOut: {

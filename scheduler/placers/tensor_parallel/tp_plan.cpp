@@ -1,6 +1,7 @@
 #include "scheduler/placers/tensor_parallel/tp_plan.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 
 #include "scheduler/lower_collectives.hpp"
 #include "scheduler/plan_builder.hpp"
@@ -85,6 +86,13 @@ std::string ring_algorithm(const hw::Topology& topo, const std::vector<int>& gro
   const int first = per_node.begin()->second;
   const bool even = std::all_of(per_node.begin(), per_node.end(), [&](const auto& e) { return e.second == first; });
   return even && first >= 2 ? "hierarchical" : "ring";
+}
+
+int k_option(const Yaml& k) {
+  if (k.is_scalar() && k.str() == "auto") return 0;
+  const std::int64_t v = k.integer();
+  if (v < 1 || v > 1 << 20) k.fail(fmt::format("k must be a whole number >= 1 or auto, got '{}'", k.str()));
+  return static_cast<int>(v);
 }
 
 }  // namespace placesim::scheduler::tp

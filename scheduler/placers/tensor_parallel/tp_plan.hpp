@@ -15,6 +15,7 @@
 
 #include "scheduler/plan.hpp"
 #include "scheduler/problem.hpp"
+#include "sim/core/yaml_doc.hpp"
 
 namespace placesim::scheduler::tp {
 
@@ -39,5 +40,9 @@ double bsp_seconds(const Problem& p, const Plan& plan);
 // (at least two) of its members on each, else `ring` (NCCL's choice between its ring inside a
 // node and its two-level ring across nodes).
 std::string ring_algorithm(const hw::Topology& topo, const std::vector<int>& group);
+
+// A placer's `k` option (number of groups): 0 for `auto`, else a whole number >= 1 (fails at
+// the option otherwise).
+int k_option(const Yaml& k);
 
 }  // namespace placesim::scheduler::tp
