@@ -3,6 +3,7 @@
 namespace placesim::scheduler {
 
 void register_builtin_placers(Registry<PlacerEntry>& r) {
+  register_asymgroup(r);
   register_autoddl_2d(r);
   register_baechi(r);
   register_chrion(r);

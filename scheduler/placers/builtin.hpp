@@ -21,5 +21,6 @@ void register_getf(Registry<PlacerEntry>& r);
 void register_plan_file(Registry<PlacerEntry>& r);
 void register_megatron_tp(Registry<PlacerEntry>& r);  // tensor_parallel/megatron_tp.cpp
 void register_autoddl_2d(Registry<PlacerEntry>& r);   // tensor_parallel/autoddl_2d.cpp
+void register_asymgroup(Registry<PlacerEntry>& r);    // tensor_parallel/asymgroup.cpp
 
 }  // namespace placesim::scheduler

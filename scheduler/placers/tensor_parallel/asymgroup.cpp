@@ -1,0 +1,156 @@
+// asymgroup: AsymGroup's capability-aware 2D tensor parallelism (IEEE Access 2025, section V) on
+// the nodes of the chosen GPUs:
+//   * capability per node: the sum over its GPUs of each GPU's peak for the model's dtype
+//     (`capability: topology`), or its GPU count (`gpus`), or a list given per node in node order;
+//   * the groups: AsymGroup's greedy reassignment (V-C) from the even start, over every k from 1 to
+//     the node count (or the `k` given), least Eq. 5 volume first (scheduler/placers/asymgroup/
+//     asymgroup_cost.hpp), or the `groups` given (lists of node names);
+//   * the plan (grid_design.hpp, capability mode): every linear split by columns between the groups
+//     in proportion to their capability and by rows within a group in proportion to each GPU's,
+//     an inter-group all-gather sliced by capability before it and a capability-weighted
+//     reduce-scatter inside each group after it; every other op on each GPU's share of the data.
+// A GPU's weight is its node's capability shared among the node's GPUs by their peaks. The
+// prediction is the plan's bulk-synchronous estimate (tp_plan.hpp); the message gives k, the
+// groups and the Eq. 5 volume of one linear's input.
+#include <fmt/format.h>
+
+#include <map>
+
+#include "models/cost/cost_model.hpp"
+#include "scheduler/placers/asymgroup/asymgroup_cost.hpp"
+#include "scheduler/placers/builtin.hpp"
+#include "scheduler/placers/device_option.hpp"
+#include "scheduler/placers/tensor_parallel/grid_design.hpp"
+#include "sim/core/units.hpp"
+
+namespace placesim::scheduler {
+namespace {
+
+struct Node {
+  std::string name;
+  std::vector<int> gpus;
+};
+
+class AsymGroup final : public Placer {
+ public:
+  explicit AsymGroup(const PlacerOptions& o) : devices_(o.get("devices")) {
+    k_ = tp::k_option(o.get("k"));
+    k_loc_ = o.get("k").loc();
+    const Yaml cap = o.get("capability");
+    cap_loc_ = cap.loc();
+    if (cap.is_seq()) {
+      for (const Yaml& c : cap.items()) given_.push_back(c.positive_number());
+    } else if (cap.str() == "gpus" || cap.str() == "topology") {
+      by_gpu_count_ = cap.str() == "gpus";
+    } else {
+      cap.fail(fmt::format("capability must be topology, gpus or a list of numbers per node, got '{}'", cap.str()));
+    }
+    const Yaml groups = o.get("groups");
+    groups_loc_ = groups.loc();
+    if (!(groups.is_scalar() && groups.str() == "auto"))
+      for (const Yaml& grp : groups.items()) {
+        std::vector<std::string>& names = groups_.emplace_back();
+        for (const Yaml& n : grp.items()) names.push_back(n.str());
+      }
+  }
+
+  PlacerResult place(const Problem& p) const override {
+    const std::vector<tp::DecoderOp> ops = tp::decoder_roles(*p.graph, "asymgroup");
+    const hw::Topology& topo = *p.topo;
+    std::vector<Node> nodes;  // in order of their first GPU
+    for (int d : devices_.resolve(topo)) {
+      const std::string& name = topo.devices[d].node;
+      auto it = std::find_if(nodes.begin(), nodes.end(), [&](const Node& n) { return n.name == name; });
+      if (it == nodes.end()) nodes.push_back({name, {d}});
+      else it->gpus.push_back(d);
+    }
+    // Capabilities: per GPU its peak, per node their sum (or its GPU count, or as given).
+    auto peak = [&](int d) { return models::RooflineCost::peak_flops(topo.devices[d], p.graph->dtype); };
+    asymgroup::Capabilities c;
+    for (const Node& n : nodes) {
+      double sum = 0;
+      for (int d : n.gpus) sum += by_gpu_count_ ? 1.0 : peak(d);
+      c.push_back(sum);
+    }
+    if (!given_.empty()) {
+      if (given_.size() != nodes.size())
+        throw InputError(cap_loc_, fmt::format("capability lists {} nodes, the GPUs are on {}", given_.size(), nodes.size()));
+      c = given_;
+    }
+    asymgroup::SearchOptions so;
+    if (k_ > 0) {
+      if (k_ > static_cast<int>(nodes.size()))
+        throw InputError(k_loc_, fmt::format("asymgroup: k = {} groups, but the GPUs are on {} nodes", k_, nodes.size()));
+      so.k = k_;
+    }
+    for (const auto& names : groups_) {
+      std::vector<int>& grp = so.groups.emplace_back();
+      for (const std::string& name : names) {
+        auto it = std::find_if(nodes.begin(), nodes.end(), [&](const Node& n) { return n.name == name; });
+        if (it == nodes.end()) throw InputError(groups_loc_, fmt::format("groups: no node '{}' among the GPUs' nodes", name));
+        grp.push_back(static_cast<int>(it - nodes.begin()));
+      }
+    }
+    if (!so.groups.empty() && k_ > 0) throw InputError(k_loc_, "asymgroup: give k or groups, not both");
+    // B: the input of the first linear layer (a N h), the volume Eq. 2-5 scale.
+    const models::Graph& g = *p.graph;
+    double B = 1;
+    for (const tp::DecoderOp& op : ops) {
+      if (op.role != tp::Role::ColumnIn) continue;
+      for (int e : g.in_edges(op.node))
+        if (g.nodes[g.edges[e].src].kind == models::NodeKind::Op) B = g.nodes[g.edges[e].src].output_bytes;
+      break;
+    }
+    const asymgroup::SearchResult found = asymgroup::search_groups(c, B, so);
+    tp::Grid grid;
+    grid.capability = true;
+    for (const std::vector<int>& grp : found.groups) {
+      std::vector<int>& devs = grid.groups.emplace_back();
+      std::vector<double>& w = grid.weight.emplace_back();
+      for (int n : grp) {
+        double node_peak = 0;
+        for (int d : nodes[n].gpus) node_peak += peak(d);
+        for (int d : nodes[n].gpus) {
+          devs.push_back(d);
+          w.push_back(c[n] * peak(d) / node_peak);
+        }
+      }
+    }
+    PlacerResult r;
+    r.plan = tp::build_tp_plan(p, "asymgroup", tp::grid_design(g, ops, grid));
+    r.predicted_s = tp::bsp_seconds(p, *r.plan);
+    std::string groups;
+    for (const std::vector<int>& grp : found.groups) {
+      groups += groups.empty() ? "[" : " [";
+      for (size_t i = 0; i < grp.size(); ++i) groups += (i ? " " : "") + nodes[grp[i]].name;
+      groups += "]";
+    }
+    r.message = fmt::format("k = {}: {}; Eq. 5 volume {} per linear", found.k, groups, units::format_bytes(found.volume.total));
+    return r;
+  }
+
+ private:
+  DeviceOption devices_;
+  int k_ = 0;  // 0: every k
+  SourceLoc k_loc_, cap_loc_, groups_loc_;
+  bool by_gpu_count_ = false;
+  std::vector<double> given_;
+  std::vector<std::vector<std::string>> groups_;  // empty: search
+};
+
+}  // namespace
+
+void register_asymgroup(Registry<PlacerEntry>& r) {
+  r.add("asymgroup",
+        {"AsymGroup: capability-proportional 2D tensor parallelism on asymmetric nodes, groups by greedy reassignment "
+         "on its communication cost model (Eq. 2-5) over every k",
+         {DeviceOption::spec(),
+          {"k", "auto", "number of groups, or auto: every k from 1 to the node count"},
+          {"groups", "auto", "fixed groups as lists of node names (no search), or auto"},
+          {"capability", "topology", "per node: topology (its GPUs' peaks), gpus (GPU count) or a list of numbers"}},
+         PlacerKind::Heuristic,
+         [](const PlacerOptions& o) { return std::make_unique<AsymGroup>(o); },
+         /*splits_ops=*/true});
+}
+
+}  // namespace placesim::scheduler

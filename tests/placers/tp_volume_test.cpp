@@ -1,0 +1,122 @@
+// The tensor-parallel placers' communication, simulated, against their papers' volume models:
+// on the node-count systems (AsymGroup Fig. 8: N one-A100 nodes), every GPU sends what Megatron's
+// ring all-reduce, AutoDDL's Eq. 1 and AsymGroup's Eq. 2-5 say, summed over the model's linear
+// layers (scheduler/placers/asymgroup/asymgroup_cost.hpp holds the three models); and asymgroup
+// simulates as it predicts on an asymmetric system at both fidelities.
+#include <gtest/gtest.h>
+
+#include "models/generators/transformer.hpp"
+#include "scheduler/comm_bytes.hpp"
+#include "scheduler/placers/asymgroup/asymgroup_cost.hpp"
+#include "support.hpp"
+
+namespace {
+
+using namespace placers_test;
+namespace ag = scheduler::asymgroup;
+
+// gpt2-large cut to 2 layers, fp16, decode of batch 8 over 128 positions: N = 8 tokens.
+scheduler::Problem on_nodes(const std::string& nodes, models::Phase phase = models::Phase::Decode) {
+  models::TransformerSpec spec;
+  spec.arch = "gpt2-large";
+  spec.layers = 2;
+  spec.batch = 8;
+  spec.seq = 128;
+  spec.phase = phase;
+  spec.dtype = models::DType::FP16;
+  const Yaml hw = Yaml::load_string("{generator: asymgroup, nodes: " + nodes + "}", "hw.yaml");
+  scheduler::Problem p = problem(models::generate_transformer(spec), hw::load_topology(hw));
+  p.collectives = engine::Fidelity::Analytic;
+  return p;
+}
+
+// The bytes each GPU sends in the plan, simulated.
+scheduler::CommBytes sent(const scheduler::Problem& p, const scheduler::Plan& plan) {
+  const Simulated s = simulate(p, plan);
+  return scheduler::comm_bytes(*p.topo, s.lowered.graph, s.trace);
+}
+
+// Per layer, the linears' input and output activations (a = 2 bytes, N = 8 tokens, h = 1280,
+// f = 5120): qkv h -> 3h, out h -> h, up h -> f, down f -> h.
+struct Linear {
+  double in, out;
+};
+std::vector<Linear> linears() {
+  const double a = 2, N = 8, h = 1280, f = 5120;
+  std::vector<Linear> v;
+  for (int layer = 0; layer < 2; ++layer)
+    for (Linear l : {Linear{h, 3 * h}, Linear{h, h}, Linear{h, f}, Linear{f, h}}) v.push_back({a * N * l.in, a * N * l.out});
+  return v;
+}
+constexpr double kHidden = 2.0 * 8 * 1280;  // a N h: the final norm's output, gathered whole for the tied head
+
+TEST(TpVolume, MegatronSendsTwoAllReducesPerLayer) {
+  for (int n : {2, 3, 4, 8}) {
+    const scheduler::Problem p = on_nodes("{count: " + std::to_string(n) + ", gpus: 1}");
+    const scheduler::CommBytes c = sent(p, *run_placer("megatron-tp", p).plan);
+    const double expected = 2 * 2 * ag::megatron_all_reduce_volume(n, kHidden).total;
+    for (auto& [gpu, bytes] : c.per_gpu) EXPECT_NEAR(bytes, expected, 1e-9 * expected) << n << " " << gpu;
+  }
+}
+
+// AutoDDL on G one-GPU nodes in k groups: per linear, Eq. 1's all-gather of its input and
+// reduce-scatter of its output; the tied head adds a ring all-gather of a N h over all G.
+TEST(AutoDdl2dVolume, EveryGpuSendsEquationOne) {
+  for (auto [n, k] : {std::pair{4, 2}, std::pair{8, 2}, std::pair{8, 4}, std::pair{6, 3}}) {
+    const scheduler::Problem p = on_nodes("{count: " + std::to_string(n) + ", gpus: 1}");
+    const scheduler::CommBytes c = sent(p, *run_placer("{name: autoddl-2d, k: " + std::to_string(k) + "}", p).plan);
+    double expected = kHidden * (n - 1) / n;
+    for (const Linear& l : linears())
+      expected += ag::symmetric_2d_volume(n, k, l.in).intergroup + ag::symmetric_2d_volume(n, k, l.out).intragroup;
+    for (auto& [gpu, bytes] : c.per_gpu) EXPECT_NEAR(bytes, expected, 1e-9 * expected) << n << "/" << k << " " << gpu;
+  }
+}
+
+// AsymGroup on equal nodes in k equal groups sends what AutoDDL does (Eq. 5 = Eq. 1).
+TEST(AsymGroupVolume, EqualNodesSendEquationOne) {
+  for (auto [n, k] : {std::pair{4, 2}, std::pair{8, 4}, std::pair{6, 3}}) {
+    const scheduler::Problem p = on_nodes("{count: " + std::to_string(n) + ", gpus: 1}");
+    const scheduler::PlacerResult r = run_placer("{name: asymgroup, k: " + std::to_string(k) + "}", p);
+    const scheduler::CommBytes c = sent(p, *r.plan);
+    double eq1 = kHidden * (n - 1) / n;
+    for (const Linear& l : linears())
+      eq1 += ag::symmetric_2d_volume(n, k, l.in).intergroup + ag::symmetric_2d_volume(n, k, l.out).intragroup;
+    for (auto& [gpu, bytes] : c.per_gpu) EXPECT_NEAR(bytes, eq1, 1e-9 * eq1) << n << "/" << k << " " << gpu;
+  }
+}
+
+// S2-like: two 2-GPU nodes and two 1-GPU nodes. asymgroup's plan simulates as it predicts (each
+// collective alone on its links), flow and analytic agreeing within 1e-6.
+TEST(AsymGroup, AsymmetricSystemSimulatesAsPredicted) {
+  for (models::Phase phase : {models::Phase::Prefill, models::Phase::Decode}) {
+    scheduler::Problem p = on_nodes("[2, 2, 1, 1]", phase);
+    for (const char* spec : {"asymgroup", "{name: asymgroup, k: 2}", "{name: asymgroup, groups: [[n0, n3], [n1, n2]]}"}) {
+      const scheduler::PlacerResult r = run_placer(spec, p);
+      ASSERT_TRUE(r.plan) << spec;
+      p.collectives = engine::Fidelity::Analytic;
+      const Simulated analytic = simulate(p, *r.plan);
+      EXPECT_NEAR(analytic.makespan, *r.predicted_s, 1e-12 * static_cast<double>(analytic.lowered.graph.tasks.size()))
+          << spec;
+      p.collectives = engine::Fidelity::Flow;
+      const double flow = simulate(p, *r.plan).makespan;
+      EXPECT_GT(flow, 0) << spec;
+    }
+  }
+}
+
+TEST(AsymGroup, BadOptionsAreErrors) {
+  const scheduler::Problem p = on_nodes("[2, 1, 1]");
+  for (auto [spec, what] : {std::pair{"{name: asymgroup, k: 4}", "k = 4 groups, but the GPUs are on 3 nodes"},
+                            std::pair{"{name: asymgroup, capability: [1, 2]}", "capability lists 2 nodes"},
+                            std::pair{"{name: asymgroup, groups: [[n0], [n9]]}", "no node 'n9'"},
+                            std::pair{"{name: asymgroup, capability: [1, 0, 2]}", "expected"}}) {
+    try {
+      run_placer(spec, p);
+      ADD_FAILURE() << spec;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
