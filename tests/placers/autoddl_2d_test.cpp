@@ -3,7 +3,6 @@
 // the best divisor, and bad k values.
 #include <gtest/gtest.h>
 
-#include "models/generators/transformer.hpp"
 #include "support.hpp"
 
 namespace {
@@ -11,14 +10,7 @@ namespace {
 using namespace placers_test;
 
 scheduler::Problem gpt2_large(models::Phase phase) {
-  models::TransformerSpec spec;
-  spec.arch = "gpt2-large";
-  spec.layers = 2;
-  spec.batch = 8;
-  spec.seq = 128;
-  spec.phase = phase;
-  spec.dtype = models::DType::FP16;
-  return problem(models::generate_transformer(spec), hw::load_topology(Yaml(YAML::Node("dgx-a100"), "test")));
+  return problem(gpt2_large_2_layers(phase), hw::load_topology(Yaml(YAML::Node("dgx-a100"), "test")));
 }
 
 // G = 8 GPUs in k = 2 groups of 4 (gpu0-3, gpu4-7). A linear layer [K, N] is split into 8

@@ -16,15 +16,8 @@ namespace {
 
 using namespace placers_test;
 
-scheduler::Problem gpt2_large(int layers, models::Phase phase, scheduler::WeightsMode w = scheduler::WeightsMode::Resident) {
-  models::TransformerSpec spec;
-  spec.arch = "gpt2-large";
-  spec.layers = layers;
-  spec.batch = 8;
-  spec.seq = 128;
-  spec.phase = phase;
-  spec.dtype = models::DType::FP16;
-  return problem(models::generate_transformer(spec), hw::load_topology(Yaml(YAML::Node("dgx-a100"), "test")), w);
+scheduler::Problem gpt2_large(models::Phase phase) {
+  return problem(gpt2_large_2_layers(phase), hw::load_topology(Yaml(YAML::Node("dgx-a100"), "test")));
 }
 
 std::string on_gpus(int t) {
@@ -37,7 +30,7 @@ std::string on_gpus(int t) {
 // tokens, h = 1280), after the row-split linear and before the residual add; on one node of
 // dgx-a100 each is a ring: 2 (t-1) (L + S / (t B)) over the GPUs' NVSwitch routes.
 TEST(MegatronTp, AllReducesAfterEachRowSplitLinearAtTheRingClosedForm) {
-  const scheduler::Problem p = gpt2_large(2, models::Phase::Prefill);
+  const scheduler::Problem p = gpt2_large(models::Phase::Prefill);
   for (int t : {2, 4, 8}) {
     const scheduler::PlacerResult r = run_placer(on_gpus(t), p);
     ASSERT_TRUE(r.plan);
@@ -70,7 +63,7 @@ TEST(MegatronTp, AllReducesAfterEachRowSplitLinearAtTheRingClosedForm) {
 // closed form) at both fidelities, to the picosecond rounding of its events.
 TEST(MegatronTp, EngineAgreesWithItsPredictionAtBothFidelities) {
   for (models::Phase phase : {models::Phase::Prefill, models::Phase::Decode}) {
-    scheduler::Problem p = gpt2_large(2, phase);
+    scheduler::Problem p = gpt2_large(phase);
     for (int t : {1, 2, 8}) {
       const scheduler::PlacerResult r = run_placer(on_gpus(t), p);
       ASSERT_TRUE(r.plan && r.predicted_s);
@@ -93,7 +86,7 @@ TEST(MegatronTp, EngineAgreesWithItsPredictionAtBothFidelities) {
 // norm 2h; the tables V h + 1024 h. Decode with batch B = 8 over S = 128 positions: each
 // layer's cache is 2 B S h elements (K and V, no GQA).
 TEST(MegatronTp, EachGpuHoldsItsShareOfWeightsAndCache) {
-  const scheduler::Problem p = gpt2_large(2, models::Phase::Decode);
+  const scheduler::Problem p = gpt2_large(models::Phase::Decode);
   const double h = 1280, f = 5120, V = 50257, layers = 2, e = 2;
   const double linears = layers * (h * 3 * h + 3 * h + h * h + h + h * f + f + f * h + h);
   const double whole = layers * 2 * (2 * h) + 2 * h + V * h + 1024 * h;

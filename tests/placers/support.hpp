@@ -7,6 +7,7 @@
 #include "hw/topology_yaml.hpp"
 #include "models/cost/cost_model.hpp"
 #include "models/generators/random_dag.hpp"
+#include "models/generators/transformer.hpp"
 #include "scheduler/lower.hpp"
 #include "scheduler/placer.hpp"
 #include "scheduler/placers/milp_support.hpp"
@@ -49,6 +50,18 @@ inline std::string suite_spec(const std::string& name) {
 }
 inline bool solved(const scheduler::PlacerResult& r, const std::string& name) {
   return r.status == scheduler::RunStatus::Ok || (is_milp(name) && r.status == scheduler::RunStatus::Timeout);
+}
+
+// The tensor-parallel tests' model: gpt2-large cut to 2 layers, fp16, batch 8 over 128 positions.
+inline models::Graph gpt2_large_2_layers(models::Phase phase) {
+  models::TransformerSpec spec;
+  spec.arch = "gpt2-large";
+  spec.layers = 2;
+  spec.batch = 8;
+  spec.seq = 128;
+  spec.phase = phase;
+  spec.dtype = models::DType::FP16;
+  return models::generate_transformer(spec);
 }
 
 struct Simulated {

@@ -5,7 +5,6 @@
 // simulates as it predicts on an asymmetric system at both fidelities.
 #include <gtest/gtest.h>
 
-#include "models/generators/transformer.hpp"
 #include "scheduler/comm_bytes.hpp"
 #include "scheduler/placers/asymgroup/asymgroup_cost.hpp"
 #include "support.hpp"
@@ -17,15 +16,8 @@ namespace ag = scheduler::asymgroup;
 
 // gpt2-large cut to 2 layers, fp16, decode of batch 8 over 128 positions: N = 8 tokens.
 scheduler::Problem on_nodes(const std::string& nodes, models::Phase phase = models::Phase::Decode) {
-  models::TransformerSpec spec;
-  spec.arch = "gpt2-large";
-  spec.layers = 2;
-  spec.batch = 8;
-  spec.seq = 128;
-  spec.phase = phase;
-  spec.dtype = models::DType::FP16;
   const Yaml hw = Yaml::load_string("{generator: asymgroup, nodes: " + nodes + "}", "hw.yaml");
-  scheduler::Problem p = problem(models::generate_transformer(spec), hw::load_topology(hw));
+  scheduler::Problem p = problem(gpt2_large_2_layers(phase), hw::load_topology(hw));
   p.collectives = engine::Fidelity::Analytic;
   return p;
 }
