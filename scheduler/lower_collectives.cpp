@@ -7,14 +7,30 @@
 namespace placesim::scheduler {
 
 RouteNetwork::RouteNetwork(const hw::Topology& topo, std::vector<engine::ResourceId> link_resource)
-    : topo_(topo), link_resource_(std::move(link_resource)) {}
+    : topo_(topo), link_resource_(std::move(link_resource)) {
+  if (topo.network_ideal) return;
+  if (link_resource_.empty())
+    for (std::size_t l = 0; l < topo.links.size(); ++l) link_resource_.push_back(static_cast<engine::ResourceId>(2 * l));
+  PLACESIM_ASSERT(link_resource_.size() == topo.links.size(), "RouteNetwork: a resource per link");
+  for (std::size_t l = 0; l < topo.links.size(); ++l) {
+    const std::size_t r = link_resource_[l];
+    if (capacity_.size() < r + 2) capacity_.resize(r + 2, 0);
+    capacity_[r] = topo.links[l].bw_ab;
+    capacity_[r + 1] = topo.links[l].bw_ba;
+  }
+}
 
 std::vector<engine::Use> RouteNetwork::uses(int src, int dst, double bytes) const {
   std::vector<engine::Use> out;
   if (topo_.network_ideal) return out;
-  PLACESIM_ASSERT(link_resource_.size() == topo_.links.size(), "RouteNetwork without link resources");
   detail::add_route_uses(out, link_resource_, hw::route_cost(topo_, src, dst), bytes);
   return out;
+}
+
+double RouteNetwork::capacity(engine::ResourceId r) const {
+  PLACESIM_ASSERT(r >= 0 && static_cast<std::size_t>(r) < capacity_.size() && capacity_[r] > 0,
+                  "RouteNetwork: capacity of a resource that is not a link direction");
+  return capacity_[r];
 }
 
 TimePs RouteNetwork::latency(int src, int dst) const { return ceil_ps(hw::route_cost(topo_, src, dst).latency_s); }

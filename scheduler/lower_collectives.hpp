@@ -22,16 +22,19 @@ namespace placesim::scheduler {
 
 class RouteNetwork final : public engine::Network {
  public:
-  // link_resource: per link, the engine resource of its a->b direction (b->a is the next id);
-  // empty when the network only answers latency and bandwidth (uses() must not be asked).
+  // link_resource: per link, the engine resource of its a->b direction (b->a is the next id).
+  // Empty for a network outside any TaskGraph (checking a plan, a placer's estimate): link l's
+  // directions are then resources 2l and 2l+1, which is all a collective solved alone needs.
   RouteNetwork(const hw::Topology& topo, std::vector<engine::ResourceId> link_resource);
   std::vector<engine::Use> uses(int src, int dst, double bytes) const override;
   TimePs latency(int src, int dst) const override;
   double bandwidth(int src, int dst) const override;
+  double capacity(engine::ResourceId r) const override;
 
  private:
   const hw::Topology& topo_;
   std::vector<engine::ResourceId> link_resource_;
+  std::vector<double> capacity_;  // by resource id, for the link directions
 };
 
 engine::CollectiveSpec collective_spec(const PlanCollective& c, const hw::Topology& topo, engine::Fidelity fidelity);

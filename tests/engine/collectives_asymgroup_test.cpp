@@ -1,6 +1,6 @@
 // AsymGroup's capability-aware collectives (proportional.hpp): reduce-scatter inside a group and
 // all-gather among groups, against closed forms derived here and AsymGroup's Fig. 4(d) worked
-// by hand. Network: one switch, each rank with an up and a down link of B = 10 GB/s and 1 us
+// by hand; both fidelities (the analytic one solves the flows alone) must give them. Network: one switch, each rank with an up and a down link of B = 10 GB/s and 1 us
 // (route latency 2 us); u = 1e8 bytes, so u/B = 10 ms. Flow times round each transfer's end up to
 // the next picosecond: tolerances are 1e-9 relative.
 #include <gtest/gtest.h>
@@ -106,7 +106,8 @@ TEST(CollectivesAsymGroup, ReduceScatterWithEqualWeightsIsDirect) {
       EXPECT_EQ(gd.tasks[t].bytes, gp.tasks[t].bytes);
     }
     EXPECT_EQ(simulate(gd).makespan, simulate(gp).makespan) << k;
-    EXPECT_NEAR(analytic_seconds(p, nd), analytic_seconds(d, nd), 1e-12 * analytic_seconds(d, nd)) << k;
+    // Proportional's analytic time is its flows solved alone (whole picoseconds), direct's the closed form.
+    EXPECT_NEAR(analytic_seconds(p, nd), analytic_seconds(d, nd), 1e-9 * analytic_seconds(d, nd)) << k;
   }
 }
 
@@ -143,7 +144,9 @@ TEST(CollectivesAsymGroup, ReduceScatterClosedForm) {
 //   G0 -> G1: down_3 and down_4 carry three flows: B/3 each. The 1u flows end at 3u/B; rank 2's
 //     two 2u flows have 1u left and share up_2 at B/2: 2u/B more, 5u/B (closed form 4u/B).
 // So flow ends at 2 us + 0.075 s, a quarter after the closed form: with equal-share max-min, the
-// busiest links cannot stay full when the side with more ranks has unequal capabilities.
+// busiest links cannot stay full when the side with more ranks has unequal capabilities. The
+// analytic fidelity waits the flows solved alone, so it says 0.075 s too; Eq. 2 stays the
+// asymgroup placer's cost model (asymgroup_cost.hpp), which this departure makes optimistic.
 TEST(CollectivesAsymGroup, AllGatherFig4dFiveRanks) {
   const CollectiveSpec s = proportional(CollectiveOp::AllGather, {1, 1, 2, 3, 3}, 20 * kU, 1, {0, 0, 0, 1, 1});
   const Moved m = moved(s);
@@ -153,8 +156,27 @@ TEST(CollectivesAsymGroup, AllGatherFig4dFiveRanks) {
   EXPECT_EQ(bytes_of(m.graph, "coll.s0.c0.2>4"), 2 * kU);
   EXPECT_EQ(bytes_of(m.graph, "coll.s0.c0.3>1"), 1.5 * kU);
   EXPECT_EQ(bytes_of(m.graph, "coll.s0.c0.4>2"), 3 * kU);
-  EXPECT_NEAR(alone(s, Fidelity::Analytic), kL + 6 * kU / kB, 1e-12);
-  EXPECT_NEAR(alone(s, Fidelity::Flow), kL + 7.5 * kU / kB, 1e-11);
+  expect_both(s, kL + 7.5 * kU / kB, "Fig. 4(d)");
+}
+
+// Ranks end apart (in Fig. 4(d) G0's ranks 0 and 1 have their 1.5u slices by 4.5u/B, rank 2 its
+// 3u ones at 7.5u/B), and each rank goes on when its own part is in: the analytic fidelity ends
+// each rank where flow does, not all at the last one's end.
+TEST(CollectivesAsymGroup, AnalyticRanksEndWhereFlowRanksEnd) {
+  CollectiveSpec s = proportional(CollectiveOp::AllGather, {1, 1, 2, 3, 3}, 20 * kU, 1, {0, 0, 0, 1, 1});
+  std::vector<std::vector<double>> ends;
+  for (Fidelity f : {Fidelity::Flow, Fidelity::Analytic}) {
+    TaskGraph g;
+    const LinkNetwork net = switch_network(g, 5, kB, kUs);
+    s.fidelity = f;
+    const std::vector<TaskId> done = lower_collective(g, s, net);
+    const Trace tr = simulate(g);
+    ends.emplace_back();
+    for (TaskId d : done) ends.back().push_back(to_seconds(tr.tasks[d].end));
+  }
+  EXPECT_NEAR(ends[0][0], kL + 4.5 * kU / kB, 1e-11);
+  EXPECT_NEAR(ends[0][2], kL + 7.5 * kU / kB, 1e-11);
+  for (int r = 0; r < 5; ++r) EXPECT_NEAR(ends[1][r], ends[0][r], 1e-11) << r;
 }
 
 // Where flow is exactly the closed form (k = 1; see proportional.hpp): every step's transfers
@@ -195,16 +217,16 @@ TEST(CollectivesAsymGroup, AllGatherMovesEachPartOnce) {
   }
 }
 
-// Chunks pipeline along the ring of groups, which the closed form (every step in full: 4 (kL +
-// S/(3B))) does not see. One rank per group as above, k = 4: the chain of the largest part now
+// Chunks pipeline along the ring of groups, which Eq. 2-3's closed form (every step in full:
+// 4 (kL + S/(3B))) does not see. One rank per group as above, k = 4: the chain of the largest part now
 // takes (m - 2 + k) slots of S/(3k) (7/12 S/B), so the busiest connection sets the end: g4 -> g0
 // (rank 2 -> rank 1) carries every part but g0's, 8S/9, is never kept waiting for data, and pays
 // k (m-1) latencies: T = 16 L + 8S/(9B), a third below the closed form.
 TEST(CollectivesAsymGroup, AllGatherChunksPipeline) {
   const double S = 1e9;
   const CollectiveSpec s = proportional(CollectiveOp::AllGather, {2, 1, 3, 1, 2}, S, 4, {2, 0, 4, 1, 3});
-  EXPECT_NEAR(alone(s, Fidelity::Flow), 16 * kL + 8 * S / (9 * kB), 1e-9);
-  EXPECT_NEAR(alone(s, Fidelity::Analytic), 4 * (4 * kL + S / (3 * kB)), 1e-9);
+  expect_both(s, 16 * kL + 8 * S / (9 * kB), "k = 4");
+  EXPECT_LT(16 * kL + 8 * S / (9 * kB), 4 * (4 * kL + S / (3 * kB)));
 }
 
 // One group: every rank already holds its share of everything; nothing moves.

@@ -77,21 +77,35 @@ TEST(AsymGroupVolume, EqualNodesSendEquationOne) {
   }
 }
 
-// S2-like: two 2-GPU nodes and two 1-GPU nodes. asymgroup's plan simulates as it predicts (each
-// collective alone on its links), flow and analytic agreeing within 1e-6.
+// S2-like: two 2-GPU nodes and two 1-GPU nodes, Fig. 4(d)'s capabilities [1, 1, 2, 3, 3] on five
+// nodes (the uneven slices where equal-share max-min departs from Eq. 2), and [2, 1, 2, 1, 1] in
+// three groups. asymgroup's plan simulates as it predicts (each collective alone on its links),
+// and flow agrees with analytic within 1e-6: nothing else contends with a collective of these
+// plans. In three groups of [2, 1, 2, 1, 1] the ranks end their all-gathers apart and go on at
+// once (both fidelities); the placer's estimate bills every rank the last one's end, so it is a
+// little late there (a few 1e-5).
 TEST(AsymGroup, AsymmetricSystemSimulatesAsPredicted) {
+  struct Case {
+    const char *nodes, *spec;
+    double predicted_within;  // relative; 0: to the picosecond rounding of each task
+  };
+  const std::vector<Case> cases{
+      {"[2, 2, 1, 1]", "asymgroup", 0},
+      {"[2, 2, 1, 1]", "{name: asymgroup, k: 2}", 0},
+      {"[2, 2, 1, 1]", "{name: asymgroup, groups: [[n0, n3], [n1, n2]]}", 0},
+      {"[1, 1, 1, 1, 1]", "{name: asymgroup, capability: [1, 1, 2, 3, 3], groups: [[n0, n1, n2], [n3, n4]]}", 0},
+      {"[2, 1, 2, 1, 1]", "{name: asymgroup, k: 3}", 1e-4}};
   for (models::Phase phase : {models::Phase::Prefill, models::Phase::Decode}) {
-    scheduler::Problem p = on_nodes("[2, 2, 1, 1]", phase);
-    for (const char* spec : {"asymgroup", "{name: asymgroup, k: 2}", "{name: asymgroup, groups: [[n0, n3], [n1, n2]]}"}) {
+    for (auto [nodes, spec, within] : cases) {
+      scheduler::Problem p = on_nodes(nodes, phase);
       const scheduler::PlacerResult r = run_placer(spec, p);
       ASSERT_TRUE(r.plan) << spec;
       p.collectives = engine::Fidelity::Analytic;
       const Simulated analytic = simulate(p, *r.plan);
-      EXPECT_NEAR(analytic.makespan, *r.predicted_s, 1e-12 * static_cast<double>(analytic.lowered.graph.tasks.size()))
-          << spec;
+      const double rounding = 1e-12 * static_cast<double>(analytic.lowered.graph.tasks.size());
+      EXPECT_NEAR(analytic.makespan, *r.predicted_s, std::max(rounding, within * analytic.makespan)) << spec;
       p.collectives = engine::Fidelity::Flow;
-      const double flow = simulate(p, *r.plan).makespan;
-      EXPECT_GT(flow, 0) << spec;
+      EXPECT_NEAR(simulate(p, *r.plan).makespan, analytic.makespan, 1e-6 * analytic.makespan) << nodes << " " << spec;
     }
   }
 }

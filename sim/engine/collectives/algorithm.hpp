@@ -24,6 +24,9 @@ struct CollectiveAlgorithm {
   // The operations it runs among `groups` of ranks; for any other, `groups` is an error rather
   // than silently ignored.
   std::vector<CollectiveOp> grouped = {};
+  // Where ranks end apart (uneven slices): per rank, seconds from the start to its end, the last
+  // of them `analytic`. Empty where every rank ends at `analytic`.
+  std::function<const std::vector<double>&(const CollectiveSpec&, const Network&)> analytic_ends = {};
 };
 
 Registry<CollectiveAlgorithm>& collective_algorithms();

@@ -103,21 +103,24 @@ std::vector<TaskId> lower_collective(TaskGraph& g, const CollectiveSpec& spec, c
     return low.finish();
   }
   // Analytic (and a group of one, which moves nothing): every rank waits for all ranks'
-  // `after`, then the closed form. Its task uses no resource; its bytes and traffic are what the
-  // rank sends in the algorithm.
-  const TimePs t = ceil_ps(analytic_seconds(spec, net));
+  // `after`, then the closed form (or its own end, where the algorithm's ranks end apart). Its
+  // task uses no resource; its bytes and traffic are what the rank sends in the algorithm.
+  const bool apart = a.analytic_ends && spec.group.size() > 1;
+  const std::vector<double> ends = apart ? a.analytic_ends(spec, net)
+                                         : std::vector<double>(spec.group.size(), analytic_seconds(spec, net));
   std::vector<TaskId> all;
   for (const std::vector<TaskId>& deps : spec.after) all.insert(all.end(), deps.begin(), deps.end());
   const std::map<std::pair<int, int>, double> sent =
       spec.group.size() > 1 ? flow_sends(a, spec, net) : std::map<std::pair<int, int>, double>{};
   std::vector<TaskId> done;
-  for (int member : spec.group) {
+  for (std::size_t r = 0; r < spec.group.size(); ++r) {
+    const int member = spec.group[r];
     Task task;
     task.name = fmt::format("{}.analytic.{}", spec.name, member);
     task.kind = TaskKind::Transfer;
     task.queue = g.add_queue(fmt::format("{}:{}", spec.name, member));
     task.deps = all;
-    task.latency = t;
+    task.latency = ceil_ps(ends[r]);
     const TaskId id = static_cast<TaskId>(g.tasks.size());
     for (auto& [pair, bytes] : sent) {
       if (pair.first != member) continue;

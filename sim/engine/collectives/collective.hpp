@@ -29,6 +29,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -45,6 +46,8 @@ CollectiveOp parse_collective_op(const std::string& name);
 
 enum class Fidelity { Flow, Analytic };
 
+struct CollectiveSpec;
+
 // Where transfers between two group members go. The engine knows no routes, so the caller
 // (scheduler/lower.cpp, from hw::Topology routes; LinkNetwork for tests) answers for it.
 class Network {
@@ -55,6 +58,15 @@ class Network {
   virtual std::vector<Use> uses(int src, int dst, double bytes) const = 0;
   virtual TimePs latency(int src, int dst) const = 0;  // the route's, waited before the bytes move
   virtual double bandwidth(int src, int dst) const = 0;  // bytes/s of the route's bottleneck (analytic)
+  // The capacity (bytes/s) of a resource that uses() names: to solve a collective's flows alone.
+  virtual double capacity(ResourceId r) const = 0;
+
+ private:
+  // Collectives already solved alone on this network (flow_alone_ends in lowering.hpp), by
+  // their spec: a network answers for one topology, so the spec is the whole key. Not
+  // thread-safe: one network serves one lowering or one placer.
+  friend const std::vector<double>& flow_alone_ends(const CollectiveSpec& spec, const Network& net);
+  mutable std::unordered_map<std::string, std::vector<double>> alone_;
 };
 
 struct CollectiveSpec {

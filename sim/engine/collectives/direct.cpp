@@ -5,10 +5,12 @@
 //   all-to-all, all-gather, reduce-scatter (S/n to each peer):  k L + (n-1) S / (n B)
 //   all-reduce (reduce-scatter, then all-gather of the reduced shares):  2 (k L + (n-1) S/(n B))
 //   broadcast (rank 0 sends S to each):  k L + (n-1) S / B
-//   point-to-point (equal slices): see proportional.hpp
+//   point-to-point (p senders, n-p receivers; sender i sends each receiver S / (p (n-p))):
+//     k L + S / (min(p, n-p) B), the busier side's link
 // Analytic fidelity evaluates these with the worst pair's L and B (assuming that sharing).
 #include "sim/engine/collectives/direct.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "sim/engine/collectives/algorithm.hpp"
@@ -58,17 +60,16 @@ void lower_direct(Lowering& low) {
 
 double direct_analytic(const CollectiveSpec& spec, const Network& net) {
   const int n = static_cast<int>(spec.group.size()), k = spec.chunks;
-  if (spec.op == CollectiveOp::PointToPoint) {
-    check_senders(spec);
-    return point_to_point_analytic(spec, net, std::vector<double>(n, 1.0));
-  }
+  const bool p2p = spec.op == CollectiveOp::PointToPoint;
+  if (p2p) check_senders(spec);
   std::vector<std::pair<int, int>> pairs;
-  for (int i = 0; i < (spec.op == CollectiveOp::Broadcast ? 1 : n); ++i) {
-    for (int j = 0; j < n; ++j) {
+  for (int i = 0; i < (spec.op == CollectiveOp::Broadcast ? 1 : p2p ? spec.senders : n); ++i) {
+    for (int j = p2p ? spec.senders : 0; j < n; ++j) {
       if (i != j) pairs.emplace_back(i, j);
     }
   }
   const AlphaBeta w = worst_pair(spec, net, pairs);
+  if (p2p) return k * w.latency_s + spec.bytes / (std::min(spec.senders, n - spec.senders) * w.bandwidth);
   const double exchange_s = k * w.latency_s + (n - 1) * spec.bytes / (n * w.bandwidth);
   switch (spec.op) {
     case CollectiveOp::AllReduce: return 2 * exchange_s;

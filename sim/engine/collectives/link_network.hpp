@@ -24,6 +24,7 @@ class LinkNetwork final : public Network {
   std::vector<Use> uses(int src, int dst, double bytes) const override;
   TimePs latency(int src, int dst) const override;
   double bandwidth(int src, int dst) const override;
+  double capacity(ResourceId r) const override { return g_.resources[r].capacity; }
 
  private:
   TaskGraph& g_;

@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <limits>
+
+#include "sim/engine/collectives/algorithm.hpp"
+#include "sim/engine/executor.hpp"
 
 namespace placesim::engine {
 
@@ -94,6 +98,40 @@ AlphaBeta worst_pair(const CollectiveSpec& spec, const Network& net, const std::
     w.bandwidth = std::min(w.bandwidth, net.bandwidth(spec.group[s], spec.group[d]));
   }
   return w;
+}
+
+const std::vector<double>& flow_alone_ends(const CollectiveSpec& spec, const Network& net) {
+  // Every field the lowering reads but the name (which only labels tasks) and `after` (cleared);
+  // "{}" prints a double in its shortest exact form, so equal keys are equal specs.
+  const std::string key =
+      fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}", spec.algorithm, static_cast<int>(spec.op), fmt::join(spec.group, ","),
+                  spec.bytes, spec.chunks, fmt::join(spec.nodes, ","), fmt::join(spec.weights, ","),
+                  fmt::join(spec.groups, ","), spec.senders);
+  if (auto it = net.alone_.find(key); it != net.alone_.end()) return it->second;
+  CollectiveSpec alone = spec;
+  alone.after.clear();
+  alone.fidelity = Fidelity::Flow;
+  TaskGraph scratch;
+  Lowering low(scratch, alone, net);
+  collective_algorithms().get(spec.algorithm).lower(low);
+  const std::vector<TaskId> done = low.finish();
+  // The scratch graph holds the network's resources under the ids its uses() name; ids between
+  // them that no transfer uses get a placeholder capacity.
+  ResourceId top = -1;
+  for (const Task& t : scratch.tasks)
+    for (const Use& u : t.uses) top = std::max(top, u.resource);
+  scratch.resources.assign(top + 1, Resource{"unused", 1.0});
+  for (const Task& t : scratch.tasks)
+    for (const Use& u : t.uses) scratch.resources[u.resource] = {fmt::format("r{}", u.resource), net.capacity(u.resource)};
+  const Trace trace = simulate(scratch);
+  std::vector<double> ends;
+  for (TaskId d : done) ends.push_back(to_seconds(trace.tasks[d].end));
+  return net.alone_.emplace(key, std::move(ends)).first->second;
+}
+
+double flow_alone_seconds(const CollectiveSpec& spec, const Network& net) {
+  const std::vector<double>& ends = flow_alone_ends(spec, net);
+  return *std::max_element(ends.begin(), ends.end());
 }
 
 }  // namespace placesim::engine

@@ -56,6 +56,15 @@ class Lowering {
   std::vector<std::vector<std::array<int, 3>>> out_;  // per src: (dst, channel, connection index)
 };
 
+// The collective's flow lowering alone on the network (no `after`, nothing else running),
+// simulated: when each rank is done, in seconds from its start. The analytic fidelity of an
+// algorithm whose alpha-beta closed form is not exact under max-min sharing (proportional) waits
+// these instead, each rank its own, so that the two fidelities agree wherever nothing else
+// contends. Solved once per spec and network.
+const std::vector<double>& flow_alone_ends(const CollectiveSpec& spec, const Network& net);
+// The last of them: the collective's analytic time.
+double flow_alone_seconds(const CollectiveSpec& spec, const Network& net);
+
 // The worst link an algorithm crosses: max latency and min bandwidth over its (src, dst) pairs.
 struct AlphaBeta {
   double latency_s = 0;

@@ -98,43 +98,10 @@ ChunkDeps sliced_sends(Lowering& low, const Ranks& from, const Ranks& to, double
   return arrived;
 }
 
-// k L + max(busiest sender's bytes, busiest receiver's bytes) / B, L and B of the worst pair.
-double step_seconds(const CollectiveSpec& spec, const Network& net, const std::vector<std::pair<int, int>>& pairs,
-                    const std::vector<double>& sent, const std::vector<double>& received) {
-  const AlphaBeta w = worst_pair(spec, net, pairs);
-  const double busiest = std::max(*std::max_element(sent.begin(), sent.end()),
-                                  *std::max_element(received.begin(), received.end()));
-  return spec.chunks * w.latency_s + busiest / w.bandwidth;
-}
-
-double sliced_seconds(const CollectiveSpec& spec, const Network& net, const Ranks& from, const Ranks& to, double volume,
-                      const std::vector<double>& w) {
-  std::vector<std::pair<int, int>> pairs;
-  for (int i : from) {
-    for (int j : to) pairs.emplace_back(i, j);
-  }
-  return step_seconds(spec, net, pairs, proportional_slices(volume, of(w, from)), proportional_slices(volume, of(w, to)));
-}
-
 void lower_reduce_scatter(Lowering& low, const std::vector<double>& w) {
   std::vector<double> share = proportional_slices(low.spec().bytes, w);
   for (double& b : share) b /= low.chunks();
   exchange(low, share, {}, "x");
-}
-
-double reduce_scatter_analytic(const CollectiveSpec& spec, const Network& net, const std::vector<double>& w) {
-  const int n = static_cast<int>(spec.group.size());
-  const std::vector<double> slice = proportional_slices(spec.bytes, w);
-  std::vector<double> sent, received;
-  std::vector<std::pair<int, int>> pairs;
-  for (int i = 0; i < n; ++i) {
-    sent.push_back(spec.bytes - slice[i]);
-    received.push_back((n - 1) * slice[i]);
-    for (int j = 0; j < n; ++j) {
-      if (i != j) pairs.emplace_back(i, j);
-    }
-  }
-  return step_seconds(spec, net, pairs, sent, received);
 }
 
 void lower_all_gather(Lowering& low, const std::vector<double>& w) {
@@ -155,19 +122,6 @@ void lower_all_gather(Lowering& low, const std::vector<double>& w) {
   }
 }
 
-double all_gather_analytic(const CollectiveSpec& spec, const Network& net, const std::vector<double>& w) {
-  const std::vector<Ranks> g = groups_of(spec);
-  const int m = static_cast<int>(g.size());
-  const std::vector<double> part = parts_of(spec.bytes, g, w);
-  double total = 0;
-  for (int s = 0; s + 1 < m; ++s) {
-    double step = 0;
-    for (int t = 0; t < m; ++t) step = std::max(step, sliced_seconds(spec, net, g[t], g[(t + 1) % m], part[(t - s + m) % m], w));
-    total += step;
-  }
-  return total;
-}
-
 void lower_proportional(Lowering& low) {
   const CollectiveSpec& spec = low.spec();
   if (spec.op == CollectiveOp::PointToPoint) check_senders(spec);
@@ -176,16 +130,6 @@ void lower_proportional(Lowering& low) {
     case CollectiveOp::ReduceScatter: return lower_reduce_scatter(low, w);
     case CollectiveOp::AllGather: return lower_all_gather(low, w);
     default: return lower_point_to_point(low, w);
-  }
-}
-
-double proportional_analytic(const CollectiveSpec& spec, const Network& net) {
-  if (spec.op == CollectiveOp::PointToPoint) check_senders(spec);
-  const std::vector<double>& w = checked_weights(spec);
-  switch (spec.op) {
-    case CollectiveOp::ReduceScatter: return reduce_scatter_analytic(spec, net, w);
-    case CollectiveOp::AllGather: return all_gather_analytic(spec, net, w);
-    default: return point_to_point_analytic(spec, net, w);
   }
 }
 
@@ -211,11 +155,6 @@ void lower_point_to_point(Lowering& low, const std::vector<double>& weights) {
   sliced_sends(low, range(0, p), range(p, n), low.spec().bytes, weights, no_deps(p, low.chunks()), "");
 }
 
-double point_to_point_analytic(const CollectiveSpec& spec, const Network& net, const std::vector<double>& weights) {
-  const int n = static_cast<int>(spec.group.size());
-  return sliced_seconds(spec, net, range(0, spec.senders), range(spec.senders, n), spec.bytes, weights);
-}
-
 void register_proportional(Registry<CollectiveAlgorithm>& r) {
   r.add("proportional",
         {"capability-proportional (AsymGroup V-B, V-C): data sliced in proportion to `weights` (one per rank); "
@@ -224,8 +163,9 @@ void register_proportional(Registry<CollectiveAlgorithm>& r) {
          "receiver",
          {CollectiveOp::AllGather, CollectiveOp::ReduceScatter, CollectiveOp::PointToPoint},
          lower_proportional,
-         proportional_analytic,
-         {CollectiveOp::AllGather}});
+         flow_alone_seconds,
+         {CollectiveOp::AllGather},
+         flow_alone_ends});
 }
 
 }  // namespace placesim::engine

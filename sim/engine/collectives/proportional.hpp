@@ -26,33 +26,23 @@
 // always sends to group t+1, so its steps follow one another on the same connections. One group:
 // nothing moves.
 //
-// Closed forms (analytic fidelity). A step in which all its transfers run at once takes
-//   k L + max(busiest sender's bytes, busiest receiver's bytes) / B
-// with L the largest latency and B the smallest bandwidth over the step's (sender, receiver) pairs:
-//   point-to-point  k L + S max(max_P w_i / W_P, max_Q w_j / W_Q) / B
-//   reduce-scatter  k L + max(max_i S (W - w_i) / W, max_j (n-1) S w_j / W) / B
-//                   AsymGroup's Eq. 4 (in bytes) is the send side alone, the least capable rank's
-//                   S (W - w_min) / W; the receive side is never smaller ((n-1) w_max >= W - w_min),
-//                   so on links as fast in as out the most capable rank is the bottleneck.
-//   all-gather      the sum over steps s of the slowest pair of groups t: the point-to-point form
-//                   of G_t -> G_{t+1} with V_{t-s} and that pair's own L and B (for one L and B:
-//                   Eq. 2, sum_s max_t V_{t-s} max(w_max(G_t) / C_t, w_max(G_{t+1}) / C_{t+1}) / B)
-// At flow fidelity, alone on a switch where each rank has one link in and one out of bandwidth B
-// (asymgroup-s* with one GPU per node, engine::switch_network), these are exact:
-//   reduce-scatter  always: the n-1 flows into rank j have one size, share j's link and end
-//                   together, and no rank's outgoing link is ever the tighter one.
-//   point-to-point  when the side with more ranks (either, when equal) has equal weights.
-//                   Otherwise max-min sharing gives every flow on a link the same rate, the small
-//                   slices end first, and the busiest link idles in part while the large slices
-//                   are held back at their other end: flow is later (by a quarter in AsymGroup's
-//                   Fig. 4(d) example, worked in tests/engine/collectives_asymgroup_test.cpp).
-//   all-gather      for k = 1 when every step is, and one chain of forwards meets every step's
-//                   slowest pair (groups of one size with equal weights inside each, or one
-//                   rank per group: the chain carries the largest part). Where every step is
-//                   exact but no chain meets all the slowest pairs, flow (no barrier between
-//                   steps) is earlier; with k > 1 the chunks pipeline along the chain (as in a
-//                   ring broadcast), and flow is earlier than the closed form, which pays every
-//                   step in full (by a third for five groups of one rank and k = 4).
+// Analytic fidelity: these flows alone, solved once per spec (flow_alone_seconds), not an
+// alpha-beta closed form. AsymGroup's own closed forms (Eq. 2-4: each step the busiest sender's or
+// receiver's bytes over B, steps one after another) are its placer's cost model
+// (scheduler/placers/asymgroup/asymgroup_cost.hpp); under max-min sharing they are exact only in
+// part, which is why the engine does not wait them:
+//   reduce-scatter  always exact on a switch where each rank has its own link in and out: the
+//                   n-1 flows into rank j have one size, share j's link and end together.
+//   point-to-point  exact when the side with more ranks (either, when equal) has equal weights.
+//                   Otherwise every flow on a link gets the same rate, the small slices end
+//                   first, and the busiest link idles in part while the large slices are held
+//                   back at their other end: flow is later (by a quarter in AsymGroup's Fig. 4(d)
+//                   example, worked in tests/engine/collectives_asymgroup_test.cpp).
+//   all-gather      steps overlap (no barrier; chunks pipeline along the ring of groups), so
+//                   flow is earlier than the sum of step maxima where no chain of forwards meets
+//                   every step's slowest pair, or k > 1; later where a step is late as above.
+// Ranks that share a link (two GPUs of a node behind one NIC) slow each other in flow and so in
+// the analytic time, which the closed forms ignore.
 #pragma once
 
 #include <vector>
@@ -64,9 +54,8 @@ namespace placesim::engine {
 // S w_i / sum(w): slices that sum to S (up to rounding), in proportion to the weights.
 std::vector<double> proportional_slices(double bytes, const std::vector<double>& weights);
 
-// Point-to-point sliced by `weights` (one per rank), flows and closed form as above.
+// Point-to-point sliced by `weights` (one per rank), flows as above.
 void lower_point_to_point(Lowering& low, const std::vector<double>& weights);
-double point_to_point_analytic(const CollectiveSpec& spec, const Network& net, const std::vector<double>& weights);
 
 // Checks `senders` against the group (CollectiveOptionError).
 void check_senders(const CollectiveSpec& spec);
