@@ -115,7 +115,9 @@ TEST(AsymGroup, BadOptionsAreErrors) {
   for (auto [spec, what] : {std::pair{"{name: asymgroup, k: 4}", "k = 4 groups, but the GPUs are on 3 nodes"},
                             std::pair{"{name: asymgroup, capability: [1, 2]}", "capability lists 2 nodes"},
                             std::pair{"{name: asymgroup, groups: [[n0], [n9]]}", "no node 'n9'"},
-                            std::pair{"{name: asymgroup, capability: [1, 0, 2]}", "expected"}}) {
+                            std::pair{"{name: asymgroup, capability: [1, 0, 2]}", "expected"},
+                            std::pair{"{name: asymgroup, groups: []}", "test.yaml:1:27: expected auto or at least one group"},
+                            std::pair{"{name: asymgroup, groups: [[n0], []]}", "test.yaml:1:34: expected a group of at least one"}}) {
     try {
       run_placer(spec, p);
       ADD_FAILURE() << spec;

@@ -47,11 +47,14 @@ class AsymGroup final : public Placer {
     }
     const Yaml groups = o.get("groups");
     groups_loc_ = groups.loc();
-    if (!(groups.is_scalar() && groups.str() == "auto"))
+    if (!(groups.is_scalar() && groups.str() == "auto")) {
+      if (groups.items().empty()) groups.fail("expected auto or at least one group (a list of node names)");
       for (const Yaml& grp : groups.items()) {
+        if (grp.items().empty()) grp.fail("expected a group of at least one node name");
         std::vector<std::string>& names = groups_.emplace_back();
         for (const Yaml& n : grp.items()) names.push_back(n.str());
       }
+    }
   }
 
   PlacerResult place(const Problem& p) const override {
