@@ -28,6 +28,13 @@ int Graph::add_edge(int src, int dst, double bytes) {
 }
 
 int Graph::find(const std::string& n) const {
+  // Indexed by validate(), on this very vector (a copied graph scans until validated), and no
+  // node added since.
+  if (indexed_ == nodes.data() && by_name_.size() == nodes.size()) {
+    auto it = by_name_.find(n);
+    if (it == by_name_.end()) return -1;
+    if (nodes[it->second].name == n) return it->second;
+  }
   for (size_t i = 0; i < nodes.size(); ++i)
     if (nodes[i].name == n) return static_cast<int>(i);
   return -1;
@@ -53,6 +60,7 @@ void check_node(const Node& n) {
 
 void Graph::validate() {
   const int n = static_cast<int>(nodes.size());
+  by_name_.clear();
   std::unordered_map<std::string, int> by_name;
   for (int i = 0; i < n; ++i) {
     const Node& node = nodes[i];
@@ -94,7 +102,11 @@ void Graph::validate() {
     for (int e : out_[v])
       if (--indegree[edges[e].dst] == 0) ready.push(edges[e].dst);
   }
-  if (static_cast<int>(topo_.size()) == n) return;
+  if (static_cast<int>(topo_.size()) == n) {
+    by_name_ = std::move(by_name);
+    indexed_ = nodes.data();
+    return;
+  }
 
   // Every node left has an in-edge from another node left: walk back until one repeats.
   int v = 0;

@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "models/dtype.hpp"
@@ -51,7 +52,11 @@ class Graph {
 
   int add_node(Node n);
   int add_edge(int src, int dst, double bytes);
-  int find(const std::string& name) const;  // -1 when absent
+  // -1 when absent. By a hash index once validate() has passed, while the node vector is the one
+  // it indexed (not a copy) and no node was added (a hit is checked against the node's name);
+  // by a scan otherwise. Renaming a node of a validated graph in place is not supported (nothing
+  // does: the plan and its checks key on names).
+  int find(const std::string& name) const;
 
   // Throws InputError (at the offending node or edge) for a dangling edge, a duplicate node
   // name, a negative quantity or a cycle (naming a node on it). Builds the adjacency lists.
@@ -66,6 +71,8 @@ class Graph {
  private:
   std::vector<std::vector<int>> in_, out_;
   std::vector<int> topo_;
+  std::unordered_map<std::string, int> by_name_;  // complete after validate(), else empty
+  const Node* indexed_ = nullptr;                 // nodes.data() when by_name_ was built
 };
 
 }  // namespace placesim::models

@@ -62,6 +62,26 @@ TEST(Graph, OpsAndParams) {
   EXPECT_EQ(g.find("zz"), -1);
 }
 
+// find() answers the same before validate (scan), after (index), after a node is added, and in a
+// copy whose nodes were renamed (the copy is not indexed until validated).
+TEST(Graph, FindBeforeAndAfterValidateAddAndCopy) {
+  Graph g;
+  for (int i = 0; i < 50; ++i) g.add_node(op("n" + std::to_string(i), 1));
+  EXPECT_EQ(g.find("n7"), 7);
+  g.validate();
+  for (int i = 0; i < 50; ++i) EXPECT_EQ(g.find("n" + std::to_string(i)), i);
+  EXPECT_EQ(g.find("n50"), -1);
+  g.add_node(op("n50", 1));
+  EXPECT_EQ(g.find("n50"), 50);
+  Graph copy = g;
+  copy.validate();
+  Graph renamed = copy;
+  renamed.nodes[3].name = "x#0";
+  EXPECT_EQ(renamed.find("x#0"), 3);
+  EXPECT_EQ(renamed.find("n3"), -1);
+  EXPECT_EQ(copy.find("n3"), 3);
+}
+
 TEST(Graph, CycleNamesANodeOnIt) {
   // x -> a -> b -> c -> a: x is not on the cycle; the walk back from a finds a, c, b.
   Graph g;
