@@ -59,6 +59,22 @@ class Calendar {
     ++size_;
   }
 
+  // Drops every pending event for which keep(event) is false, leaving the others in their order:
+  // the caller's way to discard events it knows are stale, so pending events stay bounded by
+  // live ones. Each bucket is filtered in place (its keys' bucket depends only on `last`).
+  template <class Keep>
+  void compact(Keep keep) {
+    for (int b = 0; b < kBuckets; ++b) {
+      std::vector<Key>& v = buckets_[b];
+      if (v.empty()) continue;
+      std::erase_if(v, [&](Key k) { return !keep(Event{static_cast<TimePs>(k >> 64), static_cast<std::uint32_t>(k)}); });
+      if (v.empty()) nonempty_[b >> 6] &= ~(std::uint64_t{1} << (b & 63));
+    }
+    size_ = 0;
+    for (const std::vector<Key>& v : buckets_) size_ += v.size();
+    peek_valid_ = false;
+  }
+
   Event pop() {
     PLACESIM_ASSERT(size_ > 0, "pop from an empty calendar");
     if (buckets_[0].empty()) refill();

@@ -84,6 +84,36 @@ TEST(Calendar, MatchesSortedReferenceAcrossRenumbering) {
   }
 }
 
+// compact() drops exactly the events its predicate rejects and keeps the others in (time,
+// insertion) order, also between a top_time() and the next pop, against a sorted reference.
+TEST(Calendar, CompactKeepsTheRestInOrder) {
+  Calendar c;
+  std::mt19937_64 rng(11);
+  std::vector<std::tuple<TimePs, std::uint64_t, std::uint32_t>> ref;
+  std::uint64_t pushes = 0;
+  TimePs now = 0;
+  for (int round = 0; round < 200; ++round) {
+    for (int i = 0; i < 50; ++i) {
+      const TimePs t = now + static_cast<TimePs>(rng() % 40);
+      const auto payload = static_cast<std::uint32_t>(rng());
+      c.push(t, payload);
+      ref.emplace_back(t, pushes++, payload);
+    }
+    if (round % 2) (void)c.top_time();
+    c.compact([](Calendar::Event e) { return e.payload % 3 != 0; });
+    std::erase_if(ref, [](const auto& r) { return std::get<2>(r) % 3 == 0; });
+    ASSERT_EQ(c.size(), ref.size());
+    std::sort(ref.begin(), ref.end());
+    for (int i = 0; i < 30 && !ref.empty(); ++i) {
+      const Calendar::Event e = c.pop();
+      ASSERT_EQ(e.time, std::get<0>(ref.front()));
+      ASSERT_EQ(e.payload, std::get<2>(ref.front()));
+      now = e.time;
+      ref.erase(ref.begin());
+    }
+  }
+}
+
 TEST(CalendarDeathTest, TimeNeverGoesBack) {
   Calendar c;
   c.push(100, 0);
