@@ -49,7 +49,7 @@ TEST(TransformerSpec, ErrorsNameTheLocation) {
             "granularity, layers)");
   EXPECT_EQ(error_of("arch: gpt5"),
             "s.yaml:1:7: unknown arch 'gpt5' (known: gpt2-large, gpt2-xl, gpt3-small, gpt3-medium, gpt3-large, "
-            "gpt3-xl, gpt3-2.7b, gpt3-6.7b, gpt3-13b, gpt3-175b, openllama-3b, openllama-7b, "
+            "gpt3-xl, gpt3-2.7b, gpt3-6.7b, gpt3-13b, gpt3-175b, mt-530b, openllama-3b, openllama-7b, "
             "llama2-7b, llama2-13b, llama2-70b)");
   EXPECT_EQ(error_of("arch: gpt2-xl\nphase: train"),
             "s.yaml:2:8: unknown phase 'train' (expected prefill, decode)");
