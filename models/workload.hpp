@@ -9,9 +9,11 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "models/generation.hpp"
 #include "models/graph.hpp"
 #include "sim/core/registry.hpp"
 #include "sim/core/yaml_doc.hpp"
@@ -23,6 +25,9 @@ struct WorkloadEntry {
   std::vector<OptionSpec> options;  // the keys of `model:` besides generator
   // The graph, validated; InputError at the offending key or value of `model`.
   std::function<Graph(const Yaml& model)> build;
+  // Workloads that can describe a whole generation (models/generation.hpp): the one `model`
+  // describes, or none when it describes one graph (then `build` makes it). Empty for the rest.
+  std::function<std::optional<Generation>(const Yaml& model)> generation{};
 };
 
 Registry<WorkloadEntry>& workloads();

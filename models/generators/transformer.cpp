@@ -18,7 +18,14 @@
 
 namespace placesim::models {
 
-const char* to_string(Phase p) { return p == Phase::Prefill ? "prefill" : "decode"; }
+const char* to_string(Phase p) {
+  switch (p) {
+    case Phase::Prefill: return "prefill";
+    case Phase::Decode: return "decode";
+    case Phase::Generate: return "generate";
+  }
+  return "?";
+}
 const char* to_string(Granularity g) { return g == Granularity::Op ? "op" : "layer"; }
 
 namespace {
@@ -105,6 +112,8 @@ void build_layers(Graph& g, const std::vector<Block>& blocks, double w) {
 
 Graph generate_transformer(const TransformerSpec& spec) {
   const TransformerArch& arch = find_transformer_arch(spec.arch);
+  if (spec.phase == Phase::Generate)
+    throw InputError("phase generate is a whole generation (a prefill, then decode steps), not one graph");
   if (spec.batch < 1) throw InputError(fmt::format("batch must be >= 1, got {}", spec.batch));
   if (spec.seq < 1) throw InputError(fmt::format("seq must be >= 1, got {}", spec.seq));
   if (arch.positions > 0 && spec.seq > arch.positions)
@@ -123,6 +132,34 @@ Graph generate_transformer(const TransformerSpec& spec) {
   if (spec.granularity == Granularity::Op) build_ops(g, blocks, w);
   else build_layers(g, blocks, w);
   g.validate();
+  return g;
+}
+
+Generation transformer_generation(const TransformerSpec& spec) {
+  const TransformerArch& arch = find_transformer_arch(spec.arch);
+  if (spec.phase != Phase::Generate)
+    throw InputError(fmt::format("phase {} is one step, not a generation", to_string(spec.phase)));
+  if (spec.output < 1) throw InputError(fmt::format("output must be >= 1, got {}", spec.output));
+  if (spec.kv_stride < 1) throw InputError(fmt::format("kv_stride must be >= 1, got {}", spec.kv_stride));
+  // The last decode step attends over seq + output - 1 positions; each must have a row of a
+  // learned position table.
+  const long last_kv = static_cast<long>(spec.seq) + spec.output - 1;
+  if (arch.positions > 0 && last_kv > arch.positions)
+    throw InputError(fmt::format("seq {} + output {} needs {} positions; {} has {}", spec.seq, spec.output, last_kv,
+                                 arch.name, arch.positions));
+  TransformerSpec step = spec;
+  step.phase = Phase::Prefill;
+  Generation g;
+  g.input = spec.seq;
+  g.output = spec.output;
+  g.kv_stride = spec.kv_stride;
+  g.prefill = generate_transformer(step);
+  step.phase = Phase::Decode;
+  g.decode = [step](int kv) {
+    TransformerSpec at = step;
+    at.seq = kv;
+    return generate_transformer(at);
+  };
   return g;
 }
 

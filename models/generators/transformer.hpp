@@ -1,8 +1,10 @@
 // Dense transformer decoders (GPT-2 large/xl, OpenLLaMA 3B/7B, LLaMA-2 7B/13B/70B).
 //
 // Prefill processes `seq` tokens per sequence; decode processes one new token per sequence
-// against a KV cache of `seq` tokens held on the device of each attention op. Parameters are
-// separate nodes with edges to the ops that read them.
+// against a KV cache of `seq` tokens held on the device of each attention op. Generate is a
+// whole generation (models/generation.hpp): a prefill of `seq` tokens, then decode steps until
+// `output` tokens are out; it is several graphs, built by transformer_generation(). Parameters
+// are separate nodes with edges to the ops that read them.
 //
 // Dtype: weights are stored in the model dtype; activations and the KV cache stay in the
 // compute dtype: fp32 for fp32, fp16/bf16 for themselves, and fp16 for int8/int4, which are
@@ -13,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "models/generation.hpp"
 #include "models/graph.hpp"
 #include "sim/core/yaml_doc.hpp"
 
@@ -33,7 +36,7 @@ const std::vector<TransformerArch>& transformer_archs();
 const TransformerArch& find_transformer_arch(const std::string& name);
 int head_dim(const TransformerArch& a);  // hidden / heads
 
-enum class Phase { Prefill, Decode };
+enum class Phase { Prefill, Decode, Generate };
 enum class Granularity { Op, Layer };
 
 struct TransformerSpec {
@@ -44,14 +47,20 @@ struct TransformerSpec {
   DType dtype = DType::FP16;
   Granularity granularity = Granularity::Op;
   int layers = 0;  // 0: the architecture's own; otherwise truncate (tests, tutorials)
+  int output = 1;     // generate: tokens generated, the prefill's included
+  int kv_stride = 1;  // generate: simulate every kv_stride-th decode step (models/generation.hpp)
 };
 
-// Keys: generator (optional, must be "transformer"), arch, batch, seq, phase (prefill | decode),
-// dtype, granularity (op | layer), layers; each error located at the offending key or value.
+// Keys: generator (optional, must be "transformer"), arch, batch, seq, phase (prefill | decode |
+// generate), output and kv_stride (generate only; output required), dtype, granularity (op |
+// layer), layers; each error located at the offending key or value.
 TransformerSpec parse_transformer_spec(const Yaml& model);
-// The graph, validated. InputError (no location) for a spec parse_transformer_spec would reject.
+// The graph of one step (prefill or decode), validated. InputError (no location) for a spec
+// parse_transformer_spec would reject, and for phase generate (several graphs).
 Graph generate_transformer(const TransformerSpec& spec);
-const char* to_string(Phase p);        // "prefill", "decode"
+// The prefill and decode steps of a phase-generate spec (InputError as generate_transformer).
+Generation transformer_generation(const TransformerSpec& spec);
+const char* to_string(Phase p);        // "prefill", "decode", "generate"
 const char* to_string(Granularity g);  // "op", "layer"
 
 }  // namespace placesim::models

@@ -8,6 +8,11 @@
 // alternating locally banded sparse attention is not modelled: every layer is dense). The
 // paper's 13B row says d_model 5140 with 40 heads of 128: 40 x 128 = 5120 is used; its XL row
 // says 24 heads of 128 for d_model 2048, which cannot both hold: 16 heads of 128 are used.
+// MT-NLG 530B (called MT-530B in the AsymGroup paper): Smith et al. 2022, "Using DeepSpeed and
+// Megatron to Train Megatron-Turing NLG 530B", Section 3: 105 layers, hidden 20480, 128 heads,
+// sequence length 2048; GPT-3's block with learned position embeddings and ffn 4h; the GPT-2
+// BPE vocabulary padded to 51200 as Megatron-LM pads it; the embedding tied to the lm_head as
+// Megatron-LM ties them.
 #include <fmt/format.h>
 
 #include "models/generators/transformer.hpp"
@@ -27,6 +32,7 @@ const std::vector<TransformerArch>& transformer_archs() {
       {"gpt3-6.7b", 32, 4096, 32, 32, 16384, 50257, false, "GPT-3 6.7B", 2048, true, true},
       {"gpt3-13b", 40, 5120, 40, 40, 20480, 50257, false, "GPT-3 13B", 2048, true, true},
       {"gpt3-175b", 96, 12288, 96, 96, 49152, 50257, false, "GPT-3 175B", 2048, true, true},
+      {"mt-530b", 105, 20480, 128, 128, 81920, 51200, false, "Megatron-Turing NLG 530B (MT-NLG), 530B parameters", 2048, true, true},
       {"openllama-3b", 26, 3200, 32, 32, 8640, 32000, true, "OpenLLaMA 3B, 3.43B parameters", 0, false, false},
       {"openllama-7b", 32, 4096, 32, 32, 11008, 32000, true, "OpenLLaMA 7B, 6.74B parameters", 0, false, false},
       {"llama2-7b", 32, 4096, 32, 32, 11008, 32000, true, "LLaMA-2 7B, 6.74B parameters", 0, false, false},

@@ -45,13 +45,36 @@ const std::vector<OptionSpec>& transformer_options() {
     return std::vector<OptionSpec>{
         {"arch", "", "architecture (placesim list models)"},
         {"batch", fmt::format("{}", d.batch), "sequences per batch"},
-        {"seq", fmt::format("{}", d.seq), "prefill: tokens per sequence; decode: tokens in the KV cache"},
-        {"phase", to_string(d.phase), "prefill | decode (one new token per sequence)"},
+        {"seq", fmt::format("{}", d.seq),
+         "prefill: tokens per sequence; decode: tokens in the KV cache; generate: prompt tokens"},
+        {"phase", to_string(d.phase),
+         "prefill | decode (one new token per sequence) | generate (a prefill, then decode steps up to output tokens)"},
+        {"output", "none",
+         "phase generate only, and required there: tokens generated, 1 by the prefill and 1 per decode step"},
+        {"kv_stride", fmt::format("{}", d.kv_stride),
+         "phase generate only: simulate one decode step in s, counted s times; the last always (1: exact)"},
         {"dtype", to_string(d.dtype), "weight dtype; activations in the compute dtype (fp16 for int8/int4)"},
         {"granularity", to_string(d.granularity), "op: one node per op; layer: one node per layer"},
         {"layers", fmt::format("{}", d.layers), "keep the first N layers (0: all of the architecture's)"}};
   }();
   return options;
+}
+
+// output (required) and kv_stride, which only phase generate takes.
+void parse_generation_keys(const Yaml& model, const TransformerArch& arch, TransformerSpec& spec) {
+  if (spec.phase != Phase::Generate) {
+    for (const char* key : {"output", "kv_stride"})
+      if (model.has(key))
+        model.at(key).fail(fmt::format("{} applies to phase generate only (phase is {})", key, to_string(spec.phase)));
+    return;
+  }
+  const Yaml output = model.at("output");
+  spec.output = positive_int(output);
+  if (model.has("kv_stride")) spec.kv_stride = positive_int(model.at("kv_stride"));
+  const long last_kv = static_cast<long>(spec.seq) + spec.output - 1;
+  if (arch.positions > 0 && last_kv > arch.positions)
+    output.fail(fmt::format("seq {} + output {} needs {} positions; {} has {}", spec.seq, spec.output, last_kv, arch.name,
+                            arch.positions));
 }
 
 }  // namespace
@@ -73,7 +96,9 @@ TransformerSpec parse_transformer_spec(const Yaml& model) {
                std::to_string(arch.positions) + " positions");
   }
   if (model.has("phase"))
-    spec.phase = choice<Phase>(model.at("phase"), "phase", {{"prefill", Phase::Prefill}, {"decode", Phase::Decode}});
+    spec.phase = choice<Phase>(model.at("phase"), "phase",
+                               {{"prefill", Phase::Prefill}, {"decode", Phase::Decode}, {"generate", Phase::Generate}});
+  parse_generation_keys(model, arch, spec);
   if (model.has("dtype")) {
     const Yaml d = model.at("dtype");
     spec.dtype = at(d, [&] { return parse_dtype(d.str()); });
@@ -92,9 +117,22 @@ TransformerSpec parse_transformer_spec(const Yaml& model) {
 }
 
 void register_transformer(Registry<WorkloadEntry>& r) {
-  r.add("transformer", {"dense transformer decoder (GPT-2, OpenLLaMA, LLaMA-2), prefill or decode, per op or per layer",
-                        transformer_options(),
-                        [](const Yaml& model) { return generate_transformer(parse_transformer_spec(model)); }});
+  WorkloadEntry e{"dense transformer decoder (GPT-2, GPT-3, MT-NLG, OpenLLaMA, LLaMA-2), prefill, decode or a whole "
+                  "generation, per op or per layer",
+                  transformer_options(), [](const Yaml& model) {
+                    const TransformerSpec spec = parse_transformer_spec(model);
+                    if (spec.phase == Phase::Generate)
+                      model.at("phase").fail(
+                          "phase generate is a whole generation (a prefill, then decode steps): placesim run "
+                          "simulates it; this command takes one step (phase prefill or decode)");
+                    return generate_transformer(spec);
+                  }};
+  e.generation = [](const Yaml& model) -> std::optional<Generation> {
+    const TransformerSpec spec = parse_transformer_spec(model);
+    if (spec.phase != Phase::Generate) return std::nullopt;
+    return transformer_generation(spec);
+  };
+  r.add("transformer", std::move(e));
 }
 
 }  // namespace placesim::models

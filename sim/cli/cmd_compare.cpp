@@ -12,7 +12,8 @@ int cmd_compare(const std::vector<std::string>& args) {
   po::options_description opts("options");
   opts.add_options()("results", po::value<std::string>()->required(), "results file written by placesim run")(
       "baseline", po::value<std::string>()->default_value(""), "placer to compute speed-ups against (default: the run's)")(
-      "metric", po::value<std::string>()->default_value("makespan"), "makespan (simulated) or predicted (placer's own)");
+      "metric", po::value<std::string>()->default_value("makespan"), "makespan (simulated; a generation's end-to-end latency), predicted (placer's own), or a generation's ttft "
+      "(time to first token) or tpot (time per output token)");
   Parsed a;
   if (!parse_args(commands()[3], args, opts, {"results"}, a)) return 0;
   const explore::RunSet set = explore::read_results_h5(a.vm["results"].as<std::string>());

@@ -55,8 +55,14 @@ int cmd_run(const std::vector<std::string>& args) {
                                    s.placers.size());
     text += explore::format_comparison(c);
     // Why a run has no makespan (infeasible, error), and the placers' own predictions against
-    // the simulation: relative difference (predicted - simulated) / simulated.
+    // the simulation: relative difference (predicted - simulated) / simulated. A generation's
+    // makespan is its end-to-end latency; its TTFT and TPOT follow.
     for (const explore::RunResult& r : set.runs) {
+      if (r.generation && r.generation->tpot_s)
+        text += fmt::format("  point {} {}: TTFT {:.4f} ms, TPOT {:.4f} ms over {} decode steps (kv_stride {}){}\n",
+                            r.point_index, r.placer, *r.generation->ttft_s * 1e3, *r.generation->tpot_s * 1e3,
+                            r.generation->output_tokens - 1, r.generation->kv_stride,
+                            r.message.empty() ? "" : "; " + r.message);
       const bool bound = r.status == scheduler::RunStatus::Ok && !r.makespan_s;
       if (r.status != scheduler::RunStatus::Ok && !r.message.empty())
         text += fmt::format("  point {} {}: {}: {}\n", r.point_index, r.placer, scheduler::to_string(r.status), r.message);

@@ -14,6 +14,14 @@ models::Graph build_model(const Yaml& spec) {
   return models::workloads().get(name.str(), name.loc()).build(spec);
 }
 
+std::optional<models::Generation> build_generation(const Yaml& spec) {
+  if (!spec.is_map() || !spec.has("generator")) return std::nullopt;
+  const Yaml name = spec.at("generator");
+  const models::WorkloadEntry& e = models::workloads().get(name.str(), name.loc());
+  if (!e.generation) return std::nullopt;
+  return e.generation(spec);
+}
+
 std::shared_ptr<const models::CostModel> make_cost_model(const Yaml& spec) {
   if (!spec.defined()) return models::cost_models().get(models::kDefaultCostModel).make(spec);
   const Yaml name = spec.is_map() ? spec.at("name") : spec;

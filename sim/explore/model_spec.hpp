@@ -3,8 +3,10 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 
 #include "models/cost/cost_model.hpp"
+#include "models/generation.hpp"
 #include "models/graph.hpp"
 #include "sim/core/yaml_doc.hpp"
 
@@ -14,6 +16,9 @@ namespace placesim::explore {
 // {file: graph.json} / {file: model.onnx, dims: {name: value}}: the importer the file's name
 // picks (models::importer_for).
 models::Graph build_model(const Yaml& spec);
+// The whole generation `spec` describes (a workload's phase: generate), or none when it is one
+// graph, which build_model makes.
+std::optional<models::Generation> build_generation(const Yaml& spec);
 // NAME, {name: NAME, option: value, ...} (placesim list cost-models), or absent: the default
 // (models::kDefaultCostModel).
 std::shared_ptr<const models::CostModel> make_cost_model(const Yaml& spec);

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "models/generation.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
 
@@ -19,6 +20,19 @@ static nlohmann::ordered_json comm_json(const std::optional<scheduler::CommBytes
   for (auto& [dev, bytes] : c->per_gpu) per_gpu[dev] = bytes;
   for (auto& [kind, bytes] : c->by_kind) by_kind[kind] = bytes;
   return {{"total", c->total}, {"inter_node", c->inter_node}, {"per_gpu", per_gpu}, {"by_kind", by_kind}};
+}
+
+// A whole generation's figures beside the run's (its makespan is the end-to-end latency).
+static void add_generation_json(nlohmann::ordered_json& j, const GenerationResult& g) {
+  j["ttft_s"] = opt(g.ttft_s);
+  j["tpot_s"] = opt(g.tpot_s);
+  j["generation"] = {
+      {"input_tokens", g.input_tokens},
+      {"output_tokens", g.output_tokens},
+      {"kv_stride", g.kv_stride},
+      {"decode_steps", g.output_tokens - 1},
+      {"simulated_decode_steps", models::decode_steps(g.input_tokens, g.output_tokens, g.kv_stride).size()},
+      {"weights_shared", g.weights_shared ? nlohmann::ordered_json(*g.weights_shared) : nlohmann::ordered_json(nullptr)}};
 }
 
 nlohmann::ordered_json runs_to_json(const RunSet& set, bool timing) {
@@ -43,6 +57,7 @@ nlohmann::ordered_json runs_to_json(const RunSet& set, bool timing) {
     j["gap"] = r.gap && std::isfinite(*r.gap) ? nlohmann::ordered_json(*r.gap) : nlohmann::ordered_json(nullptr);
     j["peak_mem_bytes"] = mem;
     j["comm_bytes"] = comm_json(r.comm_bytes);
+    if (r.generation) add_generation_json(j, *r.generation);
     if (timing) j["placement_s"] = r.placement_s;
     j["message"] = r.message;
     j["seed"] = r.seed;
@@ -56,9 +71,40 @@ nlohmann::ordered_json runs_to_json(const RunSet& set, bool timing) {
 }
 
 Metric parse_metric(const std::string& s) {
-  if (s == "makespan") return Metric::Makespan;
-  if (s == "predicted") return Metric::Predicted;
-  throw InputError(fmt::format("unknown metric '{}' (expected makespan or predicted)", s));
+  for (Metric m : {Metric::Makespan, Metric::Predicted, Metric::Ttft, Metric::Tpot})
+    if (s == to_string(m)) return m;
+  throw InputError(fmt::format("unknown metric '{}' (expected makespan, predicted, ttft or tpot)", s));
+}
+
+const char* to_string(Metric m) {
+  switch (m) {
+    case Metric::Makespan: return "makespan";
+    case Metric::Predicted: return "predicted";
+    case Metric::Ttft: return "ttft";
+    case Metric::Tpot: return "tpot";
+  }
+  return "?";
+}
+
+// The metric's value for one run, seconds; none where the run has none.
+static std::optional<double> metric_of(const RunResult& r, Metric m) {
+  switch (m) {
+    case Metric::Makespan: return r.makespan_s;
+    case Metric::Predicted: return r.predicted_s;
+    case Metric::Ttft: return r.generation ? r.generation->ttft_s : std::nullopt;
+    case Metric::Tpot: return r.generation ? r.generation->tpot_s : std::nullopt;
+  }
+  return std::nullopt;
+}
+
+static const char* metric_title(Metric m) {
+  switch (m) {
+    case Metric::Makespan: return "simulated makespan";
+    case Metric::Predicted: return "placer's prediction";
+    case Metric::Ttft: return "time to first token";
+    case Metric::Tpot: return "time per output token";
+  }
+  return "?";
 }
 
 Comparison compare(const RunSet& set, const std::string& baseline, Metric metric) {
@@ -88,7 +134,7 @@ Comparison compare(const RunSet& set, const std::string& baseline, Metric metric
     }
     Comparison::Row& rr = c.rows[it->second];
     const size_t k = col[r.placer];
-    rr.value[k] = metric == Metric::Makespan ? r.makespan_s : r.predicted_s;
+    rr.value[k] = metric_of(r, metric);
     rr.status[k] = scheduler::to_string(r.status);
     rr.comm[k] = r.comm_bytes;
     if (metric == Metric::Makespan && !r.makespan_s && r.status == scheduler::RunStatus::Ok) rr.bound[k] = r.predicted_s;
@@ -169,7 +215,7 @@ std::string format_comparison(const Comparison& c) {
     for (auto& g : c.geomean) line.push_back(g ? fmt::format("{:.3f}x", *g) : "-");
     table.push_back(line);
   }
-  std::string out = fmt::format("{} per point{}\n", c.metric == Metric::Makespan ? "simulated makespan" : "placer's prediction",
+  std::string out = fmt::format("{} per point{}\n", metric_title(c.metric),
                                 c.baseline.empty() ? "" : fmt::format(" (speed-up over {})", c.baseline));
   out += render(table, !c.baseline.empty());
   if (any_comm) out += "\nbytes sent between devices per point: total (inter-node)\n" + render(comm, false);
@@ -178,7 +224,7 @@ std::string format_comparison(const Comparison& c) {
 
 nlohmann::ordered_json comparison_to_json(const Comparison& c) {
   nlohmann::ordered_json j;
-  j["metric"] = c.metric == Metric::Makespan ? "makespan" : "predicted";
+  j["metric"] = to_string(c.metric);
   j["baseline"] = c.baseline.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(c.baseline);
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const Comparison::Row& r : c.rows) {

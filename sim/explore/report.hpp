@@ -17,8 +17,11 @@ namespace placesim::explore {
 // it the document is byte-identical for identical inputs).
 nlohmann::ordered_json runs_to_json(const RunSet& set, bool timing);
 
-enum class Metric { Makespan, Predicted };
+// makespan (simulated; a whole generation's end-to-end latency), predicted (the placer's own),
+// ttft and tpot (a whole generation's time to first token and time per output token).
+enum class Metric { Makespan, Predicted, Ttft, Tpot };
 Metric parse_metric(const std::string& s);  // InputError when unknown
+const char* to_string(Metric m);
 
 struct Comparison {
   std::string baseline;

@@ -11,6 +11,10 @@
 //                (name ""), "per_gpu" (name: the device id), "by_kind" (name: the kind); a run
 //                without one has no rows. Schema 2 files have no such table; they read as runs
 //                without communication volumes.
+//   generation:  run int32, input_tokens int32, output_tokens int32, kv_stride int32, ttft_s f64,
+//                tpot_s f64, weights_shared int8 (1, 0, or -1: unknown): one row per run of a
+//                whole generation (its makespan_s in `runs` is the end-to-end latency); other
+//                runs have no row. Files before schema 4 have no such table.
 // Strings are variable-length UTF-8. `point` is a JSON object {axis: value} in axis order; absent
 // optionals are NaN. Root attributes: schema_version (int) and variable-length strings
 // placesim_version, git_commit, scenario, scenario_text, hardware_text, baseline,
@@ -76,6 +80,16 @@ struct CommRow {
   double bytes;
 };
 
+struct GenerationRow {
+  std::int32_t run;
+  std::int32_t input_tokens;
+  std::int32_t output_tokens;
+  std::int32_t kv_stride;
+  double ttft_s;
+  double tpot_s;
+  std::int8_t weights_shared;
+};
+
 Handle run_type(hid_t str) {
   Handle t(H5Tcreate(H5T_COMPOUND, sizeof(RunRow)), H5Tclose, "runs type");
   check(H5Tinsert(t, "point_index", HOFFSET(RunRow, point_index), H5T_NATIVE_INT32), "runs type");
@@ -106,6 +120,18 @@ Handle comm_type(hid_t str) {
   check(H5Tinsert(t, "scope", HOFFSET(CommRow, scope), str), "comm_bytes type");
   check(H5Tinsert(t, "name", HOFFSET(CommRow, name), str), "comm_bytes type");
   check(H5Tinsert(t, "bytes", HOFFSET(CommRow, bytes), H5T_NATIVE_DOUBLE), "comm_bytes type");
+  return t;
+}
+
+Handle generation_type() {
+  Handle t(H5Tcreate(H5T_COMPOUND, sizeof(GenerationRow)), H5Tclose, "generation type");
+  check(H5Tinsert(t, "run", HOFFSET(GenerationRow, run), H5T_NATIVE_INT32), "generation type");
+  check(H5Tinsert(t, "input_tokens", HOFFSET(GenerationRow, input_tokens), H5T_NATIVE_INT32), "generation type");
+  check(H5Tinsert(t, "output_tokens", HOFFSET(GenerationRow, output_tokens), H5T_NATIVE_INT32), "generation type");
+  check(H5Tinsert(t, "kv_stride", HOFFSET(GenerationRow, kv_stride), H5T_NATIVE_INT32), "generation type");
+  check(H5Tinsert(t, "ttft_s", HOFFSET(GenerationRow, ttft_s), H5T_NATIVE_DOUBLE), "generation type");
+  check(H5Tinsert(t, "tpot_s", HOFFSET(GenerationRow, tpot_s), H5T_NATIVE_DOUBLE), "generation type");
+  check(H5Tinsert(t, "weights_shared", HOFFSET(GenerationRow, weights_shared), H5T_NATIVE_INT8), "generation type");
   return t;
 }
 
@@ -150,6 +176,7 @@ void write_file(const std::string& path, const RunSet& set) {
   std::vector<RunRow> runs;
   std::vector<PeakRow> peaks;
   std::vector<CommRow> comms;
+  std::vector<GenerationRow> generations;
   for (std::size_t i = 0; i < set.runs.size(); ++i) {
     const RunResult& r = set.runs[i];
     points.push_back(point_json(r));
@@ -158,8 +185,11 @@ void write_file(const std::string& path, const RunSet& set) {
     for (const auto& [device, bytes] : r.peak_mem_bytes) {
       peaks.push_back({static_cast<std::int32_t>(i), device.c_str(), bytes});
     }
-    if (!r.comm_bytes) continue;
     const auto run = static_cast<std::int32_t>(i);
+    if (const auto& g = r.generation)
+      generations.push_back({run, g->input_tokens, g->output_tokens, g->kv_stride, or_nan(g->ttft_s), or_nan(g->tpot_s),
+                             static_cast<std::int8_t>(g->weights_shared ? *g->weights_shared : -1)});
+    if (!r.comm_bytes) continue;
     comms.push_back({run, "total", "", r.comm_bytes->total});
     comms.push_back({run, "inter_node", "", r.comm_bytes->inter_node});
     for (const auto& [device, bytes] : r.comm_bytes->per_gpu) comms.push_back({run, "per_gpu", device.c_str(), bytes});
@@ -169,6 +199,7 @@ void write_file(const std::string& path, const RunSet& set) {
   write_table(file, "runs", run_type(str), runs);
   write_table(file, "peak_memory", peak_type(str), peaks);
   write_table(file, "comm_bytes", comm_type(str), comms);
+  write_table(file, "generation", generation_type(), generations);
   check(H5Fflush(file, H5F_SCOPE_GLOBAL), "flush");
 }
 
@@ -284,6 +315,16 @@ RunSet read_file(const std::string& path) {
     else if (scope == "per_gpu") c->per_gpu[text_of(row.name)] = row.bytes;
     else if (scope == "by_kind") c->by_kind[text_of(row.name)] = row.bytes;
     else throw InputError("results file " + path + ": comm_bytes has an unknown scope '" + scope + "'");
+  });
+  if (version < 4) return set;  // no generations before schema 4
+  read_table<GenerationRow>(file, "generation", generation_type(), [&](const GenerationRow& row) {
+    GenerationResult& g = run_of("generation", row.run).generation.emplace();
+    g.input_tokens = row.input_tokens;
+    g.output_tokens = row.output_tokens;
+    g.kv_stride = row.kv_stride;
+    g.ttft_s = from_nan(row.ttft_s);
+    g.tpot_s = from_nan(row.tpot_s);
+    if (row.weights_shared >= 0) g.weights_shared = row.weights_shared == 1;
   });
   return set;
 }

@@ -14,6 +14,20 @@
 
 namespace placesim::explore {
 
+// A whole generation's figures (models/generation.hpp, sim/explore/generation_run.hpp); the
+// run's makespan_s is its end-to-end latency, TTFT plus every decode step.
+struct GenerationResult {
+  int input_tokens = 1;
+  int output_tokens = 1;   // the prefill's included
+  int kv_stride = 1;       // 1: every decode step simulated
+  std::optional<double> ttft_s;  // time to first token: the prefill's makespan
+  std::optional<double> tpot_s;  // time per output token: the mean decode step; none for output 1
+  // Whether the prefill and decode plans keep every weight in the same place; none unless both
+  // plans exist.
+  std::optional<bool> weights_shared;
+  bool operator==(const GenerationResult&) const = default;
+};
+
 struct RunResult {
   int point_index = 0;                                    // index of the sweep point
   std::vector<std::pair<std::string, std::string>> point; // axis -> value (YAML text), axis order
@@ -25,6 +39,7 @@ struct RunResult {
   std::optional<double> speedup;                          // baseline makespan / this makespan
   std::map<std::string, double> peak_mem_bytes;           // per device id
   std::optional<scheduler::CommBytes> comm_bytes;         // what its plan's transfers moved; none unsimulated
+  std::optional<GenerationResult> generation;             // a whole generation's point only
   double placement_s = 0;                                 // wall-clock time of the placer (measured)
   std::string message;
   std::uint64_t seed = 0;

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "scheduler/score_plan.hpp"
+#include "sim/explore/generation_run.hpp"
 #include "sim/explore/report.hpp"
 #include "sim/trace/chrome_trace.hpp"
 
@@ -90,12 +91,14 @@ RunSet run_scenario(const Scenario& s, const RunOptions& opts) {
     for (size_t i; !stop && (i = next++) < np;) {
       try {
         const Point& pt = s.points[i];
-        const scheduler::Problem prob = build_problem(s, pt);
+        std::optional<models::Generation> gen = point_generation(s, pt);
+        const scheduler::Problem prob = gen ? build_problem(s, pt, gen->prefill) : build_problem(s, pt);
         for (size_t k = 0; k < nl; ++k) {
-          std::string trace_path;
+          std::string trace_stem;
           if (!opts.trace_dir.empty())
-            trace_path = fmt::format("{}/{}-{}.json", opts.trace_dir, pt.index, file_safe_name(s.placers[k].label));
-          RunResult r = run_placer(prob, s.placers[k], trace_path).result;
+            trace_stem = fmt::format("{}/{}-{}", opts.trace_dir, pt.index, file_safe_name(s.placers[k].label));
+          RunResult r = gen ? run_generation(prob, *gen, s.placers[k], trace_stem)
+                            : run_placer(prob, s.placers[k], trace_stem.empty() ? "" : trace_stem + ".json").result;
           r.point_index = pt.index;
           r.point = pt.values;
           set.runs[i * nl + k] = std::move(r);

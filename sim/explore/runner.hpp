@@ -1,4 +1,6 @@
 // Runs every placer at every sweep point of a scenario: place, lower, simulate, check memory.
+// A point whose model is a whole generation (phase: generate) runs its prefill and decode steps
+// as sim/explore/generation_run.hpp says.
 //
 // Points run in parallel on local threads; results are stored by index, so the output does not
 // depend on the number of threads or on timing. A placer's bad option (InputError) stops the
@@ -15,7 +17,7 @@ namespace placesim::explore {
 
 struct RunOptions {
   int jobs = 1;
-  std::string trace_dir;  // write a Chrome trace per simulated run when not empty
+  std::string trace_dir;  // write a Chrome trace per simulated run when not empty (a generation: two)
   // Called after each finished point (from worker threads, serialised): done, total.
   std::function<void(int, int)> progress;
 };

@@ -246,15 +246,23 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 }
 
 scheduler::Problem build_problem(const Scenario& s, const Point& pt) {
+  return build_problem(s, pt, build_model(Yaml(pt.root, s.file).at("model")));
+}
+
+scheduler::Problem build_problem(const Scenario& s, const Point& pt, models::Graph graph) {
   const Yaml root(pt.root, s.file);
   scheduler::Problem p;
   p.topo = std::make_shared<const hw::Topology>(hw::load_topology(root.at("hardware")));
-  p.graph = std::make_shared<const models::Graph>(build_model(root.at("model")));
+  p.graph = std::make_shared<const models::Graph>(std::move(graph));
   p.cost = make_cost_model(root.get("cost"));
   p.weights = weights_of(root.get("weights"));
   p.collectives = fidelity_of(root.get("collectives"));
   p.seed = s.seed;
   return p;
+}
+
+std::optional<models::Generation> point_generation(const Scenario& s, const Point& pt) {
+  return build_generation(Yaml(pt.root, s.file).at("model"));
 }
 
 }  // namespace placesim::explore

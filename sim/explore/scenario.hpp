@@ -3,7 +3,8 @@
 //   name: quickstart
 //   hardware: sortinghat-v100          # preset name, path (relative to this file), or inline map
 //   model: {generator: transformer, arch: gpt2-large, batch: 1, seq: 128, phase: prefill}
-//                                      # any workload (placesim list workloads), or {file: graph.json}
+//                                      # any workload (placesim list workloads), or {file: graph.json};
+//                                      # phase: generate, output: N: a whole generation (runner.hpp)
 //   weights: host                      # or resident
 //   cost: roofline                     # the default; placesim list cost-models
 //   collectives: {fidelity: flow}      # or analytic: how plans' collectives are lowered
@@ -19,11 +20,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 #include <yaml-cpp/yaml.h>
 
+#include "models/generation.hpp"
 #include "scheduler/placer.hpp"
 #include "scheduler/problem.hpp"
 #include "sim/core/yaml_doc.hpp"
@@ -57,5 +60,10 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 // Builds the problem of one point (topology, graph, cost model, weights): InputError on bad
 // hardware or model descriptions, with their locations.
 scheduler::Problem build_problem(const Scenario& s, const Point& p);
+// The same with `graph` in place of the point's model.
+scheduler::Problem build_problem(const Scenario& s, const Point& p, models::Graph graph);
+// The whole generation point p's model describes (models/generation.hpp), or none when it is
+// one graph; InputError at the model's offending key.
+std::optional<models::Generation> point_generation(const Scenario& s, const Point& p);
 
 }  // namespace placesim::explore

@@ -86,6 +86,23 @@ TEST(Cli, BadInputExitsTwoWithLocationAndWritesNothing) {
        "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large}\ncost: magic\n"
        "placers: [single-device]\n",
        "s.yaml:3:7: unknown cost model 'magic' (known: roofline)"},
+      {"generation of no token",
+       "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large, phase: generate, output: 0}\n"
+       "placers: [single-device]\n",
+       "s.yaml:2:76: expected a positive integer, got '0'"},
+      {"stride below 1",
+       "hardware: sortinghat-v100\n"
+       "model: {generator: transformer, arch: gpt2-large, phase: generate, output: 4, kv_stride: 0}\n"
+       "placers: [single-device]\n",
+       "s.yaml:2:90: expected a positive integer, got '0'"},
+      {"output of one step",
+       "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large, phase: prefill, output: 4}\n"
+       "placers: [single-device]\n",
+       "s.yaml:2:75: output applies to phase generate only (phase is prefill)"},
+      {"swept output beyond the positions",
+       "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large, seq: 1000, phase: generate}\n"
+       "placers: [single-device]\nsweep: {model.output: [8, 64]}\n",
+       "s.yaml:4:27: seq 1000 + output 64 needs 1063 positions; gpt2-large has 1024"},
       {"zero bandwidth",
        "hardware: {devices: [{id: h, type: host_memory, memory: 1GiB}, {id: g, type: gpu, memory: 1GiB, "
        "memory_bw: 1GB/s, fp32: 1TFLOPS}], links: [{a: h, b: g, bw: 0GB/s}]}\n"
@@ -349,6 +366,46 @@ TEST(Cli, RunAndCompareCarryCommBytes) {
   const auto table = run_cli("compare " + dir + "/r.h5");
   ASSERT_EQ(table.code, 0) << table.err;
   EXPECT_NE(table.out.find("bytes sent between devices per point: total (inter-node)"), std::string::npos) << table.out;
+}
+
+// A whole generation carries TTFT, TPOT and its stride in --json, the results file and compare
+// (--metric ttft | tpot); its makespan is the end-to-end latency. `plan` places one step.
+TEST(Cli, GenerationReportsTtftAndTpotEverywhere) {
+  const std::string dir = temp_dir("generation");
+  const std::string s = write(dir, "s.yaml",
+                              "hardware: sortinghat-v100\n"
+                              "model: {generator: transformer, arch: gpt2-large, layers: 2, seq: 32, phase: generate,"
+                              " output: 8, kv_stride: 2}\n"
+                              "placers: [single-device, round-robin]\nbaseline: single-device\n");
+  const auto run = run_cli("run " + s + " --json -o " + dir + "/r.h5");
+  ASSERT_EQ(run.code, 0) << run.err;
+  const auto rj = nlohmann::json::parse(run.out);
+  for (const auto& r : rj["runs"]) {
+    SCOPED_TRACE(r.dump());
+    ASSERT_EQ(r["status"], "ok");
+    const double ttft = r["ttft_s"], tpot = r["tpot_s"], e2e = r["makespan_s"];
+    EXPECT_NEAR(e2e, ttft + 7 * tpot, 1e-12 * e2e);
+    EXPECT_EQ(r["generation"]["input_tokens"], 32);
+    EXPECT_EQ(r["generation"]["output_tokens"], 8);
+    EXPECT_EQ(r["generation"]["kv_stride"], 2);
+    EXPECT_EQ(r["generation"]["decode_steps"], 7);
+    EXPECT_EQ(r["generation"]["simulated_decode_steps"], 4);  // kv 34, 36, 38 and the last, 39
+  }
+  for (const char* metric : {"ttft", "tpot"}) {
+    const auto c = run_cli("compare " + dir + "/r.h5 --json --metric " + metric);
+    ASSERT_EQ(c.code, 0) << c.err;
+    const auto cj = nlohmann::json::parse(c.out);
+    EXPECT_EQ(cj["metric"], metric);
+    EXPECT_EQ(cj["points"][0]["placers"]["round-robin"]["value_s"], rj["runs"][1][std::string(metric) + "_s"]);
+  }
+  const auto table = run_cli("run " + s + " -o " + dir + "/t.h5");
+  ASSERT_EQ(table.code, 0) << table.err;
+  EXPECT_NE(table.out.find("TTFT"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("over 7 decode steps (kv_stride 2)"), std::string::npos) << table.out;
+
+  const auto plan = run_cli("plan " + s + " --placer single-device -o " + dir + "/p.json");
+  EXPECT_EQ(plan.code, 2);
+  EXPECT_NE(plan.err.find("s.yaml:2:78: phase generate is a whole generation"), std::string::npos) << plan.err;
 }
 
 }  // namespace

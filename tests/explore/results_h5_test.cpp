@@ -60,7 +60,15 @@ RunSet sample_set() {
   failed.message = "gpu0: needs 42 GB, has 32 GB\nsecond line, ünïcode";
   failed.seed = 7;
 
-  set.runs = {ok, bound, failed};
+  RunResult generation = ok;  // a whole generation: its makespan is the end-to-end latency
+  generation.point_index = 2;
+  generation.placer = "megatron-tp";
+  generation.generation = GenerationResult{128, 33, 4, 0.025, 0.003125, false};
+  RunResult one_token = generation;  // output 1: no decode step, so no TPOT; no layout compared
+  one_token.point_index = 3;
+  one_token.generation = GenerationResult{7, 1, 1, 0.5, std::nullopt, std::nullopt};
+
+  set.runs = {ok, bound, failed, generation, one_token};
   return set;
 }
 
@@ -85,6 +93,7 @@ void expect_same(const RunSet& a, const RunSet& b) {
     EXPECT_EQ(x.gap, y.gap);
     EXPECT_EQ(x.peak_mem_bytes, y.peak_mem_bytes);
     EXPECT_EQ(x.comm_bytes, y.comm_bytes);
+    EXPECT_EQ(x.generation, y.generation);
     EXPECT_EQ(x.placement_s, y.placement_s);
     EXPECT_EQ(x.message, y.message);
     EXPECT_EQ(x.seed, y.seed);
@@ -128,6 +137,10 @@ TEST_F(ResultsH5, RoundTripsEveryField) {
   EXPECT_TRUE(back.runs[1].peak_mem_bytes.empty());
   EXPECT_FALSE(back.runs[1].comm_bytes.has_value());
   EXPECT_TRUE(back.runs[2].comm_bytes.has_value());  // a run that moved nothing has zeros, not none
+  EXPECT_FALSE(back.runs[0].generation.has_value());
+  EXPECT_EQ(back.runs[3].generation->weights_shared, false);
+  EXPECT_FALSE(back.runs[4].generation->tpot_s.has_value());
+  EXPECT_FALSE(back.runs[4].generation->weights_shared.has_value());
 }
 
 TEST_F(ResultsH5, RoundTripsAnEmptyRunSet) {
@@ -168,21 +181,20 @@ TEST_F(ResultsH5, HdfFileWithoutOurLayoutIsAnInputError) {
   EXPECT_THROW(read_results_h5(path("other.h5")), InputError);
 }
 
-// Rewrites a results file's schema_version; drops its comm_bytes table when asked, as schema 2
-// files were written.
-void set_schema(const std::string& path, int version, bool drop_comm_bytes) {
+// Rewrites a results file's schema_version and drops the tables older schemas did not have.
+void set_schema(const std::string& path, int version, const std::vector<const char*>& drop = {}) {
   const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
   const hid_t attr = H5Aopen(file, "schema_version", H5P_DEFAULT);
   H5Awrite(attr, H5T_NATIVE_INT, &version);
   H5Aclose(attr);
-  if (drop_comm_bytes) H5Ldelete(file, "comm_bytes", H5P_DEFAULT);
+  for (const char* table : drop) H5Ldelete(file, table, H5P_DEFAULT);
   H5Fclose(file);
 }
 
 TEST_F(ResultsH5, OtherSchemaVersionIsAnInputErrorSayingSo) {
   for (int version : {kOldestReadableSchemaVersion - 1, kResultsSchemaVersion + 1}) {
     write_results_h5(path("r.h5"), sample_set());
-    set_schema(path("r.h5"), version, false);
+    set_schema(path("r.h5"), version);
     try {
       read_results_h5(path("r.h5"));
       FAIL() << "expected an InputError";
@@ -197,9 +209,21 @@ TEST_F(ResultsH5, OtherSchemaVersionIsAnInputErrorSayingSo) {
 // A schema 2 file (before communication volumes) reads as the same runs without them.
 TEST_F(ResultsH5, SchemaTwoFilesReadWithoutCommBytes) {
   write_results_h5(path("r.h5"), sample_set());
-  set_schema(path("r.h5"), 2, true);
+  set_schema(path("r.h5"), 2, {"comm_bytes", "generation"});
   RunSet expected = sample_set();
-  for (RunResult& r : expected.runs) r.comm_bytes.reset();
+  for (RunResult& r : expected.runs) {
+    r.comm_bytes.reset();
+    r.generation.reset();
+  }
+  expect_same(expected, read_results_h5(path("r.h5")));
+}
+
+// A schema 3 file (before whole generations) reads as the same runs without them.
+TEST_F(ResultsH5, SchemaThreeFilesReadWithoutGenerations) {
+  write_results_h5(path("r.h5"), sample_set());
+  set_schema(path("r.h5"), 3, {"generation"});
+  RunSet expected = sample_set();
+  for (RunResult& r : expected.runs) r.generation.reset();
   expect_same(expected, read_results_h5(path("r.h5")));
 }
 

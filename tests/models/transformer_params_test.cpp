@@ -55,6 +55,16 @@ TEST(TransformerParams, Gpt3) {
   EXPECT_NEAR(n, 175e9, 0.5e9);
 }
 
+// MT-NLG 530B: GPT-3's block, 2048 learned positions, vocabulary 51200 (Smith et al. 2022).
+TEST(TransformerParams, Mt530b) {
+  // h=20480, L=105: 12h^2+13h = 5,033,164,800+266,240 = 5,033,431,040; x105 = 528,510,259,200;
+  //   wte 51200*20480 = 1,048,576,000; wpe 2048*20480 = 41,943,040; final 40,960
+  //   -> 529,600,819,200 (published: 530B)
+  const double n = param_count("mt-530b");
+  EXPECT_EQ(n, 529'600'819'200.0);
+  EXPECT_NEAR(n, 530e9, 0.5e9);
+}
+
 // LLaMA (no biases, RMSNorm scale only, rotary positions, untied lm_head, kvd = kv_heads*h/heads):
 //   per layer: q h^2, k and v 2*h*kvd, out h^2, gate+up+down 3*h*f, two RMSNorms 2h
 //   total: V*h (embedding) + L*(...) + h (final norm) + V*h (lm_head)

@@ -45,14 +45,14 @@ TEST(TransformerSpec, Defaults) {
 
 TEST(TransformerSpec, ErrorsNameTheLocation) {
   EXPECT_EQ(error_of("arch: gpt2-xl\nbatchsize: 2"),
-            "s.yaml:2:1: unknown key 'batchsize' (expected one of: generator, arch, batch, seq, phase, dtype, "
-            "granularity, layers)");
+            "s.yaml:2:1: unknown key 'batchsize' (expected one of: generator, arch, batch, seq, phase, output, "
+            "kv_stride, dtype, granularity, layers)");
   EXPECT_EQ(error_of("arch: gpt5"),
             "s.yaml:1:7: unknown arch 'gpt5' (known: gpt2-large, gpt2-xl, gpt3-small, gpt3-medium, gpt3-large, "
-            "gpt3-xl, gpt3-2.7b, gpt3-6.7b, gpt3-13b, gpt3-175b, openllama-3b, openllama-7b, "
+            "gpt3-xl, gpt3-2.7b, gpt3-6.7b, gpt3-13b, gpt3-175b, mt-530b, openllama-3b, openllama-7b, "
             "llama2-7b, llama2-13b, llama2-70b)");
   EXPECT_EQ(error_of("arch: gpt2-xl\nphase: train"),
-            "s.yaml:2:8: unknown phase 'train' (expected prefill, decode)");
+            "s.yaml:2:8: unknown phase 'train' (expected prefill, decode, generate)");
   EXPECT_EQ(error_of("arch: gpt2-xl\ndtype: fp8"),
             "s.yaml:2:8: unknown dtype 'fp8' (expected fp32, fp16, bf16, int8 or int4)");
   EXPECT_EQ(error_of("arch: gpt2-xl\ngranularity: block"),
@@ -64,6 +64,32 @@ TEST(TransformerSpec, ErrorsNameTheLocation) {
   EXPECT_EQ(error_of("generator: lstm\narch: gpt2-xl"),
             "s.yaml:1:12: expected generator 'transformer', got 'lstm'");
   EXPECT_EQ(error_of("batch: 1"), "s.yaml:1:1: missing key 'arch'");
+}
+
+TEST(TransformerSpec, ReadsAGeneration) {
+  const TransformerSpec s = parse("{arch: mt-530b, seq: 1024, phase: generate, output: 1024, kv_stride: 16}");
+  EXPECT_EQ(s.phase, Phase::Generate);
+  EXPECT_EQ(s.seq, 1024);
+  EXPECT_EQ(s.output, 1024);
+  EXPECT_EQ(s.kv_stride, 16);
+  EXPECT_EQ(parse("{arch: gpt2-xl, phase: generate, output: 3}").kv_stride, 1);  // exact unless asked
+}
+
+TEST(TransformerSpec, GenerationErrorsNameTheLocation) {
+  EXPECT_EQ(error_of("arch: gpt2-xl\nphase: generate"), "s.yaml:1:1: missing key 'output'");
+  EXPECT_EQ(error_of("arch: gpt2-xl\nphase: generate\noutput: 0"), "s.yaml:3:9: expected a positive integer, got '0'");
+  EXPECT_EQ(error_of("arch: gpt2-xl\nphase: generate\noutput: 4\nkv_stride: 0"),
+            "s.yaml:4:12: expected a positive integer, got '0'");
+  EXPECT_EQ(error_of("arch: gpt2-xl\nphase: generate\noutput: 2.5"), "s.yaml:3:9: expected an integer, got '2.5'");
+  EXPECT_EQ(error_of("arch: gpt2-xl\nphase: prefill\noutput: 4"),
+            "s.yaml:3:9: output applies to phase generate only (phase is prefill)");
+  EXPECT_EQ(error_of("arch: gpt2-xl\noutput: 4"), "s.yaml:2:9: output applies to phase generate only (phase is prefill)");
+  EXPECT_EQ(error_of("arch: gpt2-xl\nphase: decode\nkv_stride: 2"),
+            "s.yaml:3:12: kv_stride applies to phase generate only (phase is decode)");
+  // The last decode step attends over seq + output - 1 positions.
+  EXPECT_EQ(error_of("arch: gpt2-xl\nseq: 1000\nphase: generate\noutput: 26"),
+            "s.yaml:4:9: seq 1000 + output 26 needs 1025 positions; gpt2-xl has 1024");
+  EXPECT_EQ(error_of("arch: gpt2-xl\nseq: 1000\nphase: generate\noutput: 25"), "");
 }
 
 TEST(TransformerSpec, GenerateRejectsWhatParseRejects) {
