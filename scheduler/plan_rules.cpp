@@ -191,10 +191,11 @@ OptionProblem check_split(const models::Graph& g, const hw::Topology& topo, int 
                         node.name),
             ""};
   if (split.slices.empty()) return {fmt::format("split of '{}' has no slices", node.name), "slices"};
-  if (split.inner && (replicas || *split.inner == Axis::Replicas || *split.inner == split.axis))
-    return {fmt::format("split of '{}': the inner axis must be another axis of its shape than '{}' (not replicas)",
+  if (split.inner && (replicas || *split.inner == split.axis))
+    return {fmt::format("split of '{}': the inner axis must be another axis than '{}' (of its shape, or replicas)",
                         node.name, models::to_string(split.axis)),
             "inner"};
+  const bool copies = split.inner == Axis::Replicas;
   double sum = 0;
   for (const PlanSlice& s : split.slices) {
     if (s.device < 0 || s.device >= static_cast<int>(topo.devices.size()) || !topo.devices[s.device].is_compute())
@@ -209,8 +210,23 @@ OptionProblem check_split(const models::Graph& g, const hw::Topology& topo, int 
       return {fmt::format("split of '{}': a slice has an inner share but the split no inner axis", node.name), "slices"};
     sum += s.share * s.inner_share;
   }
-  if (!replicas && std::abs(sum - 1) > 1e-9)
+  if (copies) {
+    // Runs of c consecutive copies of one part each: the shares sum to c, a whole number that
+    // divides the slice count, and a run's slices have one share.
+    const double c = std::round(sum);
+    const size_t run = c >= 1 ? static_cast<size_t>(c) : 0;
+    bool runs = run > 0 && std::abs(sum - c) <= 1e-9 && split.slices.size() % run == 0;
+    for (size_t i = 0; runs && i < split.slices.size(); ++i)
+      runs = split.slices[i].inner_share == 1 && split.slices[i].share == split.slices[i - i % run].share;
+    if (!runs)
+      return {fmt::format("split of '{}': with inner replicas the slices must come in runs of c copies of one part "
+                          "(equal shares, inner share 1), c the shares' sum, a whole number dividing the {} slices; "
+                          "the shares sum to {:.12g}",
+                          node.name, split.slices.size(), sum),
+              "slices"};
+  } else if (!replicas && std::abs(sum - 1) > 1e-9) {
     return {fmt::format("split of '{}': the slices' shares sum to {:.12g}, not 1", node.name, sum), "slices"};
+  }
   for (auto [axis, field] : {std::pair{split.axis, "axis"}, std::pair{split.inner.value_or(split.axis), "inner"}}) {
     try {
       models::slice_shape(node.shape, axis, 1);

@@ -56,10 +56,11 @@ OptionProblem check_collective(const Plan& plan, const models::Graph& g, const h
                                const PlanCollective& c);
 
 // A split is well formed: it splits an op (not a parameter, nor an op known only by explicit
-// durations unless into replicas) along an axis its shape has (and an inner axis, another one),
-// into one or more slices on compute devices with shares in (0, 1] whose products
-// share * inner_share sum to 1 within 1e-9; replicas have share 1. `field` is "axis", "inner",
-// "slices" or "".
+// durations unless into replicas) along an axis its shape has (and an inner axis, another one or
+// replicas), into one or more slices on compute devices with shares in (0, 1] whose products
+// share * inner_share sum to 1 within 1e-9; replicas have share 1; with inner replicas, runs of
+// c equal slices (inner share 1) whose shares sum to c (plan.hpp PlanSplit). `field` is "axis",
+// "inner", "slices" or "".
 OptionProblem check_split(const models::Graph& g, const hw::Topology& topo, int op, const PlanSplit& split);
 
 // A plan's core count for a CPU names a CPU and lies in [1, its cores].
