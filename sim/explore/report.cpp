@@ -45,6 +45,7 @@ nlohmann::ordered_json runs_to_json(const RunSet& set, bool timing) {
     j["comm_bytes"] = comm_json(r.comm_bytes);
     if (timing) j["placement_s"] = r.placement_s;
     j["message"] = r.message;
+    j["choices"] = r.choices;
     j["seed"] = r.seed;
     runs.push_back(std::move(j));
   }

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "scheduler/comm_bytes.hpp"
 #include "scheduler/run_status.hpp"
 
@@ -27,6 +29,7 @@ struct RunResult {
   std::optional<scheduler::CommBytes> comm_bytes;         // what its plan's transfers moved; none unsimulated
   double placement_s = 0;                                 // wall-clock time of the placer (measured)
   std::string message;
+  nlohmann::ordered_json choices;                         // the placer's decisions (PlacerResult::choices); null: none
   std::uint64_t seed = 0;
 };
 
