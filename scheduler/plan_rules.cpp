@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <unordered_map>
 
 #include "scheduler/lower_collectives.hpp"
 #include "sim/core/error.hpp"
@@ -143,13 +144,22 @@ OptionProblem check_delivery(const Plan& plan, const models::Graph& g, const hw:
   return {};
 }
 
-OptionProblem check_collective(const Plan& plan, const models::Graph& g, const hw::Topology& topo,
-                               const PlanCollective& c) {
+OptionProblem check_collective_names(const std::vector<PlanCollective>& cs, const models::Graph& g, size_t& at) {
+  std::unordered_map<std::string, size_t> first;
+  for (at = 0; at < cs.size(); ++at) {
+    if (cs[at].name.empty()) return {"a collective needs a name", "name"};
+    if (!first.emplace(cs[at].name, at).second) return {fmt::format("collective '{}' is defined twice", cs[at].name), "name"};
+  }
+  for (const models::Node& n : g.nodes)
+    if (auto it = first.find(n.name); it != first.end()) {
+      at = it->second;
+      return {fmt::format("collective '{}': the name is a node of graph '{}'", n.name, g.name), "name"};
+    }
+  return {};
+}
+
+OptionProblem check_collective(const models::Graph& g, const hw::Topology& topo, const PlanCollective& c) {
   const std::string what = fmt::format("collective '{}'", c.name);
-  if (c.name.empty()) return {"a collective needs a name", "name"};
-  if (g.find(c.name) >= 0) return {fmt::format("{}: the name is a node of graph '{}'", what, g.name), "name"};
-  for (const PlanCollective& other : plan.collectives)
-    if (&other != &c && other.name == c.name) return {fmt::format("{} is defined twice", what), "name"};
   if (c.group.empty()) return {fmt::format("{}: a group needs at least one member", what), "group"};
   for (size_t i = 0; i < c.group.size(); ++i) {
     if (!topo.devices[c.group[i]].is_compute())
