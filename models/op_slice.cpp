@@ -39,6 +39,7 @@ std::optional<Slice> sliced(const ElementwiseShape& e, Axis axis, double s) {
   switch (axis) {
     case Axis::Cols: out.elements *= s; out.weight_elements *= s; return Slice{out, true, Part::Features, Part::Features};
     case Axis::Tokens: out.elements *= s; return Slice{out, false, Part::Tokens, Part::Tokens};
+    case Axis::Batch: out.elements *= s; return Slice{out, false, Part::Batch, Part::Batch};
     default: return std::nullopt;
   }
 }

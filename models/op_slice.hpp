@@ -6,7 +6,7 @@
 //   cols     n -> n*s                                       elements, weight*s          share s
 //   heads                     heads, kv_heads -> *s                                     -
 //   tokens   m -> m*s         q_len -> q_len*s              elements -> *s              whole
-//   batch    batch -> *s      batch -> *s                                       batch   whole
+//   batch    batch -> *s      batch -> *s                   elements -> *s     batch   whole
 //   experts  (no shape has it yet: MoE experts come with the MoE generator)
 //   replicas every shape, and an op with none: each slice computes the whole op (share 1)
 //
@@ -17,7 +17,10 @@
 // after the reduce). A token or batch slice reads the whole weight. A heads slice of attention
 // keeps s of the query and of the key/value heads (GQA groups stay whole when s is a multiple of
 // 1/kv_heads). An elementwise cols slice keeps s of each row's elements and of its weight
-// vector; a norm's statistics span the whole row, so its column slices need them joined.
+// vector; a norm's statistics span the whole row, so its column slices need them joined. An
+// elementwise op's elements run over batch x tokens x features, so a tokens or a batch slice
+// keeps s of them: the batch axis lets a data-parallel replica's norms and adds take the
+// sequences its linears and attention take.
 // For every axis but replicas, the slices' flops (and weight bytes, on a partitioning axis) sum
 // to the op's. Replicas are copies of the op, each doing all of its work on its own device, as
 // Megatron runs a block's norms and residual adds on every GPU of a tensor-parallel group.

@@ -39,8 +39,11 @@ void Lowering::check_plan() const {
   for (auto& [key, d] : plan.params)
     if (const OptionProblem bad = check_delivery(plan, g, topo, key.first, key.second, d); !bad.message.empty())
       throw InputError(bad.message);
+  size_t at = 0;
+  if (const OptionProblem bad = check_collective_names(plan.collectives, g, at); !bad.message.empty())
+    throw InputError(bad.message);
   for (const PlanCollective& c : plan.collectives)
-    if (const OptionProblem bad = check_collective(plan, g, topo, c); !bad.message.empty()) throw InputError(bad.message);
+    if (const OptionProblem bad = check_collective(g, topo, c); !bad.message.empty()) throw InputError(bad.message);
   for (auto [dev, k] : plan.cpu_cores)
     if (const std::string bad = check_cpu_cores(topo, dev, k); !bad.empty()) throw InputError(bad);
   for (const PlanQueue& q : plan.queues) {

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "scheduler/plan.hpp"
 #include "scheduler/problem.hpp"
 #include "scheduler/run_status.hpp"
@@ -27,6 +29,10 @@ struct PlacerResult {
   RunStatus status = RunStatus::Ok;
   std::string message;
   std::optional<double> gap;         // MILP placers: relative optimality gap of their solves
+  // The placer's own decisions, structured for scripts (`choices` in `placesim run --json` and
+  // `placesim plan --json`): asymgroup's k, groups and volume, the TP degree, per-layer rates.
+  // Null when it has none to report; the message says the same in words.
+  nlohmann::ordered_json choices;
 };
 
 class Placer {

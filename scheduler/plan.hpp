@@ -24,6 +24,7 @@
 // lower() turns a Plan into a TaskGraph and only translates: it never reorders or adds work.
 #pragma once
 
+#include <cmath>
 #include <map>
 #include <optional>
 #include <string>
@@ -99,12 +100,24 @@ struct PlanSlice {
 // An op split along `axis` (models::Axis: rows, cols, heads, tokens, batch, or replicas: whole
 // copies of the op), or in two dimensions: along `axis` and, within that, along `inner` (2D
 // tensor parallelism: a linear layer's columns between groups, its rows within a group). The
-// slices' shares (share * inner_share) sum to 1, except replicas' (1 each).
+// slices' shares (share * inner_share) sum to 1, except replicas' (1 each). An inner axis of
+// replicas copies each part of the outer axis whole onto several devices (data parallelism over
+// tensor-parallel groups: a replica's share of the batch, its norms on every GPU of its group):
+// the slices come in runs of `copies()` consecutive slices, one run per part, each slice with the
+// part's share and inner share 1, so the shares sum to the number of copies.
 struct PlanSplit {
   models::Axis axis = models::Axis::Cols;
   std::optional<models::Axis> inner;
   std::vector<PlanSlice> slices;  // slice i is node `op#i` of the sliced graph
   bool operator==(const PlanSplit&) const = default;
+
+  // How many slices copy each part of the outer axis: the shares' sum with inner replicas, else 1.
+  int copies() const {
+    if (inner != models::Axis::Replicas) return 1;
+    double sum = 0;
+    for (const PlanSlice& s : slices) sum += s.share;
+    return static_cast<int>(std::lround(sum));
+  }
 };
 
 struct Plan {

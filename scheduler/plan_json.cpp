@@ -86,7 +86,8 @@ int parse_count(const Yaml& y, int least = 1) {
 
 void parse_collectives(const Yaml& list, Plan& plan, const models::Graph& g, const models::Graph& sg,
                        const std::map<int, std::vector<int>>& slices, const hw::Topology& topo) {
-  for (const Yaml& c : list.items()) {
+  const std::vector<Yaml> items = list.items();
+  for (const Yaml& c : items) {
     c.allow_keys(
         {"name", "op", "algorithm", "group", "bytes", "chunks", "weights", "groups", "senders", "after", "before"});
     PlanCollective pc;
@@ -109,10 +110,13 @@ void parse_collectives(const Yaml& list, Plan& plan, const models::Graph& g, con
       if (c.has(key))
         for (const Yaml& op : c.at(key).items())
           for (int n : parse_ops(op, g, sg, slices)) ops->push_back(n);
-    const OptionProblem bad = check_collective(plan, sg, topo, pc);
+    const OptionProblem bad = check_collective(sg, topo, pc);
     if (!bad.message.empty()) (c.has(bad.field) ? c.at(bad.field) : c).fail(bad.message);
     plan.collectives.push_back(std::move(pc));
   }
+  size_t at = 0;
+  if (const OptionProblem bad = check_collective_names(plan.collectives, sg, at); !bad.message.empty())
+    items[at].at("name").fail(bad.message);
 }
 
 void parse_cpu_cores(const Yaml& map, Plan& plan, const hw::Topology& topo) {

@@ -25,10 +25,13 @@
 //   axis       rows | cols | heads | tokens | batch: an axis of the op's shape (models/op_slice.hpp);
 //              replicas: every slice is a whole copy of the op (any op, also one without a shape)
 //   inner      optional, a 2D split: a second axis, along which each slice takes `inner_share`
-//              (2D tensor parallelism: axis cols between groups, inner rows within a group)
+//              (2D tensor parallelism: axis cols between groups, inner rows within a group), or
+//              replicas: each part of the outer axis copied whole onto a run of slices (a
+//              data-parallel replica's share of the batch on every GPU of its group)
 //   slices     one or more {device, share, inner_share}: slice i is the op `OP#i` on that compute
 //              device; shares in (0, 1] whose products share * inner_share sum to 1 (within
-//              1e-9); replicas take no share; devices may repeat (two cores' slices)
+//              1e-9; inner replicas: runs of c equal slices, inner_share 1, the shares summing
+//              to c); replicas take no share; devices may repeat (two cores' slices)
 // A split op has no `devices` entry; its slices are named `OP#i` in queues, and a parameter it
 // partitions (a row or column split's weight) `PARAM#i` in deliveries (`w#1@gpu1`). Collectives
 // name either the slices or the split op (all its slices) in `after` and `before`; a collective

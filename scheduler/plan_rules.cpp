@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <unordered_map>
 
 #include "scheduler/lower_collectives.hpp"
 #include "sim/core/error.hpp"
@@ -143,13 +144,22 @@ OptionProblem check_delivery(const Plan& plan, const models::Graph& g, const hw:
   return {};
 }
 
-OptionProblem check_collective(const Plan& plan, const models::Graph& g, const hw::Topology& topo,
-                               const PlanCollective& c) {
+OptionProblem check_collective_names(const std::vector<PlanCollective>& cs, const models::Graph& g, size_t& at) {
+  std::unordered_map<std::string, size_t> first;
+  for (at = 0; at < cs.size(); ++at) {
+    if (cs[at].name.empty()) return {"a collective needs a name", "name"};
+    if (!first.emplace(cs[at].name, at).second) return {fmt::format("collective '{}' is defined twice", cs[at].name), "name"};
+  }
+  for (const models::Node& n : g.nodes)
+    if (auto it = first.find(n.name); it != first.end()) {
+      at = it->second;
+      return {fmt::format("collective '{}': the name is a node of graph '{}'", n.name, g.name), "name"};
+    }
+  return {};
+}
+
+OptionProblem check_collective(const models::Graph& g, const hw::Topology& topo, const PlanCollective& c) {
   const std::string what = fmt::format("collective '{}'", c.name);
-  if (c.name.empty()) return {"a collective needs a name", "name"};
-  if (g.find(c.name) >= 0) return {fmt::format("{}: the name is a node of graph '{}'", what, g.name), "name"};
-  for (const PlanCollective& other : plan.collectives)
-    if (&other != &c && other.name == c.name) return {fmt::format("{} is defined twice", what), "name"};
   if (c.group.empty()) return {fmt::format("{}: a group needs at least one member", what), "group"};
   for (size_t i = 0; i < c.group.size(); ++i) {
     if (!topo.devices[c.group[i]].is_compute())
@@ -191,10 +201,11 @@ OptionProblem check_split(const models::Graph& g, const hw::Topology& topo, int 
                         node.name),
             ""};
   if (split.slices.empty()) return {fmt::format("split of '{}' has no slices", node.name), "slices"};
-  if (split.inner && (replicas || *split.inner == Axis::Replicas || *split.inner == split.axis))
-    return {fmt::format("split of '{}': the inner axis must be another axis of its shape than '{}' (not replicas)",
+  if (split.inner && (replicas || *split.inner == split.axis))
+    return {fmt::format("split of '{}': the inner axis must be another axis than '{}' (of its shape, or replicas)",
                         node.name, models::to_string(split.axis)),
             "inner"};
+  const bool copies = split.inner == Axis::Replicas;
   double sum = 0;
   for (const PlanSlice& s : split.slices) {
     if (s.device < 0 || s.device >= static_cast<int>(topo.devices.size()) || !topo.devices[s.device].is_compute())
@@ -209,8 +220,23 @@ OptionProblem check_split(const models::Graph& g, const hw::Topology& topo, int 
       return {fmt::format("split of '{}': a slice has an inner share but the split no inner axis", node.name), "slices"};
     sum += s.share * s.inner_share;
   }
-  if (!replicas && std::abs(sum - 1) > 1e-9)
+  if (copies) {
+    // Runs of c consecutive copies of one part each: the shares sum to c, a whole number that
+    // divides the slice count, and a run's slices have one share.
+    const double c = std::round(sum);
+    const size_t run = c >= 1 ? static_cast<size_t>(c) : 0;
+    bool runs = run > 0 && std::abs(sum - c) <= 1e-9 && split.slices.size() % run == 0;
+    for (size_t i = 0; runs && i < split.slices.size(); ++i)
+      runs = split.slices[i].inner_share == 1 && split.slices[i].share == split.slices[i - i % run].share;
+    if (!runs)
+      return {fmt::format("split of '{}': with inner replicas the slices must come in runs of c copies of one part "
+                          "(equal shares, inner share 1), c the shares' sum, a whole number dividing the {} slices; "
+                          "the shares sum to {:.12g}",
+                          node.name, split.slices.size(), sum),
+              "slices"};
+  } else if (!replicas && std::abs(sum - 1) > 1e-9) {
     return {fmt::format("split of '{}': the slices' shares sum to {:.12g}, not 1", node.name, sum), "slices"};
+  }
   for (auto [axis, field] : {std::pair{split.axis, "axis"}, std::pair{split.inner.value_or(split.axis), "inner"}}) {
     try {
       models::slice_shape(node.shape, axis, 1);

@@ -46,20 +46,25 @@ struct OptionProblem {
 OptionProblem check_delivery(const Plan& plan, const models::Graph& g, const hw::Topology& topo, int param, int device,
                              const ParamDelivery& d);
 
-// A collective is well formed: a unique name that is no graph node's; a group of one or more
-// distinct compute devices; bytes > 0; chunks >= 1; no op both `after` and `before` it; and an
-// algorithm that implements the operation with the options given (the engine's closed form is
-// evaluated on the topology's routes, so a member pair without a route is caught here too).
-// `field` names the key at fault: the option's own (`weights`, `groups`, `senders`) where the
-// engine names it, else `algorithm`.
-OptionProblem check_collective(const Plan& plan, const models::Graph& g, const hw::Topology& topo,
-                               const PlanCollective& c);
+// A collective is well formed: a group of one or more distinct compute devices; bytes > 0;
+// chunks >= 1; no op both `after` and `before` it; and an algorithm that implements the
+// operation with the options given (the engine's closed form is evaluated on the topology's
+// routes, so a member pair without a route is caught here too). `field` names the key at fault:
+// the option's own (`weights`, `groups`, `senders`) where the engine names it, else `algorithm`.
+OptionProblem check_collective(const models::Graph& g, const hw::Topology& topo, const PlanCollective& c);
+
+// The collectives' names: each given, unique, and no graph node's. Checked for all of them at
+// once (a hash of the names, one pass over the graph), as a data-parallel plan on a thousand
+// GPUs has tens of thousands of collectives over a sliced graph of a million nodes. `at` is set
+// to the index of the collective at fault.
+OptionProblem check_collective_names(const std::vector<PlanCollective>& cs, const models::Graph& g, size_t& at);
 
 // A split is well formed: it splits an op (not a parameter, nor an op known only by explicit
-// durations unless into replicas) along an axis its shape has (and an inner axis, another one),
-// into one or more slices on compute devices with shares in (0, 1] whose products
-// share * inner_share sum to 1 within 1e-9; replicas have share 1. `field` is "axis", "inner",
-// "slices" or "".
+// durations unless into replicas) along an axis its shape has (and an inner axis, another one or
+// replicas), into one or more slices on compute devices with shares in (0, 1] whose products
+// share * inner_share sum to 1 within 1e-9; replicas have share 1; with inner replicas, runs of
+// c equal slices (inner share 1) whose shares sum to c (plan.hpp PlanSplit). `field` is "axis",
+// "inner", "slices" or "".
 OptionProblem check_split(const models::Graph& g, const hw::Topology& topo, int op, const PlanSplit& split);
 
 // A plan's core count for a CPU names a CPU and lies in [1, its cores].

@@ -144,19 +144,23 @@ std::vector<Level> dividing_levels(const PlanSplit& split, const std::vector<Sli
 }
 
 // Consumer `v` reads exactly what each slice of `u` makes, where it is made: the same devices,
-// and at every dividing level the producer's output part is the consumer's input part
-// (features, tokens, batch) with the same shares.
+// at every dividing level of the producer the producer's output part is the consumer's input
+// part (features, tokens, batch) with the same shares, and at any further level of the consumer
+// it reads its input whole (a data-parallel replica's norm, copied on its group, into its
+// column-split linear).
 bool aligned(const PlanSplit& u, const std::vector<SliceInfo>& ui, const PlanSplit* v, const std::vector<SliceInfo>* vi) {
   if (!v || u.slices.size() != v->slices.size()) return false;
   for (size_t i = 0; i < u.slices.size(); ++i)
     if (u.slices[i].device != v->slices[i].device) return false;
   const std::vector<Level> a = dividing_levels(u, ui), b = dividing_levels(*v, *vi);
-  if (a.empty() || a.size() != b.size()) return false;
+  if (a.empty() || a.size() > b.size()) return false;
   for (size_t l = 0; l < a.size(); ++l) {
     if (a[l].output != b[l].input || a[l].output == Part::Whole || a[l].output == Part::Partial) return false;
     for (size_t i = 0; i < a[l].shares.size(); ++i)
       if (std::abs(a[l].shares[i] - b[l].shares[i]) > 1e-12) return false;
   }
+  for (size_t l = a.size(); l < b.size(); ++l)
+    if (b[l].input != Part::Whole) return false;
   return true;
 }
 
@@ -261,8 +265,18 @@ models::Graph slice_graph(const models::Graph& g, const Plan& plan) {
       throw InputError(e.loc, fmt::format("op '{}' reads the partial sums of row-split '{}' with no reduce to join them "
                                           "(add an all-reduce or reduce-scatter with after: [{}] and before: [{}])",
                                           vn, un, un, vn));
+    // Each part of the producer once: with inner replicas, from its copy on the consumer
+    // slice's device, else from its first copy.
+    const size_t copies = static_cast<size_t>(u.copies());
+    auto source = [&](size_t i, size_t j) {
+      const size_t first = i - i % copies;
+      for (size_t c = first; c < first + copies; ++c)
+        if (u.slices[c].device == device_of(v, j, e.dst)) return c;
+      return first;
+    };
     for (size_t i = 0; i < from.size(); ++i)
-      for (size_t j = 0; j < to.size(); ++j) add(e, from[i], to[j], ui[i].makes * reads(j));
+      for (size_t j = 0; j < to.size(); ++j)
+        if (source(i, j) == i) add(e, from[i], to[j], ui[i].makes * reads(j));
   }
   out.validate();
   return std::move(out);

@@ -15,15 +15,18 @@
 // Edges. An edge into a split op reaches every slice, carrying the part that slice reads
 // (models::Slice::input: the whole, or s of it). An edge out of a split op:
 //   * to a consumer split into the same devices with the same shares whose slices read exactly
-//     the part the producer's slices make (models::Slice::output == input): slice i to slice i,
-//     s_i of the bytes: the data stays where it is (Megatron's column- then row-split MLP);
+//     the part the producer's slices make (models::Slice::output == input at each level the
+//     producer divides; at a further level of the consumer, the whole input): slice i to slice
+//     i, s_i of the bytes: the data stays where it is (Megatron's column- then row-split MLP; a
+//     data-parallel replica's norm, copied on its group, into its column-split linear);
 //   * joined by a plan collective (one whose `after` holds a slice of the producer and whose
 //     `before` holds the consumer or a slice of it): no edge; the collective moves the data and
 //     lower() makes the consumer wait for it. Partial sums need a reduce (all-reduce or
 //     reduce-scatter);
 //   * otherwise, a concatenation: every producer slice to every consumer (slice), s_i of the
-//     bytes (times the part the consumer slice reads), moved by the plan's deliveries. Partial
-//     sums cannot be concatenated: that is an error naming both ops.
+//     bytes (times the part the consumer slice reads), moved by the plan's deliveries; with inner
+//     replicas, each part from one of its copies (the one on the consumer's device, else the
+//     first). Partial sums cannot be concatenated: that is an error naming both ops.
 // Fixed-time edges keep their time.
 #pragma once
 

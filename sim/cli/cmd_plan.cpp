@@ -59,6 +59,7 @@ int cmd_plan(const std::vector<std::string>& args) {
     j["makespan_s"] = r.makespan_s ? nlohmann::ordered_json(*r.makespan_s) : nlohmann::ordered_json(nullptr);
     j["status"] = scheduler::to_string(r.status);
     j["message"] = r.message;
+    j["choices"] = r.choices;
     j["plan"] = nlohmann::ordered_json::parse(plan_text);
     print_json(j);
   } else {

@@ -60,6 +60,7 @@ nlohmann::ordered_json runs_to_json(const RunSet& set, bool timing) {
     if (r.generation) add_generation_json(j, *r.generation);
     if (timing) j["placement_s"] = r.placement_s;
     j["message"] = r.message;
+    j["choices"] = r.choices;
     j["seed"] = r.seed;
     runs.push_back(std::move(j));
   }

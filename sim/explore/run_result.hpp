@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "scheduler/comm_bytes.hpp"
 #include "scheduler/run_status.hpp"
 
@@ -42,6 +44,7 @@ struct RunResult {
   std::optional<GenerationResult> generation;             // a whole generation's point only
   double placement_s = 0;                                 // wall-clock time of the placer (measured)
   std::string message;
+  nlohmann::ordered_json choices;                         // the placer's decisions (PlacerResult::choices); null: none
   std::uint64_t seed = 0;
 };
 

@@ -35,6 +35,7 @@ SingleRun run_placer(const scheduler::Problem& p, const scheduler::PlacerSpec& p
   r.placement_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.status = pr.status;
   r.message = pr.message;
+  r.choices = pr.choices;
   r.predicted_s = pr.predicted_s;
   r.gap = pr.gap;
   if (!pr.plan) return out;

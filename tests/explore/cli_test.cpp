@@ -222,6 +222,36 @@ TEST(Cli, PlanThenSimulateGivesTheSameMakespan) {
   EXPECT_EQ(sj["status"], "ok");
 }
 
+// Two nodes of two A100s (asymgroup generator), gpt2-large cut to 2 layers, decode of batch 8:
+// each tensor-parallel placer says what it chose as a JSON object. asymgroup with the groups
+// given, [n0] and [n1] (equal capabilities C), has the Eq. 5 volume of the first linear's input
+// B = a N h = 2 x 8 x 1280 = 20480 bytes: each group holds B/2 and its one node all of it
+// (c_max / C_G = 1), so the one all-gather step between the groups is B/2; a group of one node
+// has C_G - c_min = 0, so no intragroup volume: 10240 bytes.
+const char* kTensorParallel =
+    "name: tp\n"
+    "hardware: {generator: asymgroup, nodes: [2, 2]}\n"
+    "model: {generator: transformer, arch: gpt2-large, layers: 2, batch: 8, seq: 128, phase: decode, dtype: fp16}\n"
+    "weights: resident\n"
+    "placers: [{name: megatron-tp, tp: 2}, {name: autoddl-2d, k: 2}, {name: asymgroup, groups: [[n0], [n1]]}]\n";
+
+TEST(Cli, RunAndPlanJsonCarryThePlacersChoices) {
+  const std::string dir = temp_dir("choices");
+  const std::string s = write(dir, "s.yaml", kTensorParallel);
+  const auto run = run_cli("run " + s + " --json -o " + dir + "/r.h5");
+  ASSERT_EQ(run.code, 0) << run.err;
+  const auto runs = nlohmann::json::parse(run.out)["runs"];
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_EQ(runs[0]["choices"], nlohmann::json::parse(R"({"tp": 2, "replicas": 2})"));
+  EXPECT_EQ(runs[1]["choices"], nlohmann::json::parse(R"({"k": 2})"));
+  EXPECT_EQ(runs[1]["message"], "k = 2 groups of 2 GPUs");
+  EXPECT_EQ(runs[2]["choices"], nlohmann::json::parse(R"({"k": 2, "groups": [["n0"], ["n1"]], "volume_bytes": 10240.0})"));
+  EXPECT_NE(runs[2]["message"].get<std::string>().find("k = 2: [n0] [n1]"), std::string::npos) << runs[2]["message"];
+  const auto plan = run_cli("plan " + s + " --placer 'megatron-tp{tp=2}' --json");
+  ASSERT_EQ(plan.code, 0) << plan.err;
+  EXPECT_EQ(nlohmann::json::parse(plan.out)["choices"], runs[0]["choices"]);
+}
+
 // Weights resident, so a plan for it delivers no weights: scored with weights starting on the
 // host (the direct form's default) it is missing its copies, so only a simulate that takes the
 // weights (and cost model, and graph at --point with --set) from the scenario reproduces it.

@@ -89,7 +89,7 @@ TEST(OpSlice, AxesOfEachKind) {
   using V = std::vector<Axis>;
   EXPECT_EQ(axes_of(kLinear), (V{Axis::Rows, Axis::Cols, Axis::Tokens, Axis::Batch}));
   EXPECT_EQ(axes_of(AttentionShape{}), (V{Axis::Heads, Axis::Tokens, Axis::Batch}));
-  EXPECT_EQ(axes_of(ElementwiseShape{}), (V{Axis::Cols, Axis::Tokens}));
+  EXPECT_EQ(axes_of(ElementwiseShape{}), (V{Axis::Cols, Axis::Tokens, Axis::Batch}));
   EXPECT_EQ(axes_of(LstmShape{}), (V{Axis::Batch}));
   EXPECT_EQ(axes_of(NoShape{}), V{});
 }

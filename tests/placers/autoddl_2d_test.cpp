@@ -22,6 +22,7 @@ TEST(AutoDdl2d, GridSplitsAndCollectivesByHand) {
   const scheduler::PlacerResult r = run_placer("{name: autoddl-2d, k: 2}", p);
   ASSERT_TRUE(r.plan);
   EXPECT_EQ(r.message, "k = 2 groups of 4 GPUs");
+  EXPECT_EQ(r.choices, nlohmann::ordered_json({{"k", 2}}));
   const models::Graph& g = *p.graph;
   const scheduler::PlanSplit& up = r.plan->splits.at(g.find("l0.up"));
   EXPECT_EQ(up.axis, models::Axis::Cols);

@@ -226,6 +226,11 @@ TEST(Slices, BadSplitsAreErrorsNamingTheOp) {
                     "split of 'fc': the slices' shares sum to 0.5, not 1");
   expect_plan_error(p, with_split(R"("fc": {"axis": "cols", "slices": [{"device": "gpu0", "share": 1, "inner_share": 0.5}]})"),
                     "split of 'fc': a slice has an inner share but the split no inner axis");
+  // Inner replicas: runs of c equal copies whose shares sum to c (here 1.5, and runs of unequal shares).
+  expect_plan_error(p, with_split(R"("fc": {"axis": "batch", "inner": "replicas", "slices": [{"device": "gpu0", "share": 0.5}, {"device": "gpu1", "share": 0.5}, {"device": "gpu2", "share": 0.5}]})"),
+                    "split of 'fc': with inner replicas the slices must come in runs of c copies");
+  expect_plan_error(p, with_split(R"("fc": {"axis": "batch", "inner": "replicas", "slices": [{"device": "gpu0", "share": 0.75}, {"device": "gpu1", "share": 0.25}, {"device": "gpu2", "share": 0.25}, {"device": "gpu3", "share": 0.75}]})"),
+                    "the shares sum to 2");
   expect_plan_error(p, with_split(R"("fc": {"axis": "cols", "slices": [{"device": "host0", "share": 1}]})"),
                     "split of 'fc': a slice is on a device that does not compute");
   expect_plan_error(p, with_split(R"("w": {"axis": "cols", "slices": )" + halves + "}"), "'w' is a parameter");
@@ -255,6 +260,26 @@ TEST(Slices, ColumnSplitWithoutCollectiveIsConcatenatedByTransfers) {
   const Outcome r = run(p, built);
   const engine::Task& moved = r.task("fc#1@gpu0");
   EXPECT_DOUBLE_EQ(moved.bytes, E * M * N / 2);
+}
+
+// Inner replicas: fc's two halves of the batch each copied on two GPUs (gpu0, gpu1 | gpu2, gpu3).
+// act on gpu0 takes each half once: the first from its copy there (nothing moves), the second
+// from its first copy (fc#2@gpu0: half the output); the other copies deliver nothing.
+TEST(Slices, CopiedPartsAreConcatenatedOnceEach) {
+  const Problem p = problem(linear_graph(), preset("dgx-a100"), scheduler::WeightsMode::Resident);
+  const Plan plan = load(p, with_split(R"("fc": {"axis": "batch", "inner": "replicas", "slices": [
+    {"device": "gpu0", "share": 0.5}, {"device": "gpu1", "share": 0.5}, {"device": "gpu2", "share": 0.5},
+    {"device": "gpu3", "share": 0.5}]})"));
+  EXPECT_EQ(plan.splits.at(p.graph->find("fc")).copies(), 2);
+  const Problem s = scheduler::sliced_problem(p, plan);
+  Plan built = scheduler::build_plan(s, "test", plan.device_of, scheduler::plan_order(*s.graph, {}));
+  built.splits = plan.splits;
+  const Outcome r = run(p, built);
+  EXPECT_DOUBLE_EQ(r.task("fc#2@gpu0").bytes, E * M * N / 2);
+  for (const engine::Task& t : r.low.graph.tasks) {
+    EXPECT_NE(t.name, "fc#1@gpu0");
+    EXPECT_NE(t.name, "fc#3@gpu0");
+  }
 }
 
 // Weights in host memory: each column slice's half of W is delivered to its own GPU as any

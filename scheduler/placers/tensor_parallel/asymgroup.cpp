@@ -10,8 +10,8 @@
 //     an inter-group all-gather sliced by capability before it and a capability-weighted
 //     reduce-scatter inside each group after it; every other op on each GPU's share of the data.
 // A GPU's weight is its node's capability shared among the node's GPUs by their peaks. The
-// prediction is the plan's bulk-synchronous estimate (tp_plan.hpp); the message gives k, the
-// groups and the Eq. 5 volume of one linear's input.
+// prediction is the plan's bulk-synchronous estimate (tp_plan.hpp); the message and the choices
+// give k, the groups and the Eq. 5 volume of one linear's input.
 #include <fmt/format.h>
 
 #include <map>
@@ -34,7 +34,7 @@ struct Node {
 class AsymGroup final : public Placer {
  public:
   explicit AsymGroup(const PlacerOptions& o) : devices_(o.get("devices")) {
-    k_ = tp::k_option(o.get("k"));
+    k_ = tp::count_option(o.get("k"), "k", "auto");
     k_loc_ = o.get("k").loc();
     const Yaml cap = o.get("capability");
     cap_loc_ = cap.loc();
@@ -123,12 +123,16 @@ class AsymGroup final : public Placer {
     r.plan = tp::build_tp_plan(p, "asymgroup", tp::grid_design(g, ops, grid));
     r.predicted_s = tp::bsp_seconds(p, *r.plan);
     std::string groups;
+    nlohmann::ordered_json group_names = nlohmann::ordered_json::array();
     for (const std::vector<int>& grp : found.groups) {
       groups += groups.empty() ? "[" : " [";
       for (size_t i = 0; i < grp.size(); ++i) groups += (i ? " " : "") + nodes[grp[i]].name;
       groups += "]";
+      nlohmann::ordered_json& names = group_names.emplace_back(nlohmann::ordered_json::array());
+      for (int n : grp) names.push_back(nodes[n].name);
     }
     r.message = fmt::format("k = {}: {}; Eq. 5 volume {} per linear", found.k, groups, units::format_bytes(found.volume.total));
+    r.choices = {{"k", found.k}, {"groups", group_names}, {"volume_bytes", found.volume.total}};
     return r;
   }
 

@@ -20,7 +20,7 @@ namespace {
 class AutoDdl2d final : public Placer {
  public:
   explicit AutoDdl2d(const PlacerOptions& o)
-      : devices_(o.get("devices")), k_(tp::k_option(o.get("k"))), k_loc_(o.get("k").loc()) {}
+      : devices_(o.get("devices")), k_(tp::count_option(o.get("k"), "k", "auto")), k_loc_(o.get("k").loc()) {}
 
   PlacerResult place(const Problem& p) const override {
     const std::vector<tp::DecoderOp> ops = tp::decoder_roles(*p.graph, "autoddl-2d");
@@ -46,6 +46,7 @@ class AutoDdl2d final : public Placer {
       if (!best.plan || *r.predicted_s < *best.predicted_s) best = std::move(r), best_k = k;
     }
     best.message = fmt::format("k = {} groups of {} GPUs", best_k, G / best_k);
+    best.choices = {{"k", best_k}};
     return best;
   }
 

@@ -14,18 +14,25 @@ Plan build_tp_plan(const Problem& p, std::string placer, const TpDesign& d) {
   Plan plan;
   plan.splits = d.splits;
   const std::map<int, std::vector<int>> ids = slice_ids(g, plan.splits);
-  auto slices = [&](const std::vector<int>& ops) {
+  auto slices = [&](const std::vector<int>& ops, const std::vector<int>& group) {
+    std::vector<bool> member(p.topo->devices.size(), !d.group_joins);
+    for (int dev : group) member[dev] = true;
     std::vector<int> out;
     for (int op : ops) {
       auto it = ids.find(op);
-      if (it == ids.end()) out.push_back(op);
-      else out.insert(out.end(), it->second.begin(), it->second.end());
+      if (it == ids.end()) {
+        out.push_back(op);
+        continue;
+      }
+      const std::vector<PlanSlice>& s = plan.splits.at(op).slices;
+      for (size_t i = 0; i < s.size(); ++i)
+        if (member[s[i].device]) out.push_back(it->second[i]);
     }
     return out;
   };
   for (PlanCollective c : d.collectives) {
-    c.after = slices(c.after);
-    c.before = slices(c.before);
+    c.after = slices(c.after, c.group);
+    c.before = slices(c.before, c.group);
     plan.collectives.push_back(std::move(c));
   }
   size_t nodes = g.nodes.size();
@@ -88,11 +95,11 @@ std::string ring_algorithm(const hw::Topology& topo, const std::vector<int>& gro
   return even && first >= 2 ? "hierarchical" : "ring";
 }
 
-int k_option(const Yaml& k) {
-  if (k.is_scalar() && k.str() == "auto") return 0;
-  const std::int64_t v = k.integer();
-  if (v < 1 || v > 1 << 20) k.fail(fmt::format("k must be a whole number >= 1 or auto, got '{}'", k.str()));
-  return static_cast<int>(v);
+int count_option(const Yaml& v, const std::string& name, const std::string& word) {
+  if (v.is_scalar() && v.str() == word) return 0;
+  const std::int64_t n = v.integer();
+  if (n < 1 || n > 1 << 20) v.fail(fmt::format("{} must be a whole number >= 1 or {}, got '{}'", name, word, v.str()));
+  return static_cast<int>(n);
 }
 
 }  // namespace placesim::scheduler::tp

@@ -4,7 +4,8 @@
 // A design says, in the problem's graph, how each op is split (scheduler/plan.hpp PlanSplit:
 // columns, rows, heads, a 2D block, or replicas) or, for an op left whole, its device, and
 // which collectives join the slices (after / before name ops of the problem's graph; each
-// stands for all its slices). build_tp_plan lays the plan out with build_plan on the sliced graph
+// stands for all its slices, or with `group_joins` for its slices on the collective's group:
+// data-parallel replicas, each joining only its own slices). build_tp_plan lays the plan out with build_plan on the sliced graph
 // in an order where every collective's `after` ops come before its `before` ops, so the queues
 // never wait on each other in a cycle.
 #pragma once
@@ -23,6 +24,7 @@ struct TpDesign {
   std::map<int, PlanSplit> splits;
   std::vector<int> device_of;               // per graph node: the device of an op left whole
   std::vector<PlanCollective> collectives;  // after / before: ops of the problem's graph
+  bool group_joins = false;                 // a split op in after / before: its slices on the group
 };
 
 Plan build_tp_plan(const Problem& p, std::string placer, const TpDesign& d);
@@ -41,8 +43,8 @@ double bsp_seconds(const Problem& p, const Plan& plan);
 // node and its two-level ring across nodes).
 std::string ring_algorithm(const hw::Topology& topo, const std::vector<int>& group);
 
-// A placer's `k` option (number of groups): 0 for `auto`, else a whole number >= 1 (fails at
-// the option otherwise).
-int k_option(const Yaml& k);
+// A count option (`k` groups, `tp` GPUs per group): 0 for the word that leaves it to the placer
+// (`auto`, `all`), else a whole number >= 1 (fails at the option otherwise, naming it).
+int count_option(const Yaml& v, const std::string& name, const std::string& word);
 
 }  // namespace placesim::scheduler::tp
