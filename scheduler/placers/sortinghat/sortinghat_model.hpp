@@ -16,9 +16,12 @@
 //   * one row per op edge (u, v) and GPU i: both on GPU i puts v in a slot not before u's
 //     (a later slot of the same GPU cannot feed an earlier one: with positive times the
 //     equations forbid it anyway; with zero times it would deadlock the executor);
-//   * cuts that keep the optimum: TotalLatency >= the longest path in fastest op times (after
-//     PrevSGFin for a fixed node's descendants), symmetry breaking among interchangeable
-//     GPUs (gpu_classes), and empty slots after full ones on a GPU alone on its bus.
+//   * cuts that keep the optimum (ShStrength switches the ones issue 15 added, so that a bench
+//     measures what each buys): TotalLatency >= the longest path in fastest op times, each op
+//     after PrevSGFin and, when it reads parameters, after their first possible copy or in its
+//     DHA time (release_floor); >= the copies each bus serialises (bus_bound); symmetry breaking
+//     among interchangeable buses (bus_classes); and empty slots after full ones on a GPU alone
+//     on its bus.
 #pragma once
 
 #include <optional>
@@ -62,6 +65,15 @@ struct ShInput {
   double big_m() const;
 };
 
+// What build_model adds to the paper's model besides the cuts every build has (the header's
+// list). Each keeps the optimum (tests/sortinghat/model_test.cpp); off, the model is the one
+// before issue 15 (bench/bench_sortinghat_model.cpp measures the difference).
+struct ShStrength {
+  bool release_floor = true;  // the latency floor waits for parameters' copies (or DHA)
+  bool bus_bound = true;      // TotalLatency >= each bus's copies
+  bool bus_symmetry = true;   // classes of whole buses; off: only GPUs alone on their bus
+};
+
 struct ShVars {
   std::vector<std::vector<milp::VarId>> x;  // [v][j], index -1 where it does not exist
   std::vector<milp::VarId> sg_start, sg_fin, dt_start, dt_fin;  // [j], j >= 1
@@ -74,10 +86,11 @@ struct ShModel {
   ShVars vars;
   std::vector<milp::VarId> used;  // [i] GPU i holds a node (max_gpus > 0 only)
   double scale = 1;  // model time units per second
+  ShStrength strength;
 };
 
 // InputError-free: a malformed input is a bug (assertions). Eq. 1-23 as the file header says.
-ShModel build_model(const ShInput& in);
+ShModel build_model(const ShInput& in, const ShStrength& strength = {});
 
 // One solve's outcome in the input's terms.
 struct ShSolution {
@@ -87,14 +100,18 @@ struct ShSolution {
 };
 ShSolution read_solution(const ShInput& in, const ShModel& m, const std::vector<double>& values);
 
-// Interchangeable GPUs (equal in every constant, each alone on its bus, none fixed), in
-// classes; build_model breaks their symmetry: node t sits on one of its class's first t + 1.
-std::vector<std::vector<int>> gpu_classes(const ShInput& in);
-// The same schedule with each class's GPUs relabelled in order of the first node they hold,
+// Interchangeable buses, in classes: buses with as many GPUs, such that swapping them (each
+// GPU with the one at its position on the other bus, so the round robin keeps its order)
+// changes no constant; no GPU of theirs fixed. A bus of one GPU is the case of one GPU alone on
+// its bus; `whole_buses` false keeps to that case. build_model breaks the symmetry: node t sits
+// on one of its class's first t + 1 buses.
+std::vector<std::vector<int>> bus_classes(const ShInput& in, bool whole_buses);
+// The same schedule with each class's buses relabelled in order of the first node they hold,
 // and empty slots moved last where the model requires it, so that it keeps both cuts.
-std::vector<int> canonical(const ShInput& in, std::vector<int> slot_of);
+std::vector<int> canonical(const ShInput& in, std::vector<int> slot_of, bool whole_buses = true);
 
-// Warm start: the integer variables (x, used) of an assignment of nodes to slots (canonical).
+// Warm start: the integer variables (x, used) of an assignment of nodes to slots (canonical
+// for the model's symmetry breaking).
 std::vector<std::pair<milp::VarId, double>> warm_start(const ShInput& in, const ShModel& m, std::vector<int> slot_of);
 
 // Memory Eq. 11's left side takes on GPU i under a solution (PrevM_i included).
