@@ -43,7 +43,7 @@ void BM_Cold(benchmark::State& state) {
                                                               "bench")));
   ShConfig cfg;
   cfg.submodel_limit_s = kLimit;
-  if (state.range(1) == 0) cfg.strength = ShStrength{false, false, false};
+  if (state.range(1) == 0) cfg.strength = ShStrength{false, false};
   const size_t submodels =
       models::split_submodels(*p.graph, models::partition_by_dominators(*p.graph, cfg.ndom)).size();
   int solved = 0, within = 0;

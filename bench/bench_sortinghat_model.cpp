@@ -1,5 +1,5 @@
-// SortingHat's MILP before and after issue 15's additions (ShStrength: the release floor, the
-// bus bound, bus symmetry), on the reduced grid's largest submodel, in one run.
+// SortingHat's MILP before and after issue 15's additions (ShStrength: the release floor and the
+// bus bound), on the reduced grid's largest submodel, in one run.
 //
 // The submodel: of every point of scenarios/sortinghat/reduced.yaml, the submodel with the most
 // nodes (ties: the most GPUs, then the first); its constants are those milp-sortinghat chains to
@@ -11,8 +11,8 @@
 //                          gap, or the limit), reached (1: 10% proven), gap, nodes
 //   BM_TimeToOptimal/<v>/<q>  the same to a proven optimum (the placer's gap, 1e-6)
 // Arguments: <variant>/<q>. Variants: 0 before (every addition off), 1 after (every one on),
-// 2-4 after without the release floor, the bus bound, bus symmetry (what each one buys); each
-// at q = 4 (the placer's default), before and after also at q = 6 (the paper's).
+// 2-3 after without the release floor, the bus bound (what each one buys); each at q = 4 (the
+// placer's default), before and after also at q = 6 (the paper's).
 // Run from the repository root (the scenario's path is relative).
 #include <benchmark/benchmark.h>
 
@@ -77,15 +77,13 @@ const Largest& largest(int q) {
 
 ShStrength variant(int v) {
   ShStrength s;
-  if (v == 0) return ShStrength{false, false, false};
+  if (v == 0) return ShStrength{false, false};
   if (v == 2) s.release_floor = false;
   if (v == 3) s.bus_bound = false;
-  if (v == 4) s.bus_symmetry = false;
   return s;
 }
 
-const char* kVariantNames[] = {"before", "after", "after-no-release-floor", "after-no-bus-bound",
-                               "after-no-bus-symmetry"};
+const char* kVariantNames[] = {"before", "after", "after-no-release-floor", "after-no-bus-bound"};
 
 milp::Result solve(int v, int q, milp::SolveOptions opts) {
   const Largest& l = largest(q);  // built before the timed loops
@@ -98,7 +96,7 @@ milp::Result solve(int v, int q, milp::SolveOptions opts) {
 
 // Every variant at q = 4 (the placer's default); before and after also at q = 6 (the paper's).
 void variants(benchmark::internal::Benchmark* b) {
-  for (int v = 0; v < 5; ++v) b->Args({v, 4});
+  for (int v = 0; v < 4; ++v) b->Args({v, 4});
   for (int v = 0; v < 2; ++v) b->Args({v, 6});
 }
 

@@ -1,9 +1,9 @@
 // Done-when 1: on seeded tiny instances the MILP's optimum equals brute_force.hpp's enumeration of
 // the same model, for the milp-sortinghat form (DHA slots, shared buses, chaining constants,
 // fixed nodes) and the efficientmip form (no DHA, one speed, nothing carried over). The model is
-// built with every addition of ShStrength on (issue 15: the release floor, the bus bound, bus
-// symmetry): the model without them is exact, and cuts only raise its optimum, so equal optima
-// show each addition valid on these instances.
+// built with every addition of ShStrength on (issue 15: the release floor and the bus bound):
+// the model without them is exact, and cuts only raise its optimum, so equal optima show each
+// addition valid on these instances.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -25,8 +25,8 @@ ShInput random_instance(std::uint64_t seed, bool sortinghat) {
   auto uni = [&](double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng); };
   auto pick = [&](int a, int b) { return std::uniform_int_distribution<int>(a, b)(rng); };
   ShInput in;
-  // Every seventh instance: four GPUs on two buses of two, the buses alike (the model breaks
-  // the symmetry between them).
+  // Every seventh instance: four GPUs on two buses of two, the buses alike (the V100 station's
+  // shape: no GPU alone on its bus, so no GPU class, two bus rows).
   const bool two_buses = seed % 7 == 0;
   in.k = two_buses ? 4 : seed % 5 == 0 ? 3 : 2;
   in.q = 2;

@@ -7,8 +7,6 @@
 
 #include "graphs.hpp"
 #include "models/generators/random_dag.hpp"
-#include "models/transform/dominators.hpp"
-#include "scheduler/placers/sortinghat/sortinghat_constants.hpp"
 #include "tests/placers/support.hpp"
 
 namespace sortinghat_test {
@@ -93,26 +91,6 @@ TEST(SortingHatPlacer, TimeLimitZeroReturnsTheWarmStart) {
     ASSERT_TRUE(r.plan);
     EXPECT_EQ(r.plan->placer, "single-device");
   }
-}
-
-// Bus symmetry on the paper's servers: the V100 station's two buses of two GPUs swap (gpu0 with
-// gpu2, gpu1 with gpu3: the NVLink mesh maps onto itself), which GPU-by-GPU classes (a GPU
-// alone on its bus) never saw; a placeholder fixed on a GPU keeps its bus apart.
-TEST(SortingHatPlacer, BusClassesOfTheV100Station) {
-  GraphSpec spec;
-  spec.ops = 3;
-  spec.seconds = {1e-3};
-  spec.gpus = v100_gpus();
-  const auto p = v100_problem(make_graph(spec));
-  const scheduler::sortinghat::ShConfig cfg;
-  const auto mc = scheduler::sortinghat::machine(p, cfg);
-  const auto subs = models::split_submodels(*p.graph, models::partition_by_dominators(*p.graph, 1));
-  scheduler::sortinghat::ShInput in = scheduler::sortinghat::submodel_input(p, mc, cfg, subs.front()).in;
-  ASSERT_EQ(in.buses, 2);
-  EXPECT_EQ(scheduler::sortinghat::bus_classes(in, true), (std::vector<std::vector<int>>{{0, 1}}));
-  EXPECT_TRUE(scheduler::sortinghat::bus_classes(in, false).empty());
-  in.fixed.push_back({0, 3});
-  EXPECT_EQ(scheduler::sortinghat::bus_classes(in, true), (std::vector<std::vector<int>>{{0}, {1}}));
 }
 
 // warm: none: no heuristic and no start; CBC finds a schedule by itself on a small graph.

@@ -119,69 +119,60 @@ double latency_floor(const ShInput& in, bool release) {
   return floor;
 }
 
-// Bus b's copies in the order of its round robin: the GPUs of b, by index (ShInput::dt_order).
+// The GPUs of each bus.
 std::vector<std::vector<int>> gpus_of_buses(const ShInput& in) {
   std::vector<std::vector<int>> on(static_cast<size_t>(in.buses));
   for (int i = 0; i < in.k; ++i) on[in.bus_of[i]].push_back(i);
   return on;
 }
 
-// Whether swapping buses a and b (GPU by GPU, in round-robin order) changes no constant.
-bool interchangeable(const ShInput& in, const std::vector<int>& a, const std::vector<int>& b, int bus_a, int bus_b) {
-  if (a.size() != b.size() || in.prev_dt_fin[bus_a] != in.prev_dt_fin[bus_b]) return false;
-  std::vector<int> swap(static_cast<size_t>(in.k));
-  for (int i = 0; i < in.k; ++i) swap[i] = i;
-  for (size_t r = 0; r < a.size(); ++r) swap[a[r]] = b[r], swap[b[r]] = a[r];
+// GPUs interchangeable with GPU a in every constant (and alone on their buses, so the round
+// robin does not tell them apart): classes of such GPUs, in index order.
+bool interchangeable(const ShInput& in, int a, int b) {
+  auto alone = [&](int i) { return std::count(in.bus_of.begin(), in.bus_of.end(), in.bus_of[i]) == 1; };
+  if (!alone(a) || !alone(b) || in.capacity[a] != in.capacity[b] || in.prev_m[a] != in.prev_m[b] ||
+      in.prev_sg_fin[a] != in.prev_sg_fin[b] || in.prev_dt_fin[in.bus_of[a]] != in.prev_dt_fin[in.bus_of[b]])
+    return false;
+  if (!in.used_before.empty() && in.used_before[a] != in.used_before[b]) return false;
   for (auto [v, i] : in.fixed)
-    if (swap[i] != i) return false;
-  for (size_t r = 0; r < a.size(); ++r) {
-    const int x = a[r], y = b[r];
-    if (in.capacity[x] != in.capacity[y] || in.prev_m[x] != in.prev_m[y] || in.prev_sg_fin[x] != in.prev_sg_fin[y])
-      return false;
-    if (!in.used_before.empty() && in.used_before[x] != in.used_before[y]) return false;
-    for (int v = 0; v < in.n; ++v)
-      if (in.p_gpu[v][x] != in.p_gpu[v][y] || in.p_dha[v][x] != in.p_dha[v][y] || in.dt_s[v][x] != in.dt_s[v][y])
-        return false;
-  }
-  for (int v = 0; v < in.n; ++v)
+    if (i == a || i == b) return false;
+  for (int v = 0; v < in.n; ++v) {
+    if (in.p_gpu[v][a] != in.p_gpu[v][b] || in.p_dha[v][a] != in.p_dha[v][b] || in.dt_s[v][a] != in.dt_s[v][b]) return false;
+    const auto& c = in.copy_s[v];
+    if (c[a][b] != c[b][a]) return false;
     for (int x = 0; x < in.k; ++x)
-      for (int y = 0; y < in.k; ++y)
-        if (in.copy_s[v][x][y] != in.copy_s[v][swap[x]][swap[y]]) return false;
+      if (x != a && x != b && (c[a][x] != c[b][x] || c[x][a] != c[x][b])) return false;
+  }
   return true;
 }
 
 }  // namespace
 
-std::vector<std::vector<int>> bus_classes(const ShInput& in, bool whole_buses) {
-  const std::vector<std::vector<int>> on = gpus_of_buses(in);
+std::vector<std::vector<int>> gpu_classes(const ShInput& in) {
   std::vector<std::vector<int>> out;
-  std::vector<bool> classed(static_cast<size_t>(in.buses), false);
-  for (int a = 0; a < in.buses; ++a) {
-    if (classed[a] || (!whole_buses && on[a].size() != 1)) continue;
+  std::vector<bool> classed(static_cast<size_t>(in.k), false);
+  for (int a = 0; a < in.k; ++a) {
+    if (classed[a]) continue;
     std::vector<int> cls{a};
-    // Swaps of a with each member generate every permutation of the class (a transposition
-    // (b c) is (a b)(a c)(a b)), so each is a symmetry of the model.
-    for (int b = a + 1; b < in.buses; ++b)
-      if (!classed[b] && interchangeable(in, on[a], on[b], a, b)) cls.push_back(b), classed[b] = true;
+    for (int b = a + 1; b < in.k; ++b)
+      if (!classed[b] && interchangeable(in, a, b)) cls.push_back(b), classed[b] = true;
     out.push_back(cls);
   }
   return out;
 }
 
-std::vector<int> canonical(const ShInput& in, std::vector<int> slot_of, bool whole_buses) {
-  const std::vector<std::vector<int>> on = gpus_of_buses(in);
-  for (const std::vector<int>& cls : bus_classes(in, whole_buses)) {
-    auto first = [&](int b) {
+std::vector<int> canonical(const ShInput& in, std::vector<int> slot_of) {
+  for (const std::vector<int>& cls : gpu_classes(in)) {
+    auto first = [&](int i) {
       for (int v = 0; v < in.n; ++v)
-        if (slot_of[v] > 0 && in.bus_of[in.gpu_of_slot(slot_of[v])] == b) return v;
+        if (slot_of[v] > 0 && in.gpu_of_slot(slot_of[v]) == i) return v;
       return in.n;
     };
     std::vector<int> by = cls;
     std::stable_sort(by.begin(), by.end(), [&](int a, int b) { return first(a) < first(b); });
     std::vector<int> to(static_cast<size_t>(in.k));
     for (int i = 0; i < in.k; ++i) to[i] = i;
-    for (size_t r = 0; r < cls.size(); ++r)
-      for (size_t g = 0; g < on[by[r]].size(); ++g) to[on[by[r]][g]] = on[cls[r]][g];
+    for (size_t r = 0; r < cls.size(); ++r) to[by[r]] = cls[r];
     for (int& j : slot_of)
       if (j > 0 && to[in.gpu_of_slot(j)] != in.gpu_of_slot(j)) j = to[in.gpu_of_slot(j)] * in.q + (j - 1) % in.q + 1;
   }
@@ -206,7 +197,6 @@ std::vector<int> canonical(const ShInput& in, std::vector<int> slot_of, bool who
 ShModel build_model(const ShInput& in, const ShStrength& strength) {
   PLACESIM_ASSERT(in.q >= 1 && in.k >= 1 && (!in.dha || in.q % 2 == 0), "sortinghat: q must be even with DHA");
   ShModel out;
-  out.strength = strength;
   milp::Model& m = out.model;
   ShVars& V = out.vars;
   const int S = in.slots();
@@ -378,31 +368,31 @@ ShModel build_model(const ShInput& in, const ShStrength& strength) {
   // Cheap cuts that keep the optimum: the latency floor; the work bound (TotalLatency is at
   // least every GPU's last SGFin, which is at least its PrevSGFin plus the times of the nodes
   // in its slots, so at least their average over the GPUs); and symmetry among
-  // interchangeable buses (relabel them by the smallest node each holds: node t then sits on
-  // one of the first t + 1 of its class, so x = 0 on the GPUs of the class's later buses).
+  // interchangeable GPUs (relabel them by the smallest node each holds: node t then sits on
+  // one of the first t + 1 of its class, so x = 0 on the class's later GPUs).
   m.add_ge("floor", {{V.total, 1}}, latency_floor(in, strength.release_floor) * sc);
   double work = 0;
   for (int v = 0; v < in.n; ++v) work += fastest(in, v);
   for (double t : in.prev_sg_fin) work += t;
   m.add_ge("work", {{V.total, 1}}, work / in.k * sc);
-  const std::vector<std::vector<int>> on = gpus_of_buses(in);
-  for (const std::vector<int>& cls : bus_classes(in, strength.bus_symmetry))
+  for (const std::vector<int>& cls : gpu_classes(in))
     for (size_t rank = 1; rank < cls.size(); ++rank)
       for (int v = 0; v < std::min<int>(in.n, static_cast<int>(rank)); ++v)
-        for (int i : on[cls[rank]])
-          for (int r = 1; r <= in.q; ++r) m.set_bounds(V.x[v][i * in.q + r], 0, 0);
+        for (int r = 1; r <= in.q; ++r) m.set_bounds(V.x[v][cls[rank] * in.q + r], 0, 0);
 
   // The copies bus b serialises end before TotalLatency. A parameter w with a reader v, in
   // slot j on bus b: v runs in j (then SGStart_j >= NodeFin_w >= DTFin_j: Eq. 16, 20) or in
   // another slot j' (EdgeIn_{w,j'} = 1: Eq. 9, so SGStart_j' >= DTFin_j: Eq. 19), and in a slot
   // without DHA (Eq. 5), so that slot ends at least P^GPU_v after DTFin_j (Eq. 21), and
   // TotalLatency >= every SGFin (Eq. 17, 18, 23). The last such slot in b's round robin has
-  // DTFin = PrevDTFin_b + every copy before it on b (Eq. 12-14), so
+  // DTFin = PrevDTFin_b + every copy on b up to it (Eq. 12-14), every read parameter's among
+  // them, so
   //   TotalLatency >= PrevDTFin_b + r + sum over read w, GPUs i on b, slots j of i: dt_s[w][i] x_{w,j}
   // with r the least P^GPU of any op that reads a parameter. With nothing on b the sum is 0 and
   // TotalLatency >= max_i PrevSGFin_i (Eq. 17, 18), so min(PrevDTFin_b + r, that) holds either way.
   // The LP needs this row: its big-M rows (Eq. 19, 20) let fractional x hide the copies.
   if (strength.bus_bound) {
+    const std::vector<std::vector<int>> on = gpus_of_buses(in);
     std::vector<bool> read(static_cast<size_t>(in.n), false);
     double r = milp::kInf;
     for (auto [w, v] : in.edges)
@@ -480,7 +470,7 @@ ShSolution read_solution(const ShInput& in, const ShModel& m, const std::vector<
 }
 
 std::vector<std::pair<VarId, double>> warm_start(const ShInput& in, const ShModel& m, std::vector<int> slot_of) {
-  slot_of = canonical(in, std::move(slot_of), m.strength.bus_symmetry);
+  slot_of = canonical(in, std::move(slot_of));
   std::vector<std::pair<VarId, double>> out;
   for (int v = 0; v < in.n; ++v)
     for (int j = 0; j < in.slots(); ++j)

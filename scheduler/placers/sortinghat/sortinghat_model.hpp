@@ -20,7 +20,7 @@
 //     measures what each buys): TotalLatency >= the longest path in fastest op times, each op
 //     after PrevSGFin and, when it reads parameters, after their first possible copy or in its
 //     DHA time (release_floor); >= the copies each bus serialises (bus_bound); symmetry breaking
-//     among interchangeable buses (bus_classes); and empty slots after full ones on a GPU alone
+//     among interchangeable GPUs (gpu_classes); and empty slots after full ones on a GPU alone
 //     on its bus.
 #pragma once
 
@@ -71,7 +71,6 @@ struct ShInput {
 struct ShStrength {
   bool release_floor = true;  // the latency floor waits for parameters' copies (or DHA)
   bool bus_bound = true;      // TotalLatency >= each bus's copies
-  bool bus_symmetry = true;   // classes of whole buses; off: only GPUs alone on their bus
 };
 
 struct ShVars {
@@ -86,7 +85,6 @@ struct ShModel {
   ShVars vars;
   std::vector<milp::VarId> used;  // [i] GPU i holds a node (max_gpus > 0 only)
   double scale = 1;  // model time units per second
-  ShStrength strength;
 };
 
 // InputError-free: a malformed input is a bug (assertions). Eq. 1-23 as the file header says.
@@ -100,18 +98,15 @@ struct ShSolution {
 };
 ShSolution read_solution(const ShInput& in, const ShModel& m, const std::vector<double>& values);
 
-// Interchangeable buses, in classes: buses with as many GPUs, such that swapping them (each
-// GPU with the one at its position on the other bus, so the round robin keeps its order)
-// changes no constant; no GPU of theirs fixed. A bus of one GPU is the case of one GPU alone on
-// its bus; `whole_buses` false keeps to that case. build_model breaks the symmetry: node t sits
-// on one of its class's first t + 1 buses.
-std::vector<std::vector<int>> bus_classes(const ShInput& in, bool whole_buses);
-// The same schedule with each class's buses relabelled in order of the first node they hold,
+// Interchangeable GPUs (equal in every constant, each alone on its bus, none fixed), in
+// classes; build_model breaks their symmetry: node t sits on one of its class's first t + 1.
+// GPUs that share a bus are not interchangeable: the round robin copies in GPU order.
+std::vector<std::vector<int>> gpu_classes(const ShInput& in);
+// The same schedule with each class's GPUs relabelled in order of the first node they hold,
 // and empty slots moved last where the model requires it, so that it keeps both cuts.
-std::vector<int> canonical(const ShInput& in, std::vector<int> slot_of, bool whole_buses = true);
+std::vector<int> canonical(const ShInput& in, std::vector<int> slot_of);
 
-// Warm start: the integer variables (x, used) of an assignment of nodes to slots (canonical
-// for the model's symmetry breaking).
+// Warm start: the integer variables (x, used) of an assignment of nodes to slots (canonical).
 std::vector<std::pair<milp::VarId, double>> warm_start(const ShInput& in, const ShModel& m, std::vector<int> slot_of);
 
 // Memory Eq. 11's left side takes on GPU i under a solution (PrevM_i included).
