@@ -119,13 +119,6 @@ double latency_floor(const ShInput& in, bool release) {
   return floor;
 }
 
-// The GPUs of each bus.
-std::vector<std::vector<int>> gpus_of_buses(const ShInput& in) {
-  std::vector<std::vector<int>> on(static_cast<size_t>(in.buses));
-  for (int i = 0; i < in.k; ++i) on[in.bus_of[i]].push_back(i);
-  return on;
-}
-
 // GPUs interchangeable with GPU a in every constant (and alone on their buses, so the round
 // robin does not tell them apart): classes of such GPUs, in index order.
 bool interchangeable(const ShInput& in, int a, int b) {
@@ -379,38 +372,6 @@ ShModel build_model(const ShInput& in, const ShStrength& strength) {
     for (size_t rank = 1; rank < cls.size(); ++rank)
       for (int v = 0; v < std::min<int>(in.n, static_cast<int>(rank)); ++v)
         for (int r = 1; r <= in.q; ++r) m.set_bounds(V.x[v][cls[rank] * in.q + r], 0, 0);
-
-  // The copies bus b serialises end before TotalLatency. A parameter w with a reader v, in
-  // slot j on bus b: v runs in j (then SGStart_j >= NodeFin_w >= DTFin_j: Eq. 16, 20) or in
-  // another slot j' (EdgeIn_{w,j'} = 1: Eq. 9, so SGStart_j' >= DTFin_j: Eq. 19), and in a slot
-  // without DHA (Eq. 5), so that slot ends at least P^GPU_v after DTFin_j (Eq. 21), and
-  // TotalLatency >= every SGFin (Eq. 17, 18, 23). The last such slot in b's round robin has
-  // DTFin = PrevDTFin_b + every copy on b up to it (Eq. 12-14), every read parameter's among
-  // them, so
-  //   TotalLatency >= PrevDTFin_b + r + sum over read w, GPUs i on b, slots j of i: dt_s[w][i] x_{w,j}
-  // with r the least P^GPU of any op that reads a parameter. With nothing on b the sum is 0 and
-  // TotalLatency >= max_i PrevSGFin_i (Eq. 17, 18), so min(PrevDTFin_b + r, that) holds either way.
-  // The LP needs this row: its big-M rows (Eq. 19, 20) let fractional x hide the copies.
-  if (strength.bus_bound) {
-    const std::vector<std::vector<int>> on = gpus_of_buses(in);
-    std::vector<bool> read(static_cast<size_t>(in.n), false);
-    double r = milp::kInf;
-    for (auto [w, v] : in.edges)
-      if (in.is_param[w] && !in.is_param[v]) {
-        read[w] = true;
-        for (int i = 0; i < in.k; ++i) r = std::min(r, in.p_gpu[v][i]);
-      }
-    const double after = *std::max_element(in.prev_sg_fin.begin(), in.prev_sg_fin.end());
-    for (int bus = 0; bus < in.buses; ++bus) {
-      std::vector<Term> t{{V.total, 1}};
-      for (int w = 0; w < in.n; ++w)
-        if (read[w])
-          for (int i : on[bus])
-            for (int j = i * in.q + 1; j <= (i + 1) * in.q; ++j) t.push_back({V.x[w][j], -in.dt_s[w][i] * sc});
-      if (t.size() == 1) continue;
-      m.add_ge(fmt::format("bus_{}", bus), t, std::min(in.prev_dt_fin[bus] + r, after) * sc);
-    }
-  }
 
   // Empty slots last: on a GPU alone on its bus, a block of b empty slots (b = 2 with DHA,
   // keeping parity; 1 without) is followed by an empty block; shifting the later slots down

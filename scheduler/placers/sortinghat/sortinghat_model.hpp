@@ -16,12 +16,10 @@
 //   * one row per op edge (u, v) and GPU i: both on GPU i puts v in a slot not before u's
 //     (a later slot of the same GPU cannot feed an earlier one: with positive times the
 //     equations forbid it anyway; with zero times it would deadlock the executor);
-//   * cuts that keep the optimum (ShStrength switches the ones issue 15 added, so that a bench
-//     measures what each buys): TotalLatency >= the longest path in fastest op times, each op
+//   * cuts that keep the optimum: TotalLatency >= the longest path in fastest op times, each op
 //     after PrevSGFin and, when it reads parameters, after their first possible copy or in its
-//     DHA time (release_floor); >= the copies each bus serialises (bus_bound); symmetry breaking
-//     among interchangeable GPUs (gpu_classes); and empty slots after full ones on a GPU alone
-//     on its bus.
+//     DHA time (ShStrength::release_floor, issue 15); symmetry breaking among interchangeable
+//     GPUs (gpu_classes); and empty slots after full ones on a GPU alone on its bus.
 #pragma once
 
 #include <optional>
@@ -65,12 +63,11 @@ struct ShInput {
   double big_m() const;
 };
 
-// What build_model adds to the paper's model besides the cuts every build has (the header's
-// list). Each keeps the optimum (tests/sortinghat/model_test.cpp); off, the model is the one
-// before issue 15 (bench/bench_sortinghat_model.cpp measures the difference).
+// What issue 15 added to the model (results/sortinghat/model-strength.md: what it buys, and the
+// additions measured and dropped). It keeps the optimum (tests/sortinghat/model_test.cpp); off,
+// the model is the one before (bench/bench_sortinghat_model.cpp measures the difference).
 struct ShStrength {
   bool release_floor = true;  // the latency floor waits for parameters' copies (or DHA)
-  bool bus_bound = true;      // TotalLatency >= each bus's copies
 };
 
 struct ShVars {
