@@ -19,7 +19,7 @@ std::vector<OptionSpec> milp_option_specs(const std::string& default_time_limit)
           {"gap", "1e-6", "relative optimality gap at which a solve stops"},
           {"warm", "[heft, single-device]",
            "heuristic placers whose best plan (simulated) is the warm start; the MILP's plan is returned only when "
-           "it simulates faster"},
+           "it simulates faster; none: no warm start (the solver starts from nothing)"},
           {"dump_model", "\"\"", "write each MILP to this file (.lp or .mps) for debugging; several solves: <stem>.<k><ext>"}};
 }
 
@@ -34,14 +34,17 @@ MilpSettings::MilpSettings(const PlacerOptions& o) {
   gap = g.number();
   if (!(gap >= 0 && gap < 1)) throw InputError(g.loc(), "gap must be in [0, 1)");
   const Yaml w = o.get("warm");
-  if (!w.is_seq()) throw InputError(w.loc(), "warm must be a list of placer names, e.g. [heft, single-device]");
-  for (const Yaml& item : w.items()) {
-    const std::string name = item.str();
-    const PlacerEntry& e = placers().get(name, item.loc());
-    if (e.kind == PlacerKind::Bound) throw InputError(item.loc(), fmt::format("'{}' is a bound and makes no plan to start from", name));
-    if (e.kind == PlacerKind::Milp) throw InputError(item.loc(), fmt::format("'{}' is a MILP placer; warm starts come from heuristics", name));
-    warm.push_back(name);
-  }
+  warm_start = !(w.is_scalar() && w.str() == "none");
+  if (warm_start && !w.is_seq())
+    throw InputError(w.loc(), "warm must be a list of placer names, e.g. [heft, single-device], or none");
+  if (warm_start)
+    for (const Yaml& item : w.items()) {
+      const std::string name = item.str();
+      const PlacerEntry& e = placers().get(name, item.loc());
+      if (e.kind == PlacerKind::Bound) throw InputError(item.loc(), fmt::format("'{}' is a bound and makes no plan to start from", name));
+      if (e.kind == PlacerKind::Milp) throw InputError(item.loc(), fmt::format("'{}' is a MILP placer; warm starts come from heuristics", name));
+      warm.push_back(name);
+    }
   const Yaml d = o.get("dump_model");
   dump_model = d.str();
   if (!dump_model.empty()) {

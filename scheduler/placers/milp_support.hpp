@@ -32,7 +32,8 @@ namespace placesim::scheduler {
 // Options of every MILP placer: time_limit (wall seconds for the whole placement, shared by its
 // solves: SolveBudget; 0: no solve, the warm start),
 // node_limit (branch-and-bound nodes per solve; 0: none; reproducible where a time limit is not),
-// gap (relative gap at which a solve stops), warm (heuristic placers tried for the warm start),
+// gap (relative gap at which a solve stops), warm (heuristic placers tried for the warm start;
+// `none`: no warm start at all, the solver starts from nothing),
 // dump_model (write each model, LP or MPS by extension; several solves get .<k> before it).
 std::vector<OptionSpec> milp_option_specs(const std::string& default_time_limit);
 
@@ -41,6 +42,7 @@ struct MilpSettings {
   std::int64_t node_limit = 0;
   double gap = 1e-6;
   std::vector<std::string> warm;
+  bool warm_start = true;  // false for `warm: none`: no heuristic plan, and the solver starts from nothing
   std::string dump_model;
 
   explicit MilpSettings(const PlacerOptions& o);  // InputError at the option for a bad value

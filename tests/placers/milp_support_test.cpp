@@ -41,7 +41,8 @@ scheduler::milp::Result result(scheduler::milp::Status status, double gap) {
 
 TEST(MilpSupport, BadOptionsAreInputErrorsAtTheirLocation) {
   for (const char* bad : {"{time_limit: -1}", "{node_limit: -5}", "{gap: 1.5}", "{warm: heft}",
-                          "{warm: [no-such-placer]}", "{warm: [critical-path]}", "{dump_model: model.txt}"}) {
+                          "{warm: [no-such-placer]}", "{warm: [critical-path]}", "{warm: [milp-sortinghat]}",
+                          "{warm: nothing}", "{dump_model: model.txt}"}) {
     try {
       settings(bad);
       ADD_FAILURE() << bad << " was accepted";
@@ -49,6 +50,13 @@ TEST(MilpSupport, BadOptionsAreInputErrorsAtTheirLocation) {
       EXPECT_NE(std::string(e.what()).find("s.yaml:1:"), std::string::npos) << e.what();
     }
   }
+}
+
+TEST(MilpSupport, WarmNoneMeansNoWarmStart) {
+  const MilpSettings none = settings("{warm: none}");
+  EXPECT_FALSE(none.warm_start);
+  EXPECT_TRUE(none.warm.empty());
+  EXPECT_TRUE(settings("{}").warm_start);
 }
 
 TEST(MilpSupport, SolveOptionsCarryTheLimitsAndTheProblemSeed) {

@@ -93,6 +93,19 @@ TEST(SortingHatPlacer, TimeLimitZeroReturnsTheWarmStart) {
   }
 }
 
+// warm: none: no heuristic and no start; CBC finds a schedule by itself on a small graph.
+TEST(SortingHatPlacer, WarmNoneSolvesFromNothing) {
+  GraphSpec spec;
+  spec.ops = 3;
+  spec.seconds = {1e-3};
+  spec.gpus = v100_gpus();
+  const auto p = v100_problem(make_graph(spec));
+  const auto r = run_placer("{name: milp-sortinghat, q: 2, warm: none, node_limit: 200, time_limit: 1e9}", p);
+  ASSERT_TRUE(r.plan) << r.message;
+  EXPECT_EQ(r.plan->placer, "milp-sortinghat") << r.message;
+  EXPECT_EQ(r.message.find("warm start"), std::string::npos) << r.message;
+}
+
 // Limits under a second used to stop CBC inside its preprocessing, and CBC 2.10 then crashed
 // in CglPreProcess::postProcess (this graph at 0.25 s, every time). Now the limit stops only
 // the search: every limit gives a plan, and never a dead process.

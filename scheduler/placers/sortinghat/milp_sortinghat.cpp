@@ -17,11 +17,9 @@
 //
 // Weights resident: parameters are not in the model (no DT terms, no DHA); each op's memory
 // counts the parameters it reads. Defaults: q = 4 (the paper: 6; even for milp-sortinghat, odd
-// and even slots), time_limit 60 s for the whole placement, shared by the submodels (the paper:
-// 30 s per submodel), warm starts heft, single-device and deepplan. CBC proves a 2-GPU submodel
-// of ~5 ops optimal in about a second; a transformer layer's submodel on 4 GPUs (~25 nodes)
-// usually stops at its share of the limit, and the result is then the better of the MILP's
-// plan and the warm start (milp_support.hpp).
+// and even slots), time_limit 60 s for the whole placement, shared by the submodels, and at
+// most submodel_limit (the paper's 30 s) for each, warm starts heft, single-device and deepplan.
+// The result is the better of the MILP's plan and the warm start (milp_support.hpp).
 #include <fmt/format.h>
 
 #include "scheduler/placers/builtin.hpp"
@@ -45,6 +43,9 @@ class SortingHatPlacer final : public Placer {
     const Yaml gpus = o.get("gpus");
     cfg_.max_gpus = static_cast<int>(gpus.integer());
     if (cfg_.max_gpus < 0) throw InputError(gpus.loc(), "gpus must be >= 0 (0: every GPU)");
+    const Yaml limit = o.get("submodel_limit");
+    cfg_.submodel_limit_s = limit.number();
+    if (!(cfg_.submodel_limit_s > 0)) throw InputError(limit.loc(), "submodel_limit must be > 0 seconds");
     if (cfg_.dha) {
       cfg_.dha = o.get("dha").boolean();
       cfg_.adjust = o.get("adjust").boolean();
@@ -69,6 +70,7 @@ std::vector<OptionSpec> common_options() {
   o.push_back({"q", "4", "subgraph slots per GPU and submodel (the paper: 6)"});
   o.push_back({"ndom", "1", "partition points (dominators) per submodel"});
   o.push_back({"gpus", "0", "use at most this many GPUs, of the MILP's choice (0: every GPU)"});
+  o.push_back({"submodel_limit", "30", "wall-clock seconds for each submodel's solve, within time_limit (the paper: 30)"});
   return o;
 }
 

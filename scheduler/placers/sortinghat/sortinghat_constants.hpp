@@ -41,6 +41,8 @@ struct ShConfig {
   int q = 4;
   int ndom = 1;
   int max_gpus = 0;            // 0: every GPU
+  double submodel_limit_s = 30;  // wall seconds per submodel solve, within time_limit (the paper's 30)
+  ShStrength strength;         // the model's additions (all on; benches switch them)
 };
 
 // The machine as the MILP sees it.

@@ -59,28 +59,63 @@ double fastest(const ShInput& in, int v) {
   return std::isfinite(best) ? best : 0.0;
 }
 
-// Lower bound on TotalLatency: along any path the ops' times add up (in one slot they run one
-// after another, across slots Eq. 19 orders them), and a fixed node's slot starts no earlier
-// than PrevSGFin of its GPU (Eq. 17). tail(v): the longest path from v in fastest times.
-double latency_floor(const ShInput& in) {
+// Lower bound on TotalLatency (the `floor` row). For op v in slot j, let L(v) = SGStart_j plus
+// the times of v and of its ancestors in slot j. Then TotalLatency >= SGFin_j >= L(v) (Eq. 21-23,
+// 17-18), and L(v) >= fin(v) computed along the graph:
+//   * SGStart_j >= PrevSGFin of j's GPU (Eq. 17-18): of the fixed node's GPU for a fixed node,
+//     at least the smallest PrevSGFin for any other;
+//   * a predecessor u in slot j has L(v) >= L(u) + p(v); in an earlier slot, SGStart_j >=
+//     NodeFin_u >= SGFin of u's slot >= L(u) (Eq. 15, 19); either way L(v) >= fin(u) + p(v);
+//   * with release (ShStrength::release_floor): an op that reads parameters runs either in a
+//     DHA slot (its time P^DHA) or in a slot without DHA with every parameter w it reads copied
+//     (Eq. 5), so SGStart_j >= DTFin of w's slot (Eq. 16, 19, 20) >= PrevDTFin of that bus + the
+//     copy time of w to that GPU (Eq. 12-14): at least rel(w), the least of these over GPUs.
+// fin(v) = the smaller over v's possible modes of max(start, preds' fin, rel) + v's fastest time
+// in that mode. Without release, one mode: v's fastest time in any slot.
+double latency_floor(const ShInput& in, bool release) {
+  std::vector<std::vector<int>> preds(static_cast<size_t>(in.n)), params(static_cast<size_t>(in.n));
   std::vector<std::vector<int>> succ(static_cast<size_t>(in.n));
   std::vector<int> indeg(static_cast<size_t>(in.n), 0);
-  for (auto [u, v] : in.edges) succ[u].push_back(v), ++indeg[v];
+  for (auto [u, v] : in.edges) {
+    succ[u].push_back(v), ++indeg[v];
+    (in.is_param[u] ? params[v] : preds[v]).push_back(u);
+  }
   std::vector<int> order;
   for (int v = 0; v < in.n; ++v)
     if (indeg[v] == 0) order.push_back(v);
   for (size_t r = 0; r < order.size(); ++r)
     for (int w : succ[order[r]])
       if (--indeg[w] == 0) order.push_back(w);
-  std::vector<double> tail(static_cast<size_t>(in.n), 0);
-  for (auto it = order.rbegin(); it != order.rend(); ++it) {
-    double after = 0;
-    for (int w : succ[*it]) after = std::max(after, tail[w]);
-    tail[*it] = fastest(in, *it) + after;
-  }
+  std::vector<double> start(static_cast<size_t>(in.n), *std::min_element(in.prev_sg_fin.begin(), in.prev_sg_fin.end()));
+  for (auto [v, i] : in.fixed) start[v] = in.prev_sg_fin[i];
+  auto least = [&](const std::vector<std::vector<double>>& t, int v) {
+    double best = milp::kInf;
+    for (int i = 0; i < in.k; ++i) best = std::min(best, t[v][i]);
+    return best;
+  };
+  auto rel = [&](int w) {
+    double best = milp::kInf;
+    for (int i = 0; i < in.k; ++i) best = std::min(best, in.prev_dt_fin[in.bus_of[i]] + in.dt_s[w][i]);
+    return best;
+  };
+  std::vector<double> fin(static_cast<size_t>(in.n), 0);
   double floor = 0;
-  for (int v = 0; v < in.n; ++v) floor = std::max(floor, tail[v]);
-  for (auto [v, i] : in.fixed) floor = std::max(floor, in.prev_sg_fin[i] + tail[v]);
+  for (int v : order) {
+    if (in.is_param[v]) continue;
+    double ready = start[v];
+    for (int u : preds[v]) ready = std::max(ready, fin[u]);
+    double f = milp::kInf;
+    if (release && !params[v].empty()) {
+      double copied = ready;
+      for (int w : params[v]) copied = std::max(copied, rel(w));
+      f = copied + least(in.p_gpu, v);
+      if (in.dha) f = std::min(f, ready + least(in.p_dha, v));
+    } else {
+      f = ready + fastest(in, v);
+    }
+    fin[v] = std::isfinite(f) ? f : ready;  // an op that cannot run: the model is infeasible anyway
+    floor = std::max(floor, fin[v]);
+  }
   return floor;
 }
 
@@ -152,7 +187,7 @@ std::vector<int> canonical(const ShInput& in, std::vector<int> slot_of) {
   return slot_of;
 }
 
-ShModel build_model(const ShInput& in) {
+ShModel build_model(const ShInput& in, const ShStrength& strength) {
   PLACESIM_ASSERT(in.q >= 1 && in.k >= 1 && (!in.dha || in.q % 2 == 0), "sortinghat: q must be even with DHA");
   ShModel out;
   milp::Model& m = out.model;
@@ -328,7 +363,7 @@ ShModel build_model(const ShInput& in) {
   // in its slots, so at least their average over the GPUs); and symmetry among
   // interchangeable GPUs (relabel them by the smallest node each holds: node t then sits on
   // one of the first t + 1 of its class, so x = 0 on the class's later GPUs).
-  m.add_ge("floor", {{V.total, 1}}, latency_floor(in) * sc);
+  m.add_ge("floor", {{V.total, 1}}, latency_floor(in, strength.release_floor) * sc);
   double work = 0;
   for (int v = 0; v < in.n; ++v) work += fastest(in, v);
   for (double t : in.prev_sg_fin) work += t;

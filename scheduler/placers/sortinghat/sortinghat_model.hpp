@@ -16,9 +16,10 @@
 //   * one row per op edge (u, v) and GPU i: both on GPU i puts v in a slot not before u's
 //     (a later slot of the same GPU cannot feed an earlier one: with positive times the
 //     equations forbid it anyway; with zero times it would deadlock the executor);
-//   * cuts that keep the optimum: TotalLatency >= the longest path in fastest op times (after
-//     PrevSGFin for a fixed node's descendants), symmetry breaking among interchangeable
-//     GPUs (gpu_classes), and empty slots after full ones on a GPU alone on its bus.
+//   * cuts that keep the optimum: TotalLatency >= the longest path in fastest op times, each op
+//     after PrevSGFin and, when it reads parameters, after their first possible copy or in its
+//     DHA time (ShStrength::release_floor, issue 15); symmetry breaking among interchangeable
+//     GPUs (gpu_classes); and empty slots after full ones on a GPU alone on its bus.
 #pragma once
 
 #include <optional>
@@ -62,6 +63,13 @@ struct ShInput {
   double big_m() const;
 };
 
+// What issue 15 added to the model (results/sortinghat/model-strength.md: what it buys, and the
+// additions measured and dropped). It keeps the optimum (tests/sortinghat/model_test.cpp); off,
+// the model is the one before (bench/bench_sortinghat_model.cpp measures the difference).
+struct ShStrength {
+  bool release_floor = true;  // the latency floor waits for parameters' copies (or DHA)
+};
+
 struct ShVars {
   std::vector<std::vector<milp::VarId>> x;  // [v][j], index -1 where it does not exist
   std::vector<milp::VarId> sg_start, sg_fin, dt_start, dt_fin;  // [j], j >= 1
@@ -77,7 +85,7 @@ struct ShModel {
 };
 
 // InputError-free: a malformed input is a bug (assertions). Eq. 1-23 as the file header says.
-ShModel build_model(const ShInput& in);
+ShModel build_model(const ShInput& in, const ShStrength& strength = {});
 
 // One solve's outcome in the input's terms.
 struct ShSolution {
@@ -89,6 +97,7 @@ ShSolution read_solution(const ShInput& in, const ShModel& m, const std::vector<
 
 // Interchangeable GPUs (equal in every constant, each alone on its bus, none fixed), in
 // classes; build_model breaks their symmetry: node t sits on one of its class's first t + 1.
+// GPUs that share a bus are not interchangeable: the round robin copies in GPU order.
 std::vector<std::vector<int>> gpu_classes(const ShInput& in);
 // The same schedule with each class's GPUs relabelled in order of the first node they hold,
 // and empty slots moved last where the model requires it, so that it keeps both cuts.

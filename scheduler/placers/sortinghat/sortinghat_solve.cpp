@@ -9,7 +9,8 @@
 // Prediction: with chaining the last submodel's TotalLatency (its Eq. 17 carries every GPU's
 // earlier finish); without, the submodels run one after another: the sum of their latencies.
 // CBC starts from the warm-start heuristic's plan cut into slots, else from a trivial schedule
-// (sortinghat_warm.hpp), so a limit rarely leaves a solve without an incumbent.
+// (sortinghat_warm.hpp), so a limit rarely leaves a solve without an incumbent; with `warm:
+// none` it starts from nothing (what the model alone can do).
 #include "scheduler/placers/sortinghat/sortinghat_solve.hpp"
 
 #include <algorithm>
@@ -47,7 +48,8 @@ std::string memory_message(const Problem& p, const Machine& mc, const ShInput& i
 
 }  // namespace
 
-PlacerResult place(const Problem& p, const ShConfig& cfg, const MilpSettings& settings, const std::string& placer) {
+PlacerResult place(const Problem& p, const ShConfig& cfg, const MilpSettings& settings, const std::string& placer,
+                   const SolveSeen& seen) {
   const models::Graph& g = *p.graph;
   const SolveBudget budget(settings.time_limit_s);
   const Machine mc = machine(p, cfg);
@@ -76,13 +78,19 @@ PlacerResult place(const Problem& p, const ShConfig& cfg, const MilpSettings& se
       for (int x = 0; x < in.n; ++x)
         if (subs[s].original[cur.sub.node_of[x]] < 0) in.fixed.push_back({x, gpu});
     }
-    const ShModel model = build_model(in);
+    const ShModel model = build_model(in, cfg.strength);
     settings.dump(model.model, static_cast<int>(s), static_cast<int>(subs.size()));
-    milp::SolveOptions opts = settings.solve_options(p, budget.share(static_cast<int>(s), static_cast<int>(subs.size())));
-    std::optional<std::vector<int>> start;
-    if (warm) start = slots_from_plan(cur.sub, subs[s], mc, warm->plan);
-    opts.warm_start = warm_start(in, model, start ? *start : trivial_slots(in));
+    const double share = budget.share(static_cast<int>(s), static_cast<int>(subs.size()));
+    milp::SolveOptions opts = settings.solve_options(p, std::min(share, cfg.submodel_limit_s));
+    std::vector<int> start;
+    if (settings.warm_start) {
+      std::optional<std::vector<int>> from_plan;
+      if (warm) from_plan = slots_from_plan(cur.sub, subs[s], mc, warm->plan);
+      start = from_plan ? *from_plan : trivial_slots(in);
+      opts.warm_start = warm_start(in, model, start);
+    }
     milp::Result r = milp::solve(model.model, opts);
+    if (seen) seen(in, start, r);
     summary.add(r);
     if (r.status == milp::Status::Infeasible) {
       PlacerResult out;

@@ -4,13 +4,20 @@
 // start (milp_support.hpp).
 #pragma once
 
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "scheduler/placers/milp_support.hpp"
 #include "scheduler/placers/sortinghat/sortinghat_constants.hpp"
 
 namespace placesim::scheduler::sortinghat {
 
-PlacerResult place(const Problem& p, const ShConfig& cfg, const MilpSettings& settings, const std::string& placer);
+// What one submodel's solve saw: its constants, the start CBC got (slot per node; empty
+// without one) and CBC's outcome. Benches measure the solver through it.
+using SolveSeen = std::function<void(const ShInput& in, const std::vector<int>& start, const milp::Result& r)>;
+
+PlacerResult place(const Problem& p, const ShConfig& cfg, const MilpSettings& settings, const std::string& placer,
+                   const SolveSeen& seen = {});
 
 }  // namespace placesim::scheduler::sortinghat
