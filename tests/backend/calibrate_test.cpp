@@ -154,7 +154,8 @@ TEST(CalibrateFile, RoundTripsAsOneCpuWithCoresAndCurve) {
   ASSERT_GE(link, 0);
   EXPECT_NEAR(t.links[link].bw_ab, 8e9, 1e-6 * 8e9);
   EXPECT_NEAR(t.links[link].latency_s, 3e-6, 1e-12);     // copy alpha 1 us + handoff 2 us
-  EXPECT_NE(t.calibration_text.find("stream_cache"), std::string::npos);
+  ASSERT_TRUE(t.calibration);
+  EXPECT_TRUE(t.calibration->has("stream_cache"));
 }
 
 }  // namespace

@@ -85,7 +85,7 @@ TEST(Cli, BadInputExitsTwoWithLocationAndWritesNothing) {
       {"unknown cost model",
        "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large}\ncost: magic\n"
        "placers: [single-device]\n",
-       "s.yaml:3:7: unknown cost model 'magic' (known: roofline)"},
+       "s.yaml:3:7: unknown cost model 'magic' (known: linear, roofline)"},
       {"zero bandwidth",
        "hardware: {devices: [{id: h, type: host_memory, memory: 1GiB}, {id: g, type: gpu, memory: 1GiB, "
        "memory_bw: 1GB/s, fp32: 1TFLOPS}], links: [{a: h, b: g, bw: 0GB/s}]}\n"
@@ -183,7 +183,9 @@ TEST(Cli, ListsWorkloadsAndCostModelsFromTheirRegistries) {
   ASSERT_EQ(c.code, 0) << c.err;
   const auto cj = nlohmann::json::parse(c.out);
   ASSERT_EQ(cj.size(), placesim::models::cost_models().all().size());
-  EXPECT_EQ(cj[0]["name"], "roofline");
+  EXPECT_EQ(cj[0]["name"], "linear");
+  EXPECT_EQ(cj[0]["options"][0]["name"], "threads");
+  EXPECT_EQ(cj[1]["name"], "roofline");
   const auto text = run_cli("list workloads");
   ASSERT_EQ(text.code, 0);
   EXPECT_NE(text.out.find("random-dag"), std::string::npos);
@@ -255,7 +257,7 @@ TEST(Cli, SimulateWithTheScenarioReproducesPlanAndRun) {
   bad.replace(bad.find("cost: roofline"), 14, "cost: magic");
   const auto b = run_cli("simulate --scenario " + write(dir, "bad.yaml", bad) + " --plan " + dir + "/plan.json");
   EXPECT_EQ(b.code, 2);
-  EXPECT_NE(b.err.find("bad.yaml:5:7: unknown cost model 'magic' (known: roofline)"), std::string::npos) << b.err;
+  EXPECT_NE(b.err.find("bad.yaml:5:7: unknown cost model 'magic' (known: linear, roofline)"), std::string::npos) << b.err;
 }
 
 TEST(Cli, SimulateTakesOneFormOrTheOther) {
@@ -272,7 +274,7 @@ TEST(Cli, SimulateTakesOneFormOrTheOther) {
       {plan + " --scenario " + s + " --weights host", "drop --weights"},
       {plan + graph + " --point 1", "--point needs --scenario"},
       {plan + " --scenario " + s + " --point 2", "--point 2 is out of range"},
-      {plan + graph + " --cost magic", "--cost: unknown cost model 'magic' (known: roofline)"},
+      {plan + graph + " --cost magic", "--cost: unknown cost model 'magic' (known: linear, roofline)"},
   };
   for (const auto& [args, expect] : cases) {
     const auto r = run_cli("simulate" + args);

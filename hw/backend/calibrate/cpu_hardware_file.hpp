@@ -16,7 +16,7 @@
 //   host   memory          this machine's; memory_bw = every core copying at once
 //   link   host <-> cpu at the one-core copy rate, latency = max(0, copy.alpha) + handoff
 // The fits, their r^2 and the contention curve are also written as comments in the form of
-// ScheInfer's Table I, and under `calibration:` (Topology::calibration_text). `command` is
+// ScheInfer's Table I, and under `calibration:` (Topology::calibration). `command` is
 // recorded in the header.
 #pragma once
 
