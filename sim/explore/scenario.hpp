@@ -5,7 +5,8 @@
 //   model: {generator: transformer, arch: gpt2-large, batch: 1, seq: 128, phase: prefill}
 //                                      # any workload (placesim list workloads), or {file: graph.json}
 //   weights: host                      # or resident
-//   cost: roofline                     # the default; placesim list cost-models
+//   cost: roofline                     # the default; placesim list cost-models, e.g.
+//                                      # {name: linear, fallback: roofline, threads: 8}
 //   collectives: {fidelity: flow}      # or analytic: how plans' collectives are lowered
 //   placers: [single-device, {name: round-robin, unit: op}, critical-path]
 //   baseline: single-device
