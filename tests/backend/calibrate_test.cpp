@@ -8,6 +8,9 @@
 
 #include "hw/backend/calibrate/cpu_calibrate.hpp"
 #include "hw/backend/calibrate/cpu_hardware_file.hpp"
+#ifdef PLACESIM_HAVE_CUDA
+#include "hw/backend/cuda/cuda_calibrate.hpp"
+#endif
 #include "hw/backend/calibrate/interleaved.hpp"
 #include "hw/backend/calibrate/linear_fit.hpp"
 #include "hw/topology_yaml.hpp"
@@ -195,6 +198,34 @@ TEST(CalibrateFile, ItsCpuGemmFitsAreTheLinearCostModels) {
   EXPECT_NEAR(linear->duration(g.nodes[0], models::on_cores(cpu, 1), models::DType::FP32), 1e-7 + 2e-6 + n * 3e-11, 1e-15);
   EXPECT_NEAR(linear->duration(g.nodes[0], models::on_cores(cpu, 2), models::DType::FP32), 1e-7 + 4e-6 + n * 1.6e-11, 1e-15);
 }
+
+#ifdef PLACESIM_HAVE_CUDA
+// The CUDA calibration's GEMM fits (x = FLOPs of a square GEMM) become gpu_gemm fits per
+// multiply-add: the same line with beta doubled, read back by the linear cost model.
+TEST(CalibrateFile, CudaGemmFitsAreTheLinearCostModelsPerMultiplyAdd) {
+  CudaCalibration c;
+  c.gpu_name = "test GPU";
+  c.gpu_memory = 16e9;
+  c.host_memory = 64e9;
+  c.gemm_fp32 = {5e-6, 1 / 20e12, 0, 0, 0.99, 5};
+  c.gemm_fp16 = {6e-6, 1 / 100e12, 0, 0, 0.99, 5};
+  c.d2d = {1e-6, 1 / 400e9, 0, 0, 0.99, 5};
+  c.h2d_pinned = c.d2h_pinned = c.h2d_pageable = {2e-6, 1 / 25e9, 0, 0, 0.99, 5};
+  c.launch_s = 4e-6;
+  const hw::Topology t = hw::load_topology_text(cuda_hardware_yaml(c, "gpu", "placesim calibrate -o x"), "x.yaml");
+  models::Graph g;
+  g.dtype = models::DType::FP16;
+  models::Node op;
+  op.name = "fc";
+  op.shape = models::GemmShape{.m = 32, .n = 4096, .k = 1024, .weight = models::GemmWeight::B};
+  g.add_node(op);
+  g.validate();
+  const auto linear = models::cost_models().get("linear").make(Yaml::load_string("linear", "s.yaml"), t, g);
+  const double n = 32.0 * 1024 * 4096;
+  EXPECT_NEAR(linear->duration(g.nodes[0], t.devices[t.index("gpu0")], models::DType::FP16),
+              4e-6 + 6e-6 + n * 2 / 100e12, 1e-15);
+}
+#endif
 
 }  // namespace
 }  // namespace placesim::backend

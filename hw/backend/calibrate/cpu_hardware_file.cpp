@@ -15,11 +15,6 @@ std::string fit_map(const LinearFit& f, bool plane) {
   return s + fmt::format(", r2: {:.5f}, samples: {}}}", f.r2, f.samples);
 }
 
-// A cpu_gemm fit, in the keys of the calibration schema.
-std::string gemm_fit(const LinearFit& f) {
-  return fmt::format("{{alpha: {:.6e}, beta: {:.6e}, r2: {:.5f}, samples: {}}}", f.alpha, f.beta, f.r2, f.samples);
-}
-
 std::string list(const std::vector<double>& v) {
   std::string s;
   for (double x : v) s += fmt::format("{}{:.4f}", s.empty() ? "" : ", ", x);
@@ -70,8 +65,8 @@ std::string cpu_hardware_yaml(const CpuCalibration& c, const std::string& name, 
   y += fmt::format("  copy_all_bw: {:.6e}\n", c.copy_all_bw);
   y += fmt::format("  launch_s: {:.6e}\n  launch_sd_s: {:.3e}\n  handoff_s: {:.6e}\n", c.launch_s, c.launch_sd_s, c.handoff_s);
   y += "  # the linear cost model's fits (schema: models/cost/calibration.hpp): n = m * k * n multiply-adds\n";
-  y += fmt::format("  cpu_gemm:\n    - {{threads: 1, fp32: {}}}\n", gemm_fit(c.gemm_line));
-  if (c.cores > 1) y += fmt::format("    - {{threads: {}, fp32: {}}}\n", c.cores, gemm_fit(c.gemm_all_line));
+  y += fmt::format("  cpu_gemm:\n    - {{threads: 1, fp32: {}}}\n", fit_yaml(c.gemm_line));
+  if (c.cores > 1) y += fmt::format("    - {{threads: {}, fp32: {}}}\n", c.cores, fit_yaml(c.gemm_all_line));
   y += "devices:\n";
   y += fmt::format("  - {{id: host, type: host_memory, memory: {:.0f}, memory_bw: {:.6e}}}\n", c.memory_bytes, c.copy_all_bw);
   y += fmt::format("  - {{id: cpu, type: cpu, cores: {}, fp32: {:.6e}, memory_bw: {:.6e}, core_memory_bw: {:.6e},\n", c.cores,
