@@ -33,7 +33,6 @@
 // (attention, elementwise, lstm, no shape), or one whose fit the calibration lacks, is priced by
 // the roofline with `fallback: roofline`; otherwise the model is not made: InputError at the
 // calibration key to add (or at the cost spec, for a class no key can give).
-#include <cmath>
 #include <cstdlib>
 #include <fmt/format.h>
 #include <set>
