@@ -10,10 +10,15 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "sim/core/error.hpp"
+
+namespace placesim {
+class Yaml;
+}
 
 namespace placesim::hw {
 
@@ -51,6 +56,12 @@ struct Device {
   // CPU: DRAM bytes/s one core reaches alone; k busy cores reach k times that, slowed by the
   // contention curve, up to memory_bw (models::on_cores). 0: every core count gets memory_bw.
   double core_memory_bw = 0;
+  // CPU as one op sees it (set by models::on_cores and on_one_core, never read from a file): the
+  // cores the op runs on and the cores busy meanwhile, as the plan gives them; 0 where the plan
+  // gives no count. The roofline reads the figures those views scale; the linear cost model,
+  // whose fits are per thread count, reads these.
+  int run_cores = 0;
+  int busy_cores = 0;
   // Roofline refinements (models/cost/roofline.cpp); the defaults keep the plain roofline.
   // An op whose bytes fit in `cache_bytes` moves them at `cache_bw` instead of memory_bw (for a
   // CPU, all cores together like its peaks: each core has its own cache). `overlap`: the share
@@ -97,9 +108,10 @@ class Topology {
   std::string source;        // citation for presets
   bool network_ideal = false;
   bool gpudirect = true;     // GPU <-> NIC traffic direct (true) or staged through host memory
-  // The file's `calibration:` map as YAML text ("" when absent): fits recorded by
-  // `placesim calibrate`, kept so that results can state what the figures came from.
-  std::string calibration_text;
+  // The file's `calibration:` map, with the file and positions of its keys (null when absent):
+  // fits such as ScheInfer's Table I or what `placesim calibrate` measured. The linear cost
+  // model reads it (models/cost/calibration.hpp states its schema); the rest is a record.
+  std::shared_ptr<const Yaml> calibration;
   std::vector<Device> devices;
   std::vector<Link> links;
 

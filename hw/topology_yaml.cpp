@@ -48,7 +48,7 @@ Topology parse_topology(const Yaml& root, const std::string& default_name) {
   if (spec.gpudirect.defined()) t.gpudirect = spec.gpudirect.boolean();
   if (spec.calibration.defined()) {
     if (!spec.calibration.is_map()) spec.calibration.fail("expected a calibration map (as `placesim calibrate` writes)");
-    t.calibration_text = yaml_to_string(spec.calibration.node());
+    t.calibration = std::make_shared<const Yaml>(spec.calibration);
   }
 
   for (const std::vector<Yaml>& layers : spec.devices) {

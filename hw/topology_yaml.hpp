@@ -27,8 +27,8 @@
 //
 //   gpudirect: true              # optional (default true): GPU <-> NIC traffic goes direct;
 //                                # false stages it through host memory (rule 2 below)
-//   calibration: {...}           # optional free-form map, kept as text (Topology::
-//                                # calibration_text): fits that `placesim calibrate` recorded
+//   calibration: {...}           # optional map of fits (Topology::calibration; its schema,
+//                                # and what reads it: models/cost/calibration.hpp)
 //   include: sortinghat-v100     # optional: a preset or file (relative to this one) to start
 //                                # from; this file then adds to it (see "Layering")
 //   generator: asymgroup         # optional, instead of include: a generated cluster

@@ -35,7 +35,8 @@ class CostModel {
 // cores, so a plan that states no count gets the device's figures slowed by w_cores. A device
 // that is not a CPU is returned unchanged; k outside [0, cores] is a broken invariant (plans are
 // checked first). A node's explicit per-device durations are looked up by id and so are not
-// scaled.
+// scaled. The view records the count as given (Device::run_cores = busy_cores = cores) for cost
+// models that scale per thread count rather than per peak.
 hw::Device on_cores(const hw::Device& dev, int cores);
 
 // One core of a CPU while `busy` of its cores are busy (Chrion's W(v, k)): one core's share of
@@ -43,8 +44,13 @@ hw::Device on_cores(const hw::Device& dev, int cores);
 // it), while launch and per-op overhead stay whole: the core that runs the op pays them once. So
 // an op's roofline time on one of k busy cores is
 //   W_k = c + k (d_k - c),   d_k its time on_cores(dev, k),  c = launch + op_overhead,
-// which is k d_k when c = 0. busy = 0 means all cores; the other rules are on_cores'.
+// which is k d_k when c = 0. busy = 0 means all cores; the other rules are on_cores'. The view
+// records run_cores = 1 and busy_cores = busy.
 hw::Device on_one_core(const hw::Device& dev, int busy);
+
+// The contention factor w_k of a CPU with k >= 1 busy cores (as on_cores uses it): contention[k-1],
+// past the curve's end its last factor, 1 without a curve.
+double contention_at(const hw::Device& dev, int k);
 
 // Roofline: launch + op_overhead + max(c, m) + (1 - overlap) * min(c, m), with c = flops / peak
 // and m = bytes / (cache_bw when the bytes fit in the device's cache, else memory_bw), where

@@ -11,6 +11,9 @@ Registry<CostModelEntry>& cost_models() {
   return registry;
 }
 
-void register_builtin_cost_models(Registry<CostModelEntry>& r) { register_roofline(r); }
+void register_builtin_cost_models(Registry<CostModelEntry>& r) {
+  register_roofline(r);
+  register_linear(r);
+}
 
 }  // namespace placesim::models

@@ -22,9 +22,12 @@ inline constexpr const char* kDefaultCostModel = "roofline";
 struct CostModelEntry {
   std::string description;
   std::vector<OptionSpec> options;
-  // `spec` is the `cost:` map, its keys already checked against `options`; undefined when the
-  // model was named alone.
-  std::function<std::shared_ptr<const CostModel>(const Yaml& spec)> make;
+  // `spec` is the `cost:` map, its keys already checked against `options`, or the name alone (a
+  // scalar; undefined for the default). `topo` and `graph` are the problem's: a model reads what
+  // it needs from the machine (the linear model its calibration) and throws InputError here,
+  // not while placers run, when it cannot cost an op of `graph` on a compute device of `topo`.
+  std::function<std::shared_ptr<const CostModel>(const Yaml& spec, const hw::Topology& topo, const Graph& graph)>
+      make;
 };
 
 Registry<CostModelEntry>& cost_models();
@@ -32,5 +35,6 @@ Registry<CostModelEntry>& cost_models();
 void register_builtin_cost_models(Registry<CostModelEntry>& r);
 // One per cost model file.
 void register_roofline(Registry<CostModelEntry>& r);
+void register_linear(Registry<CostModelEntry>& r);
 
 }  // namespace placesim::models

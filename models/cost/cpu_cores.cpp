@@ -28,11 +28,12 @@ int busy_cores(const hw::Device& dev, int cores) {
   PLACESIM_ASSERT(k >= 1 && k <= dev.cores, "cpu core count out of range");
   return k;
 }
+
+}  // namespace
+
 double contention_at(const hw::Device& dev, int k) {
   return dev.contention.empty() ? 1 : dev.contention[std::min<std::size_t>(k, dev.contention.size()) - 1];
 }
-
-}  // namespace
 
 hw::Device on_cores(const hw::Device& dev, int cores) {
   if (dev.kind != hw::DeviceKind::Cpu) return dev;
@@ -40,6 +41,7 @@ hw::Device on_cores(const hw::Device& dev, int cores) {
   const double w = contention_at(dev, k);
   hw::Device d = with_peaks_scaled(dev, static_cast<double>(k) / dev.cores / w);
   d.memory_bw = memory_bw_at(dev, k, w);
+  d.run_cores = d.busy_cores = cores;
   return d;
 }
 
@@ -49,6 +51,8 @@ hw::Device on_one_core(const hw::Device& dev, int busy) {
   const double w = contention_at(dev, k);
   hw::Device d = with_peaks_scaled(dev, 1.0 / dev.cores / w);
   d.memory_bw = memory_bw_at(dev, k, w) / k;
+  d.run_cores = 1;
+  d.busy_cores = busy;
   return d;
 }
 

@@ -71,7 +71,7 @@ double RooflineCost::memory_rate(const hw::Device& dev, double bytes) {
 void register_roofline(Registry<CostModelEntry>& r) {
   r.add("roofline", {"launch + op overhead + compute or memory bound (their overlap per device); a node's "
                      "per-device durations replace it",
-                     {}, [](const Yaml&) { return std::make_shared<const RooflineCost>(); }});
+                     {}, [](const Yaml&, const hw::Topology&, const Graph&) { return std::make_shared<const RooflineCost>(); }});
 }
 
 }  // namespace placesim::models

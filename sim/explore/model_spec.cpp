@@ -22,15 +22,17 @@ std::optional<models::Generation> build_generation(const Yaml& spec) {
   return e.generation(spec);
 }
 
-std::shared_ptr<const models::CostModel> make_cost_model(const Yaml& spec) {
-  if (!spec.defined()) return models::cost_models().get(models::kDefaultCostModel).make(spec);
+std::shared_ptr<const models::CostModel> make_cost_model(const Yaml& spec, const hw::Topology& topo,
+                                                         const models::Graph& graph) {
+  if (!spec.defined()) return models::cost_models().get(models::kDefaultCostModel).make(spec, topo, graph);
   const Yaml name = spec.is_map() ? spec.at("name") : spec;
   const models::CostModelEntry& e = models::cost_models().get(name.str(), name.loc());
-  if (!spec.is_map()) return e.make(Yaml());
-  std::vector<std::string> keys = {"name"};
-  for (const OptionSpec& o : e.options) keys.push_back(o.name);
-  spec.allow_keys(keys);
-  return e.make(spec);
+  if (spec.is_map()) {
+    std::vector<std::string> keys = {"name"};
+    for (const OptionSpec& o : e.options) keys.push_back(o.name);
+    spec.allow_keys(keys);
+  }
+  return e.make(spec, topo, graph);
 }
 
 }  // namespace placesim::explore

@@ -20,7 +20,8 @@ models::Graph build_model(const Yaml& spec);
 // graph, which build_model makes.
 std::optional<models::Generation> build_generation(const Yaml& spec);
 // NAME, {name: NAME, option: value, ...} (placesim list cost-models), or absent: the default
-// (models::kDefaultCostModel).
-std::shared_ptr<const models::CostModel> make_cost_model(const Yaml& spec);
+// (models::kDefaultCostModel), for the problem's machine and graph (models::CostModelEntry::make).
+std::shared_ptr<const models::CostModel> make_cost_model(const Yaml& spec, const hw::Topology& topo,
+                                                         const models::Graph& graph);
 
 }  // namespace placesim::explore

@@ -254,7 +254,7 @@ scheduler::Problem build_problem(const Scenario& s, const Point& pt, models::Gra
   scheduler::Problem p;
   p.topo = std::make_shared<const hw::Topology>(hw::load_topology(root.at("hardware")));
   p.graph = std::make_shared<const models::Graph>(std::move(graph));
-  p.cost = make_cost_model(root.get("cost"));
+  p.cost = make_cost_model(root.get("cost"), *p.topo, *p.graph);
   p.weights = weights_of(root.get("weights"));
   p.collectives = fidelity_of(root.get("collectives"));
   p.seed = s.seed;

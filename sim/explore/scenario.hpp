@@ -6,7 +6,8 @@
 //                                      # any workload (placesim list workloads), or {file: graph.json};
 //                                      # phase: generate, output: N: a whole generation (runner.hpp)
 //   weights: host                      # or resident
-//   cost: roofline                     # the default; placesim list cost-models
+//   cost: roofline                     # the default; placesim list cost-models, e.g.
+//                                      # {name: linear, fallback: roofline, threads: 8}
 //   collectives: {fidelity: flow}      # or analytic: how plans' collectives are lowered
 //   placers: [single-device, {name: round-robin, unit: op}, critical-path]
 //   baseline: single-device

@@ -8,9 +8,13 @@
 
 #include "hw/backend/calibrate/cpu_calibrate.hpp"
 #include "hw/backend/calibrate/cpu_hardware_file.hpp"
+#ifdef PLACESIM_HAVE_CUDA
+#include "hw/backend/cuda/cuda_calibrate.hpp"
+#endif
 #include "hw/backend/calibrate/interleaved.hpp"
 #include "hw/backend/calibrate/linear_fit.hpp"
 #include "hw/topology_yaml.hpp"
+#include "models/cost/cost_models.hpp"
 
 namespace placesim::backend {
 namespace {
@@ -79,7 +83,8 @@ TEST(CalibrateFit, RejectsALowR2) {
 
 TEST(CalibrateFit, EveryFitOfACalibrationIsChecked) {
   CpuCalibration c;
-  for (LinearFit* f : {&c.gemm, &c.gemm_all, &c.stream_cache, &c.copy}) *f = fit_line({1, 2, 3}, {2, 3, 4});
+  for (LinearFit* f : {&c.gemm, &c.gemm_all, &c.stream_cache, &c.copy, &c.gemm_line, &c.gemm_all_line})
+    *f = fit_line({1, 2, 3}, {2, 3, 4});
   EXPECT_NO_THROW(require_usable_fits(c));
   c.stream_cache = fit_line({1, 2, 3, 4}, {1, 3, 5, 7});
   try {
@@ -88,11 +93,24 @@ TEST(CalibrateFit, EveryFitOfACalibrationIsChecked) {
   } catch (const CalibrationError& e) {
     EXPECT_NE(std::string(e.what()).find("stream_cache"), std::string::npos) << e.what();
   }
+  // A cpu_gemm intercept below zero within its noise passes require_usable (alpha = -0.1, se
+  // 0.155: AcceptsAnInterceptZeroWithinItsNoise) but is no start-up time the linear model can take.
+  c.stream_cache = c.copy;
+  c.gemm_line = fit_line({1, 2, 3, 4}, {1.9, 4.1, 5.9, 8.1});
+  try {
+    require_usable_fits(c);
+    FAIL() << "expected the cpu_gemm fit to be rejected";
+  } catch (const CalibrationError& e) {
+    EXPECT_NE(std::string(e.what()).find("cpu_gemm (time vs multiply-adds, one core) fit has an intercept below zero"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(CalibrateFit, RejectsAMachineThatWasBusy) {
   CpuCalibration c;
-  for (LinearFit* f : {&c.gemm, &c.gemm_all, &c.stream_cache, &c.copy}) *f = fit_line({1, 2, 3}, {2, 3, 4});
+  for (LinearFit* f : {&c.gemm, &c.gemm_all, &c.stream_cache, &c.copy, &c.gemm_line, &c.gemm_all_line})
+    *f = fit_line({1, 2, 3}, {2, 3, 4});
   c.core_share = 0.55;  // another process had the core for almost half the time
   try {
     require_usable_fits(c);
@@ -120,7 +138,7 @@ TEST(CalibrateInterleaved, RoundsInTurnAndMedianPerPoint) {
   EXPECT_EQ(m, (std::vector<double>{3, 2, 7}));  // medians of {5,1,3}, {2,2,9}, {7,8,6}
 }
 
-TEST(CalibrateFile, RoundTripsAsOneCpuWithCoresAndCurve) {
+CpuCalibration two_cores() {
   CpuCalibration c;
   c.cores = 2;
   c.rounds = 7;
@@ -134,7 +152,13 @@ TEST(CalibrateFile, RoundTripsAsOneCpuWithCoresAndCurve) {
   c.handoff_s = 2e-6;
   c.launch_s = 1e-7;
   c.contention = {1, 1.25};
-  const hw::Topology t = hw::load_topology_text(cpu_hardware_yaml(c, "local", "placesim calibrate -o x"), "x.yaml");
+  c.gemm_line = {2e-6, 3e-11, 0, 0, 0.99, 20};      // per multiply-add: one core
+  c.gemm_all_line = {4e-6, 1.6e-11, 0, 0, 0.99, 20};  // split over both cores
+  return c;
+}
+
+TEST(CalibrateFile, RoundTripsAsOneCpuWithCoresAndCurve) {
+  const hw::Topology t = hw::load_topology_text(cpu_hardware_yaml(two_cores(), "local", "placesim calibrate -o x"), "x.yaml");
   int cpus = 0;
   for (const hw::Device& d : t.devices) cpus += d.kind == hw::DeviceKind::Cpu;
   ASSERT_EQ(cpus, 1);
@@ -154,8 +178,54 @@ TEST(CalibrateFile, RoundTripsAsOneCpuWithCoresAndCurve) {
   ASSERT_GE(link, 0);
   EXPECT_NEAR(t.links[link].bw_ab, 8e9, 1e-6 * 8e9);
   EXPECT_NEAR(t.links[link].latency_s, 3e-6, 1e-12);     // copy alpha 1 us + handoff 2 us
-  EXPECT_NE(t.calibration_text.find("stream_cache"), std::string::npos);
+  ASSERT_TRUE(t.calibration);
+  EXPECT_TRUE(t.calibration->has("stream_cache"));
 }
+
+// What calibrate writes is what the linear cost model reads: its cpu_gemm fits, per thread count,
+// give a GEMM's time on 1 and on 2 cores as alpha + n * beta plus the backend's launch.
+TEST(CalibrateFile, ItsCpuGemmFitsAreTheLinearCostModels) {
+  const hw::Topology t = hw::load_topology_text(cpu_hardware_yaml(two_cores(), "local", "placesim calibrate -o x"), "x.yaml");
+  models::Graph g;
+  models::Node op;
+  op.name = "fc";
+  op.shape = models::GemmShape{.m = 32, .n = 4096, .k = 1024, .weight = models::GemmWeight::B};
+  g.add_node(op);
+  g.validate();
+  const auto linear = models::cost_models().get("linear").make(Yaml::load_string("linear", "s.yaml"), t, g);
+  const hw::Device& cpu = t.devices[t.index("cpu")];
+  const double n = 32.0 * 1024 * 4096;
+  EXPECT_NEAR(linear->duration(g.nodes[0], models::on_cores(cpu, 1), models::DType::FP32), 1e-7 + 2e-6 + n * 3e-11, 1e-15);
+  EXPECT_NEAR(linear->duration(g.nodes[0], models::on_cores(cpu, 2), models::DType::FP32), 1e-7 + 4e-6 + n * 1.6e-11, 1e-15);
+}
+
+#ifdef PLACESIM_HAVE_CUDA
+// The CUDA calibration's GEMM fits (x = FLOPs of a square GEMM) become gpu_gemm fits per
+// multiply-add: the same line with beta doubled, read back by the linear cost model.
+TEST(CalibrateFile, CudaGemmFitsAreTheLinearCostModelsPerMultiplyAdd) {
+  CudaCalibration c;
+  c.gpu_name = "test GPU";
+  c.gpu_memory = 16e9;
+  c.host_memory = 64e9;
+  c.gemm_fp32 = {5e-6, 1 / 20e12, 0, 0, 0.99, 5};
+  c.gemm_fp16 = {6e-6, 1 / 100e12, 0, 0, 0.99, 5};
+  c.d2d = {1e-6, 1 / 400e9, 0, 0, 0.99, 5};
+  c.h2d_pinned = c.d2h_pinned = c.h2d_pageable = {2e-6, 1 / 25e9, 0, 0, 0.99, 5};
+  c.launch_s = 4e-6;
+  const hw::Topology t = hw::load_topology_text(cuda_hardware_yaml(c, "gpu", "placesim calibrate -o x"), "x.yaml");
+  models::Graph g;
+  g.dtype = models::DType::FP16;
+  models::Node op;
+  op.name = "fc";
+  op.shape = models::GemmShape{.m = 32, .n = 4096, .k = 1024, .weight = models::GemmWeight::B};
+  g.add_node(op);
+  g.validate();
+  const auto linear = models::cost_models().get("linear").make(Yaml::load_string("linear", "s.yaml"), t, g);
+  const double n = 32.0 * 1024 * 4096;
+  EXPECT_NEAR(linear->duration(g.nodes[0], t.devices[t.index("gpu0")], models::DType::FP16),
+              4e-6 + 6e-6 + n * 2 / 100e12, 1e-15);
+}
+#endif
 
 }  // namespace
 }  // namespace placesim::backend

@@ -85,7 +85,7 @@ TEST(Cli, BadInputExitsTwoWithLocationAndWritesNothing) {
       {"unknown cost model",
        "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large}\ncost: magic\n"
        "placers: [single-device]\n",
-       "s.yaml:3:7: unknown cost model 'magic' (known: roofline)"},
+       "s.yaml:3:7: unknown cost model 'magic' (known: linear, roofline)"},
       {"generation of no token",
        "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large, phase: generate, output: 0}\n"
        "placers: [single-device]\n",
@@ -200,7 +200,9 @@ TEST(Cli, ListsWorkloadsAndCostModelsFromTheirRegistries) {
   ASSERT_EQ(c.code, 0) << c.err;
   const auto cj = nlohmann::json::parse(c.out);
   ASSERT_EQ(cj.size(), placesim::models::cost_models().all().size());
-  EXPECT_EQ(cj[0]["name"], "roofline");
+  EXPECT_EQ(cj[0]["name"], "linear");
+  EXPECT_EQ(cj[0]["options"][0]["name"], "threads");
+  EXPECT_EQ(cj[1]["name"], "roofline");
   const auto text = run_cli("list workloads");
   ASSERT_EQ(text.code, 0);
   EXPECT_NE(text.out.find("random-dag"), std::string::npos);
@@ -302,7 +304,7 @@ TEST(Cli, SimulateWithTheScenarioReproducesPlanAndRun) {
   bad.replace(bad.find("cost: roofline"), 14, "cost: magic");
   const auto b = run_cli("simulate --scenario " + write(dir, "bad.yaml", bad) + " --plan " + dir + "/plan.json");
   EXPECT_EQ(b.code, 2);
-  EXPECT_NE(b.err.find("bad.yaml:5:7: unknown cost model 'magic' (known: roofline)"), std::string::npos) << b.err;
+  EXPECT_NE(b.err.find("bad.yaml:5:7: unknown cost model 'magic' (known: linear, roofline)"), std::string::npos) << b.err;
 }
 
 TEST(Cli, SimulateTakesOneFormOrTheOther) {
@@ -319,7 +321,7 @@ TEST(Cli, SimulateTakesOneFormOrTheOther) {
       {plan + " --scenario " + s + " --weights host", "drop --weights"},
       {plan + graph + " --point 1", "--point needs --scenario"},
       {plan + " --scenario " + s + " --point 2", "--point 2 is out of range"},
-      {plan + graph + " --cost magic", "--cost: unknown cost model 'magic' (known: roofline)"},
+      {plan + graph + " --cost magic", "--cost: unknown cost model 'magic' (known: linear, roofline)"},
   };
   for (const auto& [args, expect] : cases) {
     const auto r = run_cli("simulate" + args);

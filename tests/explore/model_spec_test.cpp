@@ -13,6 +13,11 @@ const std::string kTwoLayer = std::string(PLACESIM_SOURCE_DIR) + "/models/exampl
 
 Yaml yaml(const std::string& text) { return Yaml::load_string(text, "s.yaml"); }
 
+// The roofline reads neither the machine nor the graph.
+std::shared_ptr<const models::CostModel> make_cost_model(const Yaml& spec) {
+  return explore::make_cost_model(spec, hw::Topology{}, models::Graph{});
+}
+
 template <class F>
 std::string error_of(F&& f) {
   try {
@@ -49,9 +54,9 @@ TEST(ModelSpec, CostModelByNameByMapOrDefault) {
 TEST(ModelSpec, UnknownCostModelIsLocatedAndListsTheKnownOnes) {
   const Yaml scenario = yaml("name: x\ncost: magic\n");
   EXPECT_EQ(error_of([&] { make_cost_model(scenario.at("cost")); }),
-            "s.yaml:2:7: unknown cost model 'magic' (known: roofline)");
+            "s.yaml:2:7: unknown cost model 'magic' (known: linear, roofline)");
   EXPECT_EQ(error_of([] { make_cost_model(yaml("{name: magic}")); }),
-            "s.yaml:1:8: unknown cost model 'magic' (known: roofline)");
+            "s.yaml:1:8: unknown cost model 'magic' (known: linear, roofline)");
   EXPECT_EQ(error_of([] { make_cost_model(yaml("{name: roofline, speed: 2}")); }),
             "s.yaml:1:18: unknown key 'speed' (expected one of: name)");
 }

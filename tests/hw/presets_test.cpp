@@ -116,7 +116,8 @@ TEST(HwPresets, ScheInferPcieAndLaunchFromTableI) {
   EXPECT_NEAR(r.latency_s, 3.7e-6, 1e-15);
   EXPECT_NEAR(t.links[r.hops[0].link].bw_ab, 1 / 4.1e-11, 1e6);  // 24.39 GB/s, rounded in the file
   EXPECT_NEAR(t.devices[t.index("gpu0")].launch_s, 5.2e-5, 1e-15);
-  EXPECT_NE(t.calibration_text.find("gpu_gemm"), std::string::npos);
+  ASSERT_TRUE(t.calibration);
+  EXPECT_TRUE(t.calibration->has("gpu_gemm"));
 }
 
 TEST(HwPresets, ChrionContentionCurve) {

@@ -18,8 +18,9 @@ std::vector<std::string> names(const Registry<Entry>& r) {
 
 TEST(Registries, ListEveryBuiltInWorkloadAndCostModel) {
   EXPECT_EQ(names(workloads()), (std::vector<std::string>{"graph-json", "lstm", "onnx", "random-dag", "transformer"}));
-  EXPECT_EQ(names(cost_models()), (std::vector<std::string>{"roofline"}));
-  EXPECT_EQ(cost_models().get(kDefaultCostModel).make(Yaml())->name(), "roofline");
+  EXPECT_EQ(names(cost_models()), (std::vector<std::string>{"linear", "roofline"}));
+  EXPECT_EQ(cost_models().get(kDefaultCostModel).make(Yaml(), hw::Topology{}, Graph{})->name(), "roofline");
+  for (auto& [name, e] : cost_models().all()) EXPECT_FALSE(e.description.empty()) << name;
   for (auto& [name, e] : workloads().all()) EXPECT_FALSE(e.description.empty()) << name;
 }
 
@@ -49,7 +50,7 @@ TEST(Registries, UnknownNamesListTheKnownOnes) {
     cost_models().get("magic", SourceLoc{"s.yaml", 4, 7});
     ADD_FAILURE();
   } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "s.yaml:4:7: unknown cost model 'magic' (known: roofline)");
+    EXPECT_STREQ(e.what(), "s.yaml:4:7: unknown cost model 'magic' (known: linear, roofline)");
   }
 }
 

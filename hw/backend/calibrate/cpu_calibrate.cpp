@@ -177,13 +177,17 @@ CpuCalibration measure(const CalibrateOptions& opts, int cores) {
     return out;
   };
 
-  std::vector<double> flops, bytes;
+  std::vector<double> flops, bytes, macs;
   for (const Kernel& k : gemms) {
     flops.push_back(gemm_flops(k.work));
     bytes.push_back(cpu::bytes_needed(k.work));
+    macs.push_back(static_cast<double>(k.work.m) * k.work.k * k.work.n);
   }
-  c.gemm = fit_plane(flops, bytes, next(gemms.size()));
-  c.gemm_all = fit_plane(flops, bytes, next(gemms.size()));
+  const std::vector<double> one_core = next(gemms.size()), all_cores = next(gemms.size());
+  c.gemm = fit_plane(flops, bytes, one_core);
+  c.gemm_all = fit_plane(flops, bytes, all_cores);
+  c.gemm_line = fit_line(macs, one_core);
+  c.gemm_all_line = fit_line(macs, all_cores);
   c.stream_cache = fit_bytes(cache, next(cache.size()));
   c.copy = fit_bytes(copies, next(copies.size()));
   const std::vector<double> per_core = next(static_cast<size_t>(cores));
@@ -210,6 +214,14 @@ void require_usable_fits(const CpuCalibration& c) {
   require_usable("gemm_all (time vs FLOPs and bytes, split over every core)", c.gemm_all);
   require_usable("stream_cache (time vs bytes, one core, within its cache)", c.stream_cache);
   require_usable("copy (time vs bytes, one core, past the last-level cache)", c.copy);
+  for (const auto& [name, f] : {std::pair{"cpu_gemm (time vs multiply-adds, one core)", c.gemm_line},
+                                {"cpu_gemm (time vs multiply-adds, every core)", c.gemm_all_line}}) {
+    require_usable(name, f);
+    if (f.alpha < 0)
+      throw CalibrationError(fmt::format("the {} fit has an intercept below zero (alpha = {:.3e} s), which the linear "
+                                         "cost model cannot take as a start-up time; re-run on a quiet machine",
+                                         name, f.alpha));
+  }
 }
 
 CpuCalibration calibrate_cpu(const CalibrateOptions& opts) {

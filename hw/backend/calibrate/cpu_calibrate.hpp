@@ -45,6 +45,9 @@ struct CpuCalibration {
   double cache_bytes = 0;          // one core's private cache (the stream_cache sizes fit in it)
   LinearFit gemm;                  // x = FLOPs, x2 = bytes
   LinearFit gemm_all;              // the same, each GEMM split over every core
+  // The same times against n = m * k * n multiply-adds alone (ScheInfer's n_GEMM): the cpu_gemm
+  // fits on 1 and on every core that the linear cost model reads (models/cost/calibration.hpp).
+  LinearFit gemm_line, gemm_all_line;
   LinearFit stream_cache, copy;    // x = bytes
   double copy_all_bw = 0;          // bytes/s, all cores together
   double handoff_s = 0;
@@ -65,8 +68,9 @@ struct CalibrateOptions {
 CpuCalibration calibrate_cpu(const CalibrateOptions& opts);
 
 // The calibrating thread must have had its core (core_share >= kMinCoreShare) and each fit
-// an intercept that is not negative and r^2 >= 0.95 (require_usable); else CalibrationError
-// says which and nothing may be written.
+// an intercept that is not negative and r^2 >= 0.95 (require_usable), the cpu_gemm fits an
+// intercept of at least 0 (the linear cost model reads it as a start-up time); else
+// CalibrationError says which and nothing may be written.
 void require_usable_fits(const CpuCalibration& c);
 
 }  // namespace placesim::backend

@@ -64,6 +64,9 @@ std::string cpu_hardware_yaml(const CpuCalibration& c, const std::string& name, 
   y += fmt::format("  gemm_all: {}\n", fit_map(c.gemm_all, true));
   y += fmt::format("  copy_all_bw: {:.6e}\n", c.copy_all_bw);
   y += fmt::format("  launch_s: {:.6e}\n  launch_sd_s: {:.3e}\n  handoff_s: {:.6e}\n", c.launch_s, c.launch_sd_s, c.handoff_s);
+  y += "  # the linear cost model's fits (schema: models/cost/calibration.hpp): n = m * k * n multiply-adds\n";
+  y += fmt::format("  cpu_gemm:\n    - {{threads: 1, fp32: {}}}\n", fit_yaml(c.gemm_line));
+  if (c.cores > 1) y += fmt::format("    - {{threads: {}, fp32: {}}}\n", c.cores, fit_yaml(c.gemm_all_line));
   y += "devices:\n";
   y += fmt::format("  - {{id: host, type: host_memory, memory: {:.0f}, memory_bw: {:.6e}}}\n", c.memory_bytes, c.copy_all_bw);
   y += fmt::format("  - {{id: cpu, type: cpu, cores: {}, fp32: {:.6e}, memory_bw: {:.6e}, core_memory_bw: {:.6e},\n", c.cores,

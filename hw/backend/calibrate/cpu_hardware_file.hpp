@@ -16,8 +16,9 @@
 //   host   memory          this machine's; memory_bw = every core copying at once
 //   link   host <-> cpu at the one-core copy rate, latency = max(0, copy.alpha) + handoff
 // The fits, their r^2 and the contention curve are also written as comments in the form of
-// ScheInfer's Table I, and under `calibration:` (Topology::calibration_text). `command` is
-// recorded in the header.
+// ScheInfer's Table I, and under `calibration:` (Topology::calibration), with the GEMM times
+// against multiply-adds as `cpu_gemm` fp32 fits on 1 and on every core: what the linear cost
+// model reads (models/cost/calibration.hpp). `command` is recorded in the header.
 #pragma once
 
 #include <string>

@@ -79,6 +79,10 @@ LinearFit fit_plane(const std::vector<double>& x, const std::vector<double>& x2,
   return fit({&x, &x2}, t);
 }
 
+std::string fit_yaml(const LinearFit& f) {
+  return fmt::format("{{alpha: {:.6e}, beta: {:.6e}, r2: {:.5f}, samples: {}}}", f.alpha, f.beta, f.r2, f.samples);
+}
+
 double median(std::vector<double> v) {
   PLACESIM_ASSERT(!v.empty(), "median of nothing");
   std::sort(v.begin(), v.end());

@@ -26,6 +26,10 @@ LinearFit fit_line(const std::vector<double>& x, const std::vector<double>& t);
 // Needs x and x2 not collinear (with the intercept); otherwise as fit_line of x alone.
 LinearFit fit_plane(const std::vector<double>& x, const std::vector<double>& x2, const std::vector<double>& t);
 
+// A fit as the calibration schema writes one (models/cost/calibration.hpp):
+// {alpha: S, beta: S, r2: R, samples: N}.
+std::string fit_yaml(const LinearFit& f);
+
 // Median of a sample (the middle of repeated timings: robust to a noisy neighbour).
 double median(std::vector<double> v);
 

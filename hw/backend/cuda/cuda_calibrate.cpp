@@ -150,7 +150,16 @@ std::string cuda_hardware_yaml(const CudaCalibration& c, const std::string& name
                             c.launch_sd_s}, "{:12.4f}");
   y += fmt::format("# pageable host-to-device rate: {:.3f} GB/s\n", inv(c.h2d_pageable) / 1e9);
   y += fmt::format("name: {}\ndescription: {} and this host, calibrated by placesim calibrate --backend cuda\n", name, c.gpu_name);
-  y += fmt::format("source: placesim calibrate, {}\ndevices:\n", date);
+  y += fmt::format("source: placesim calibrate, {}\n", date);
+  // The GEMM fits per multiply-add (n = x / 2 for a square GEMM's x = 2 n^3 FLOPs: the same line,
+  // beta doubled), and Table I's PCIe and launch as records (the link and gpu0 carry them).
+  auto per_mac = [](LinearFit f) {
+    f.beta *= 2;
+    return f;
+  };
+  y += "calibration:\n  # the linear cost model's fits (schema: models/cost/calibration.hpp): n = m * k * n multiply-adds\n";
+  y += fmt::format("  gpu_gemm: {{fp32: {}, fp16: {}}}\n", fit_yaml(per_mac(c.gemm_fp32)), fit_yaml(per_mac(c.gemm_fp16)));
+  y += fmt::format("  pcie: {}\n  launch: {:.6e}\ndevices:\n", fit_yaml(c.h2d_pinned), c.launch_s);
   y += fmt::format("  - {{id: host, type: host_memory, memory: {:.0f}}}\n", c.host_memory);
   y += fmt::format("  - {{id: gpu0, type: gpu, model: \"{}\", memory: {:.0f}, memory_bw: {:.6e}, fp32: {:.6e}, tensor: {:.6e}, launch: {:.6e}}}\n",
                    c.gpu_name, c.gpu_memory, 2 * inv(c.d2d), inv(c.gemm_fp32), inv(c.gemm_fp16), c.launch_s);
