@@ -77,6 +77,38 @@ TEST(AsymGroupVolume, EqualNodesSendEquationOne) {
   }
 }
 
+// Every node count of scenarios/asymgroup/node-count.yaml (read from the file), each placer with
+// the k it chooses itself: every GPU sends what its cost model says. Megatron: two all-reduces
+// per layer; autoddl-2d: Eq. 1 at its k; asymgroup: on equal nodes its groups are equal, and Eq. 5
+// reduces to Eq. 1 at its k (the groups are checked equal).
+TEST(TpVolume, EveryNodeCountOfTheScenarioSendsTheModelledVolume) {
+  const Yaml scenario = Yaml::load_file(std::string(PLACESIM_SOURCE_DIR) + "/scenarios/asymgroup/node-count.yaml");
+  for (const Yaml& count : scenario.at("sweep").at("hardware.nodes.count").items()) {
+    const int n = static_cast<int>(count.integer());
+    if (n < 2) continue;  // one GPU sends nothing
+    const scheduler::Problem p = on_nodes("{count: " + std::to_string(n) + ", gpus: 1}");
+    auto eq1 = [&](int k) {
+      double v = kHidden * (n - 1) / n;
+      for (const Linear& l : linears())
+        v += ag::symmetric_2d_volume(n, k, l.in).intergroup + ag::symmetric_2d_volume(n, k, l.out).intragroup;
+      return v;
+    };
+    for (const char* placer : {"megatron-tp", "autoddl-2d", "asymgroup"}) {
+      const scheduler::PlacerResult r = run_placer(placer, p);
+      ASSERT_TRUE(r.plan) << placer << " " << n;
+      double expected = 2 * 2 * ag::megatron_all_reduce_volume(n, kHidden).total;
+      if (std::string(placer) != "megatron-tp") {
+        const int k = r.choices.at("k").get<int>();
+        if (r.choices.contains("groups"))
+          for (const auto& g : r.choices.at("groups")) ASSERT_EQ(static_cast<int>(g.size()) * k, n) << placer << " " << n;
+        expected = eq1(k);
+      }
+      for (auto& [gpu, bytes] : sent(p, *r.plan).per_gpu)
+        EXPECT_NEAR(bytes, expected, 1e-9 * expected) << placer << " " << n << " " << gpu;
+    }
+  }
+}
+
 // S2-like: two 2-GPU nodes and two 1-GPU nodes, Fig. 4(d)'s capabilities [1, 1, 2, 3, 3] on five
 // nodes (the uneven slices where equal-share max-min departs from Eq. 2), and [2, 1, 2, 1, 1] in
 // three groups. asymgroup's plan simulates as it predicts (each collective alone on its links),
