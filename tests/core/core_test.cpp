@@ -5,6 +5,8 @@
 #include <functional>
 #include <gtest/gtest.h>
 
+#include "tests/error_of.hpp"
+
 #include "sim/core/file_io.hpp"
 #include "sim/core/time.hpp"
 #include "sim/core/units.hpp"
@@ -14,14 +16,7 @@ namespace {
 
 using namespace placesim;
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::error_of;
 
 TEST(Yaml, ErrorsCarryFileLineColumn) {
   const Yaml doc = Yaml::load_string("a: 1\nb:\n  c: fast\n  d: 12GB/s\n", "f.yaml");

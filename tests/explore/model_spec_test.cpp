@@ -2,6 +2,8 @@
 // unknown name located in the scenario with the known ones listed.
 #include <gtest/gtest.h>
 
+#include "tests/error_of.hpp"
+
 #include "models/generators/lstm.hpp"
 #include "models/graph_json.hpp"
 #include "sim/explore/model_spec.hpp"
@@ -18,15 +20,7 @@ std::shared_ptr<const models::CostModel> make_cost_model(const Yaml& spec) {
   return explore::make_cost_model(spec, hw::Topology{}, models::Graph{});
 }
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::error_of;
 
 TEST(ModelSpec, GeneratorsAndImportersBuildWhatTheyBuiltBefore) {
   const Yaml lstm = yaml("{generator: lstm, layers: 3, seq: 4}");

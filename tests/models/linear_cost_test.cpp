@@ -3,6 +3,8 @@
 // fits, the fallback, and bad calibrations and options located at their keys.
 #include <gtest/gtest.h>
 
+#include "tests/error_of.hpp"
+
 #include "hw/topology_yaml.hpp"
 #include "models/cost/cost_models.hpp"
 #include "roofline_support.hpp"
@@ -37,15 +39,7 @@ hw::Topology scheinfer_a() { return hw::load_topology(Yaml(YAML::Node("scheinfer
 
 const hw::Device& dev(const hw::Topology& t, const char* id) { return t.devices[t.index(id)]; }
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::error_of;
 
 TEST(LinearCost, TableIGemmOnScheInferA) {
   const hw::Topology t = scheinfer_a();
