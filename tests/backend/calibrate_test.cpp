@@ -182,16 +182,23 @@ TEST(CalibrateFile, RoundTripsAsOneCpuWithCoresAndCurve) {
   EXPECT_TRUE(t.calibration->has("stream_cache"));
 }
 
-// What calibrate writes is what the linear cost model reads: its cpu_gemm fits, per thread count,
-// give a GEMM's time on 1 and on 2 cores as alpha + n * beta plus the backend's launch.
-TEST(CalibrateFile, ItsCpuGemmFitsAreTheLinearCostModels) {
-  const hw::Topology t = hw::load_topology_text(cpu_hardware_yaml(two_cores(), "local", "placesim calibrate -o x"), "x.yaml");
+// One linear layer, [32, 1024] x [1024, 4096]: n = 32 * 1024 * 4096 multiply-adds.
+models::Graph one_gemm(models::DType dtype) {
   models::Graph g;
+  g.dtype = dtype;
   models::Node op;
   op.name = "fc";
   op.shape = models::GemmShape{.m = 32, .n = 4096, .k = 1024, .weight = models::GemmWeight::B};
   g.add_node(op);
   g.validate();
+  return g;
+}
+
+// What calibrate writes is what the linear cost model reads: its cpu_gemm fits, per thread count,
+// give a GEMM's time on 1 and on 2 cores as alpha + n * beta plus the backend's launch.
+TEST(CalibrateFile, ItsCpuGemmFitsAreTheLinearCostModels) {
+  const hw::Topology t = hw::load_topology_text(cpu_hardware_yaml(two_cores(), "local", "placesim calibrate -o x"), "x.yaml");
+  const models::Graph g = one_gemm(models::DType::FP32);
   const auto linear = models::cost_models().get("linear").make(Yaml::load_string("linear", "s.yaml"), t, g);
   const hw::Device& cpu = t.devices[t.index("cpu")];
   const double n = 32.0 * 1024 * 4096;
@@ -213,13 +220,7 @@ TEST(CalibrateFile, CudaGemmFitsAreTheLinearCostModelsPerMultiplyAdd) {
   c.h2d_pinned = c.d2h_pinned = c.h2d_pageable = {2e-6, 1 / 25e9, 0, 0, 0.99, 5};
   c.launch_s = 4e-6;
   const hw::Topology t = hw::load_topology_text(cuda_hardware_yaml(c, "gpu", "placesim calibrate -o x"), "x.yaml");
-  models::Graph g;
-  g.dtype = models::DType::FP16;
-  models::Node op;
-  op.name = "fc";
-  op.shape = models::GemmShape{.m = 32, .n = 4096, .k = 1024, .weight = models::GemmWeight::B};
-  g.add_node(op);
-  g.validate();
+  const models::Graph g = one_gemm(models::DType::FP16);
   const auto linear = models::cost_models().get("linear").make(Yaml::load_string("linear", "s.yaml"), t, g);
   const double n = 32.0 * 1024 * 4096;
   EXPECT_NEAR(linear->duration(g.nodes[0], t.devices[t.index("gpu0")], models::DType::FP16),
