@@ -90,10 +90,9 @@ struct SolveSummary {
   int without_solution = 0;  // NoSolution or Error: the warm start stood in for that solve
   double gap = 0;            // largest gap over the solves
   std::int64_t nodes = 0;
-  double wall_s = 0;
   std::string error;         // the first solver error, if any
   void add(const milp::Result& r);
-  // "3 solves, 2 optimal, gap 1.2%, 5210 nodes, 4.1 s"
+  // "3 solves, 2 optimal, gap 1.2%, 5210 nodes"
   std::string describe() const;
 };
 

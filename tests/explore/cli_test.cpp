@@ -46,6 +46,25 @@ TEST(Cli, SameScenarioTwiceGivesByteIdenticalJson) {
   EXPECT_EQ(j["runs"].size(), 6u);  // 2 points x 3 placers
 }
 
+// The MILP placers with node limits (and time limits far away) print the same twice: no
+// wall-clock figure outside --timing.
+TEST(Cli, MilpScenarioWithNodeLimitsGivesByteIdenticalJson) {
+  const std::string dir = temp_dir("det-milp");
+  const std::string s = write(dir, "s.yaml",
+                              "name: milp\n"
+                              "hardware: sortinghat-v100\n"
+                              "model: {generator: transformer, arch: gpt2-large, layers: 1, batch: 1, seq: 32, phase: prefill}\n"
+                              "weights: host\n"
+                              "placers:\n"
+                              "  - {name: milp-sortinghat, time_limit: 600, submodel_limit: 600, node_limit: 30}\n"
+                              "  - {name: milp-moirai, time_limit: 600, node_limit: 30}\n");
+  const auto a = run_cli("run " + s + " --json -o " + dir + "/a.h5");
+  const auto b = run_cli("run " + s + " --json -o " + dir + "/b.h5");
+  ASSERT_EQ(a.code, 0) << a.err;
+  ASSERT_EQ(b.code, 0) << b.err;
+  EXPECT_EQ(a.out, b.out);
+}
+
 struct BadCase {
   const char* what;
   std::string scenario;   // scenario text
