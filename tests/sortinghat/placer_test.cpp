@@ -118,5 +118,18 @@ TEST(SortingHatPlacer, ShortTimeLimitsNeverCrash) {
   }
 }
 
+// The per-submodel budget is a positive number of seconds, checked at its key.
+TEST(SortingHatPlacer, SubmodelLimitMustBePositive) {
+  for (const char* bad : {"{name: milp-sortinghat, submodel_limit: 0}", "{name: milp-sortinghat, submodel_limit: -3}"}) {
+    try {
+      scheduler::make_placer(Yaml::load_string(bad, "s.yaml"));
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("submodel_limit must be > 0 seconds"), std::string::npos) << e.what();
+      EXPECT_EQ(std::string(e.what()).rfind("s.yaml:1:", 0), 0u) << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace sortinghat_test
