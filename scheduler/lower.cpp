@@ -98,6 +98,12 @@ void Lowering::add_resources() {
 void Lowering::add_tasks() {
   engine::TaskGraph& tg = out.graph;
   compute.assign(g.nodes.size(), -1);
+  // Launches first by what they launch: a launched kernel's duration leaves its launch out, and
+  // its launch may come later in the plan's queue order than the kernel.
+  for (const PlanQueue& q : plan.queues)
+    for (const PlanItem& it : q.items)
+      if (it.kind == PlanItem::Kind::Launch && !launch.emplace(std::pair{it.node, it.device}, -1).second)
+        throw InputError(fmt::format("plan launches '{}' twice", item_name(it, g, topo)));
   for (const PlanQueue& q : plan.queues) {
     const engine::QueueId qid = tg.add_queue(q.name);
     const QueueRole role = queue_role(topo, q.name);
@@ -107,6 +113,13 @@ void Lowering::add_tasks() {
       t.queue = qid;
       t.op = it.node;
       const engine::TaskId id = static_cast<engine::TaskId>(tg.tasks.size());
+      if (it.kind == PlanItem::Kind::Launch) {
+        launch[{it.node, it.device}] = id;
+        t.kind = engine::TaskKind::Launch;
+        t.latency = ceil_ps(launch_seconds(plan, g, topo, it));
+        tg.add_task(std::move(t));
+        continue;
+      }
       if (it.kind == PlanItem::Kind::Compute) {
         if (compute[it.node] >= 0) throw InputError(fmt::format("plan computes op '{}' twice", t.name));
         compute[it.node] = id;
@@ -149,9 +162,12 @@ void Lowering::add_memory_use(engine::Task& t, int host, double bytes) const {
 void Lowering::fill_compute(engine::Task& t, int n, const QueueRole& queue) {
   const int dev = plan.device_of[n];
   if (dev < 0) throw InputError(fmt::format("plan puts op '{}' on no device", g.nodes[n].name));
-  const double d = p.duration(n, dev, plan.cores(dev));
+  double d = p.duration(n, dev, plan.cores(dev));
   if (d == models::kCannotRun)
     throw InputError(fmt::format("op '{}' cannot run on '{}'", g.nodes[n].name, topo.devices[dev].id));
+  // A launched kernel's Launch task pays the launch the cost model adds to it (an op known by
+  // explicit durations has none added: it keeps them).
+  if (launch.count({n, -1}) && g.nodes[n].durations.empty()) d = std::max(0.0, d - topo.devices[dev].launch_s);
   t.kind = engine::TaskKind::Compute;
   if (d > 0 && topo.devices[dev].kind == hw::DeviceKind::Cpu) {
     const int k = plan.cores(dev) == 0 ? topo.devices[dev].cores : plan.cores(dev);
@@ -284,7 +300,7 @@ void Lowering::add_dependencies() {
       if (g.nodes[src].kind == NodeKind::Param) {
         if (p.weights != WeightsMode::Host) continue;
         const Via via = plan.delivery(src, dev).via;
-        if (via != Via::Dha) deps.push_back(needed(PlanItem::Kind::Deliver, src, dev, n));
+        if (via != Via::Dha && via != Via::Resident) deps.push_back(needed(PlanItem::Kind::Deliver, src, dev, n));
         if (via == Via::Parallel) deps.push_back(needed(PlanItem::Kind::Forward, src, dev, n));
       } else if (plan.device_of[src] == dev) {
         deps.push_back(compute[src]);
@@ -292,8 +308,17 @@ void Lowering::add_dependencies() {
         deps.push_back(edge_arrival(e, needed(PlanItem::Kind::Deliver, src, dev, n)));
       }
     }
+    if (auto l = launch.find({n, -1}); l != launch.end()) deps.push_back(l->second);
     std::sort(deps.begin(), deps.end());
     deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+  }
+  for (auto [key, id] : launch) {
+    if (key.second < 0) continue;
+    auto t = transfer.find({PlanItem::Kind::Deliver, key.first, key.second});
+    if (t == transfer.end())
+      throw InputError(fmt::format("plan launches '{}' but never delivers it",
+                                   item_name({PlanItem::Kind::Launch, key.first, key.second}, g, topo)));
+    tg.tasks[t->second].deps.push_back(id);
   }
   for (auto& [key, id] : transfer) {
     const auto [kind, node, dev] = key;

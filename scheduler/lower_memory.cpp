@@ -64,14 +64,18 @@ void Lowering::add_memory() {
     std::vector<engine::TaskId> users = users_on(n, dev);
     if (users.empty()) users.push_back(compute[n]);
     add(node.name + ".out", pool_of(dev), node.output_bytes, compute[n], false, users);
-    if (p.weights == WeightsMode::Resident)
-      for (int e : g.in_edges(n))
-        if (g.nodes[g.edges[e].src].kind == NodeKind::Param) resident_params.emplace(g.edges[e].src, dev);
+    for (int e : g.in_edges(n)) {
+      const int w = g.edges[e].src;
+      if (g.nodes[w].kind != NodeKind::Param) continue;
+      if (p.weights == WeightsMode::Resident || plan.delivery(w, dev).via == ParamDelivery::Via::Resident)
+        resident_params.emplace(w, dev);
+    }
   }
   for (auto [param, dev] : resident_params)
     add(g.nodes[param].name + "@" + topo.devices[dev].id, pool_of(dev), g.nodes[param].param_bytes, -1, false, {});
-  // Copied parameters (and each part of a parallel transmission) from arrival to the end; the
-  // staged part also on the neighbour, from its arrival there until it has been forwarded.
+  // Copied parameters (and each part of a parallel transmission) from arrival to the end, or
+  // until their last reader there has ended when the plan evicts them; the staged part also on
+  // the neighbour, from its arrival there until it has been forwarded.
   for (auto& [key, id] : transfer) {
     const auto [kind, n, dev] = key;
     const PlanItem it{kind, n, dev};
@@ -81,7 +85,7 @@ void Lowering::add_memory() {
       if (kind == Kind::Stage)
         add(name, pool_of(plan.delivery(n, dev).neighbour), bytes, id, true, {transfer.at({Kind::Forward, n, dev})});
       else
-        add(name, pool_of(dev), bytes, id, true, {});
+        add(name, pool_of(dev), bytes, id, true, plan.delivery(n, dev).evict ? users_on(n, dev) : std::vector<engine::TaskId>{});
     } else {
       std::vector<engine::TaskId> users = users_on(n, dev);
       if (users.empty()) users.push_back(id);

@@ -32,6 +32,7 @@ struct Lowering {
   std::vector<engine::PoolId> device_pool;          // per device, -1 when untracked
   std::vector<engine::TaskId> compute;              // per node
   std::map<std::tuple<PlanItem::Kind, int, int>, engine::TaskId> transfer;  // (kind, node, device)
+  std::map<std::pair<int, int>, engine::TaskId> launch;  // (node, device: -1 for an op's kernel)
 
   Lowering(const Problem& prob, const Plan& pl) : p(prob), plan(pl), g(*prob.graph), topo(*prob.topo) {}
 

@@ -3,12 +3,18 @@
 // * every op node sits on one compute device;
 // * every task sits on a named queue, in the order the plan gives. A task is the compute of an
 //   op (`op`), the delivery of a node's data to a device (`node@device`: for a parameter, its
-//   copy from host memory; for an op, its output moved from the op's device), or one of the two
+//   copy from host memory; for an op, its output moved from the op's device), one of the two
 //   legs of a parameter's parallel transmission (`param@device/stage`: host memory to the
-//   neighbour GPU; `param@device/forward`: neighbour to the device, peer to peer);
+//   neighbour GPU; `param@device/forward`: neighbour to the device, peer to peer), or the host's
+//   launch of a GPU kernel or copy (`op/launch`, `node@device/launch`): where a plan launches a
+//   kernel from a host queue, the launch costs the GPU's `launch` there and the kernel waits for
+//   it (its own duration then leaves the launch out), so a host that launches faster than the
+//   GPU computes overlaps the two, and one that launches slower starves it (ScheInfer's Stream-B);
 // * how each parameter reaches each device that reads it (weights: host): copied (the default),
-//   read by direct host access while the op computes, or split between the device's own route
-//   and a neighbour GPU's; from which host memory; from pinned or pageable host buffers;
+//   read by direct host access while the op computes, split between the device's own route
+//   and a neighbour GPU's, or resident there from the start (ScheInfer's GG slices); from which
+//   host memory; from pinned or pageable host buffers; whether a copy is evicted after its last
+//   reader there (a streamed weight: ScheInfer's CG slices) or kept to the end;
 // * collectives among groups of devices (all-reduce, all-gather, ...), each after some ops and
 //   before others (lowered by the engine's collectives library into per-rank steps);
 // * how many cores of each CPU its ops run on (default: all);
@@ -38,9 +44,11 @@ namespace placesim::scheduler {
 
 struct PlanItem {
   // Deliver: the whole copy, or for a parallel transmission the part over the device's own route.
-  enum class Kind { Compute, Deliver, Stage, Forward } kind = Kind::Compute;
+  // Launch: with device -1, the launch of op `node`'s kernel; else of the delivery of `node` to
+  // `device` (a Deliver item).
+  enum class Kind { Compute, Deliver, Stage, Forward, Launch } kind = Kind::Compute;
   int node = -1;    // graph node
-  int device = -1;  // Deliver/Stage/Forward: destination device (topology index); Compute: -1
+  int device = -1;  // Deliver/Stage/Forward (and a copy's Launch): destination device (topology index); Compute: -1
   bool operator==(const PlanItem&) const = default;
 };
 
@@ -61,11 +69,16 @@ struct ParamDelivery {
   // Copy: over the route from host memory. Dha: not copied; every op on the device that reads it
   // reads its bytes over the route while it computes. Parallel: `1 - fraction` of the bytes over
   // the device's own route, `fraction` to `neighbour` (a GPU) and on from there peer to peer.
-  enum class Via { Copy, Dha, Parallel } via = Via::Copy;
+  // Resident: on the device from the start (a GPU's memory, or the host memory a CPU reads), as
+  // with `weights: resident`: no copy, its bytes held there for the whole run.
+  enum class Via { Copy, Dha, Parallel, Resident } via = Via::Copy;
   int neighbour = -1;                 // Parallel: topology index of the neighbour GPU
   double fraction = 0;                // Parallel: share staged through the neighbour, in (0, 1)
   int source = -1;                    // host memory holding it; -1: the one nearest the device
   std::optional<HostBuffer> buffer;   // unset: the plan's default
+  // Copy, Parallel: free the copy on the device once its last reader there has ended (a weight
+  // streamed through the GPU); otherwise it stays to the end of the run.
+  bool evict = false;
   bool operator==(const ParamDelivery&) const = default;
 };
 const char* to_string(ParamDelivery::Via v);

@@ -59,7 +59,8 @@ Plan build_plan(const Problem& p, std::string placer, std::vector<int> device_of
     push(queue_name(topo, compute), 3 * pos[op] + 1, {PlanItem::Kind::Compute, op, -1});
   }
   // Parameter copies: one per (parameter, device that reads it), before its first reader there;
-  // none when it is read by direct host access; three legs for a parallel transmission.
+  // none when it is read by direct host access or resident there; three legs for a parallel
+  // transmission.
   if (p.weights == WeightsMode::Host) {
     std::map<std::pair<int, int>, long> first_use;
     for (int op : order)
@@ -71,7 +72,7 @@ Plan build_plan(const Problem& p, std::string placer, std::vector<int> device_of
     for (auto& [pd, key] : first_use) {
       const auto [param, dev] = pd;
       const ParamDelivery d = plan.delivery(param, dev);
-      if (d.via == ParamDelivery::Via::Dha) continue;
+      if (d.via == ParamDelivery::Via::Dha || d.via == ParamDelivery::Via::Resident) continue;
       push(queue_name(topo, {QueueRole::Kind::H2d, dev, 0}), key, {PlanItem::Kind::Deliver, param, dev});
       if (d.via != ParamDelivery::Via::Parallel) continue;
       push(queue_name(topo, {QueueRole::Kind::H2d, d.neighbour, 0}), key, {PlanItem::Kind::Stage, param, dev});

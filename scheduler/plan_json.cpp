@@ -25,6 +25,7 @@ ordered_json delivery_json(const Plan& plan, const ParamDelivery& d, const hw::T
   }
   if (d.source >= 0) j["from"] = topo.devices[d.source].id;
   if (d.buffer) j["memory"] = to_string(plan.buffer_of(d));
+  if (d.evict) j["evict"] = true;
   return j;
 }
 
@@ -37,9 +38,9 @@ HostBuffer parse_buffer(const Yaml& y) {
 
 Via parse_via(const Yaml& y) {
   const std::string s = y.str();
-  for (Via v : {Via::Copy, Via::Dha, Via::Parallel})
+  for (Via v : {Via::Copy, Via::Dha, Via::Parallel, Via::Resident})
     if (s == to_string(v)) return v;
-  y.fail(fmt::format("via must be copy, dha or parallel, got '{}'", s));
+  y.fail(fmt::format("via must be copy, dha, parallel or resident, got '{}'", s));
 }
 
 int parse_device(const Yaml& y, const hw::Topology& topo) {
@@ -54,13 +55,14 @@ void parse_params(const Yaml& params, Plan& plan, const models::Graph& g, const 
     if (!p.error.empty()) entry.fail(p.error);
     if (p.item.kind != PlanItem::Kind::Deliver || g.nodes[p.item.node].kind != models::NodeKind::Param)
       entry.fail(fmt::format("'{}': expected PARAM@DEVICE", key));
-    entry.allow_keys({"via", "neighbour", "fraction", "from", "memory"});
+    entry.allow_keys({"via", "neighbour", "fraction", "from", "memory", "evict"});
     ParamDelivery d;
     if (entry.has("via")) d.via = parse_via(entry.at("via"));
     if (entry.has("neighbour")) d.neighbour = parse_device(entry.at("neighbour"), topo);
     if (entry.has("fraction")) d.fraction = entry.at("fraction").number();
     if (entry.has("from")) d.source = parse_device(entry.at("from"), topo);
     if (entry.has("memory")) d.buffer = parse_buffer(entry.at("memory"));
+    if (entry.has("evict")) d.evict = entry.at("evict").boolean();
     const OptionProblem bad = check_delivery(plan, g, topo, p.item.node, p.item.device, d);
     if (!bad.message.empty()) (entry.has(bad.field) ? entry.at(bad.field) : entry).fail(bad.message);
     plan.params[{p.item.node, p.item.device}] = d;

@@ -19,7 +19,8 @@
 //               {"name": "gpu0.h2d", "tasks": ["layer1.w_qkv@gpu0"]},     // node@device deliveries
 //               {"name": "gpu3.h2d", "tasks": ["layer1.w_qkv@gpu0/stage"]},
 //               {"name": "gpu3->gpu0", "tasks": ["layer1.w_qkv@gpu0/forward"]},
-//               {"name": "gpu0->gpu1", "tasks": ["layer0.out@gpu1"]}]}
+//               {"name": "gpu0->gpu1", "tasks": ["layer0.out@gpu1"]},
+//               {"name": "host.launch", "tasks": ["layer0.qkv/launch", "layer1.w_qkv@gpu0/launch"]}]}
 //
 // A `splits` entry, keyed by an op of the graph (plan_slices.hpp has the rules):
 //   axis       rows | cols | heads | tokens | batch: an axis of the op's shape (models/op_slice.hpp);
@@ -37,13 +38,17 @@
 // name either the slices or the split op (all its slices) in `after` and `before`; a collective
 // after the producer's slices and before the consumer is how a plan joins them.
 // A `params` entry, keyed `PARAM@DEVICE` (a device where some op reads the parameter), may say:
-//   via        copy (default) | dha | parallel. dha: every op on DEVICE that reads the parameter
+//   via        copy (default) | dha | parallel | resident. dha: every op on DEVICE that reads the parameter
 //              reads its bytes over the route from host memory while it computes (a GPU only,
 //              pinned memory only; the plan has no `PARAM@DEVICE` copy). parallel: the share
 //              1 - fraction goes over DEVICE's own route (task `PARAM@DEVICE`), the share
 //              `fraction` goes to `neighbour` (task `PARAM@DEVICE/stage`, from the same host
 //              memory) and then peer to peer to DEVICE (task `PARAM@DEVICE/forward`); the ops
-//              wait for both parts.
+//              wait for both parts. resident: on DEVICE from the start (a GPU's memory, or
+//              a CPU's host memory), no copy, held to the end (`weights: resident` for this
+//              parameter alone).
+//   evict      copy or parallel only, default false: free the copy on DEVICE once its last
+//              reader there has ended (a weight streamed through the GPU), not at the end.
 //   neighbour  parallel only: another GPU with routes from the host memory and to DEVICE.
 //   fraction   parallel only: in (0, 1).
 //   from       the host memory holding the parameter (default: the one nearest DEVICE); a far
@@ -73,8 +78,11 @@
 // The scenario's `collectives: {fidelity: flow|analytic}` (scheduler::Problem::collectives)
 // picks per-rank flows or the alpha-beta closed form for every collective of every plan.
 // Queue names of GPUs bind queues to streams and copy engines (scheduler/plan_names.hpp); a plan
-// may use only as many as the device has. Names are resolved against the graph and topology,
-// and every error has its file:line:column.
+// may use only as many as the device has. A launch (`OP/launch` for an op's kernel,
+// `NODE@DEVICE/launch` for a copy) goes on a queue that is no GPU's or core's: it takes the
+// GPU's `launch` time there, the kernel or copy waits for it, and a launched kernel's own time
+// leaves out the launch the cost model adds (explicit durations stay as given). Names are
+// resolved against the graph and topology, and every error has its file:line:column.
 #pragma once
 
 #include <string>

@@ -12,6 +12,7 @@ const char* to_string(ParamDelivery::Via v) {
     case ParamDelivery::Via::Copy: return "copy";
     case ParamDelivery::Via::Dha: return "dha";
     case ParamDelivery::Via::Parallel: return "parallel";
+    case ParamDelivery::Via::Resident: return "resident";
   }
   return "?";
 }
@@ -19,6 +20,7 @@ const char* to_string(ParamDelivery::Via v) {
 namespace {
 constexpr const char* kStage = "/stage";
 constexpr const char* kForward = "/forward";
+constexpr const char* kLaunch = "/launch";
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -43,11 +45,21 @@ std::string item_name(const PlanItem& it, const models::Graph& g, const hw::Topo
     case PlanItem::Kind::Deliver: return node + "@" + topo.devices[it.device].id;
     case PlanItem::Kind::Stage: return node + "@" + topo.devices[it.device].id + kStage;
     case PlanItem::Kind::Forward: return node + "@" + topo.devices[it.device].id + kForward;
+    case PlanItem::Kind::Launch:
+      return it.device < 0 ? node + kLaunch : node + "@" + topo.devices[it.device].id + kLaunch;
   }
   return node;
 }
 
 ParsedItem parse_item_name(const std::string& s, const models::Graph& g, const hw::Topology& topo) {
+  // A launch: the item it launches, then `/launch` (unless a node has the whole name).
+  if (ends_with(s, kLaunch) && g.find(s) < 0) {
+    ParsedItem r = parse_item_name(s.substr(0, s.size() - std::string(kLaunch).size()), g, topo);
+    if (r.error.empty() && r.item.kind != PlanItem::Kind::Compute && r.item.kind != PlanItem::Kind::Deliver)
+      r.error = fmt::format("'{}': a launch is of an op's kernel (OP/launch) or of a delivery (NODE@DEVICE/launch)", s);
+    r.item.kind = PlanItem::Kind::Launch;
+    return r;
+  }
   ParsedItem r;
   const size_t at = s.rfind('@');
   const std::string node = at == std::string::npos ? s : s.substr(0, at);

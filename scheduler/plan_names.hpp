@@ -5,6 +5,8 @@
 //   node@dev              delivery of node's data to dev (whole copy, or the direct part)
 //   param@dev/stage       parallel transmission: host memory -> the neighbour GPU
 //   param@dev/forward     parallel transmission: neighbour GPU -> dev, peer to peer
+//   op/launch             the host's launch of op's kernel
+//   node@dev/launch       the host's launch of that delivery (a copy)
 //
 //   <gpu>.compute, <gpu>.compute1, ...   compute streams 0, 1, ... of a GPU
 //   <gpu>.h2d, <gpu>.h2d1, ...           its host-to-device copy engines

@@ -70,8 +70,46 @@ std::string check_queue(const hw::Topology& topo, const std::string& name) {
                      queue_name(topo, {r.kind, r.device, have - 1}));
 }
 
+namespace {
+
+// A launch sits on a host queue and launches a GPU's kernel or a copy to or from a GPU that the
+// plan makes.
+std::string check_launch(const Plan& plan, const models::Graph& g, const hw::Topology& topo, const std::string& queue,
+                         const PlanItem& it) {
+  const std::string name = item_name(it, g, topo);
+  if (const QueueRole role = queue_role(topo, queue); role.kind != Kind::Other)
+    return fmt::format("queue '{}' belongs to '{}': a launch runs on the host, so '{}' goes on a host queue "
+                       "(e.g. host.launch)", queue, id(topo, role.device), name);
+  if (it.device < 0) {
+    if (g.nodes[it.node].kind != models::NodeKind::Op) return fmt::format("'{}': only an op has a kernel to launch", name);
+    if (!is_gpu(topo, plan.device_of[it.node]))
+      return fmt::format("'{}': only a GPU kernel is launched, and '{}' runs on '{}'", name, g.nodes[it.node].name,
+                         id(topo, plan.device_of[it.node]));
+    return "";
+  }
+  if (g.nodes[it.node].kind == models::NodeKind::Param) {
+    const Via via = plan.delivery(it.node, it.device).via;
+    if (via == Via::Dha || via == Via::Resident)
+      return fmt::format("'{}': '{}@{}' is not copied (via: {}), so there is no copy to launch", name,
+                         g.nodes[it.node].name, id(topo, it.device), to_string(via));
+  }
+  const Ends ends = transfer_ends(plan, g, topo, {PlanItem::Kind::Deliver, it.node, it.device});
+  if (!is_gpu(topo, ends.src) && !is_gpu(topo, ends.dst))
+    return fmt::format("'{}': only a copy to or from a GPU is launched", name);
+  return "";
+}
+
+}  // namespace
+
+double launch_seconds(const Plan& plan, const models::Graph& g, const hw::Topology& topo, const PlanItem& it) {
+  if (it.device < 0) return topo.devices[plan.device_of[it.node]].launch_s;
+  const Ends ends = transfer_ends(plan, g, topo, {PlanItem::Kind::Deliver, it.node, it.device});
+  return topo.devices[is_gpu(topo, ends.dst) ? ends.dst : ends.src].launch_s;
+}
+
 std::string check_item(const Plan& plan, const models::Graph& g, const hw::Topology& topo, const std::string& queue,
                        const PlanItem& it) {
+  if (it.kind == PlanItem::Kind::Launch) return check_launch(plan, g, topo, queue, it);
   const std::string name = item_name(it, g, topo);
   const bool leg = it.kind == PlanItem::Kind::Stage || it.kind == PlanItem::Kind::Forward;
   if (g.nodes[it.node].kind == models::NodeKind::Op && leg)
@@ -80,6 +118,7 @@ std::string check_item(const Plan& plan, const models::Graph& g, const hw::Topol
     const Via via = plan.delivery(it.node, it.device).via;
     const std::string of = g.nodes[it.node].name + "@" + id(topo, it.device);
     if (via == Via::Dha) return fmt::format("'{}' is read by direct host access: the plan must not copy it", name);
+    if (via == Via::Resident) return fmt::format("'{}' is resident on '{}': the plan must not copy it", name, id(topo, it.device));
     if (leg && via != Via::Parallel)
       return fmt::format("'{}' is a leg of a parallel transmission, but '{}' is not marked via: parallel", name, of);
   }
@@ -124,7 +163,14 @@ OptionProblem check_delivery(const Plan& plan, const models::Graph& g, const hw:
   }
   if (d.via != Via::Parallel && d.neighbour >= 0) return {fmt::format("'{}': a neighbour is for via: parallel", key), "neighbour"};
   if (d.via != Via::Parallel && d.fraction != 0) return {fmt::format("'{}': a fraction is for via: parallel", key), "fraction"};
+  if (d.evict && (d.via == Via::Dha || d.via == Via::Resident))
+    return {fmt::format("'{}': evict is for copies; via: {} copies nothing", key, to_string(d.via)), "evict"};
   if (d.via == Via::Copy) return {};
+  if (d.via == Via::Resident) {
+    if (d.source >= 0) return {fmt::format("'{}': a resident parameter comes from no host memory", key), "from"};
+    if (d.buffer) return {fmt::format("'{}': a resident parameter has no host buffer", key), "memory"};
+    return {};
+  }
   if (!is_gpu(topo, device))
     return {fmt::format("'{}': via: {} needs a GPU, and '{}' is a {}", key, to_string(d.via), id(topo, device),
                         hw::to_string(topo.devices[device].kind)),

@@ -32,8 +32,14 @@ QueueRole copy_engine(const hw::Topology& topo, Ends ends, const QueueRole& queu
 // A GPU queue names a stream or an engine the GPU has (Device::streams, h2d_engines, d2h_engines).
 std::string check_queue(const hw::Topology& topo, const std::string& name);
 
+// The time a launch item takes: the `launch` of the GPU whose kernel or copy it launches (a
+// copy's destination when that is a GPU, else its source). Assumes check_item passed.
+double launch_seconds(const Plan& plan, const models::Graph& g, const hw::Topology& topo, const PlanItem& it);
+
 // A task fits its queue: a compute stream runs ops placed on its GPU; an engine queue carries
-// copies that engine serves. Deliveries of a parameter match how the plan says it travels.
+// copies that engine serves; a launch sits on a host queue (no GPU's or core's) and launches a
+// GPU kernel or a copy to or from a GPU. Deliveries of a parameter match how the plan says it
+// travels.
 std::string check_item(const Plan& plan, const models::Graph& g, const hw::Topology& topo, const std::string& queue,
                        const PlanItem& it);
 

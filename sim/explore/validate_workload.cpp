@@ -185,6 +185,10 @@ backend::Workload make_workload(const scheduler::Problem& original, const schedu
         w.queue_unit[task.queue] = queue_unit(dev, plan.queues[q]);
         continue;
       }
+      if (it.kind == Kind::Launch) {  // the backend's own launch of the kernel or copy is the real one
+        w.queue_unit[task.queue] = units.of(it.device >= 0 ? it.device : plan.device_of[it.node]);
+        continue;
+      }
       const bool param = p.graph->nodes[it.node].kind == models::NodeKind::Param;
       const auto how = plan.params.find({it.node, it.device});
       const scheduler::ParamDelivery pd = how == plan.params.end() ? scheduler::ParamDelivery{} : how->second;

@@ -43,7 +43,9 @@ Plan build_tp_plan(const Problem& p, std::string placer, const TpDesign& d) {
   for (auto& [op, split] : plan.splits)
     for (size_t i = 0; i < split.slices.size(); ++i) plan.device_of[ids.at(op)[i]] = split.slices[i].device;
   const Problem sliced = sliced_problem(p, plan);
-  Plan built = build_plan(sliced, std::move(placer), plan.device_of, plan_order(*sliced.graph, plan.collectives));
+  BuildOptions opts;
+  opts.params = d.params;
+  Plan built = build_plan(sliced, std::move(placer), plan.device_of, plan_order(*sliced.graph, plan.collectives), opts);
   built.splits = std::move(plan.splits);
   built.collectives = std::move(plan.collectives);
   return built;

@@ -25,6 +25,9 @@ struct TpDesign {
   std::vector<int> device_of;               // per graph node: the device of an op left whole
   std::vector<PlanCollective> collectives;  // after / before: ops of the problem's graph
   bool group_joins = false;                 // a split op in after / before: its slices on the group
+  // How parameters reach devices (weights: host), as Plan::params but keyed by the sliced
+  // graph's nodes (slice_ids: a partitioned parameter's slices); absent: copied.
+  std::map<std::pair<int, int>, ParamDelivery> params;
 };
 
 Plan build_tp_plan(const Problem& p, std::string placer, const TpDesign& d);
