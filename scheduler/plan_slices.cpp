@@ -289,7 +289,8 @@ Problem sliced_problem(const Problem& p, const Plan& plan) {
   return q;
 }
 
-std::vector<int> plan_order(const models::Graph& sliced, const std::vector<PlanCollective>& collectives) {
+std::vector<int> plan_order(const models::Graph& sliced, const std::vector<PlanCollective>& collectives,
+                            const std::map<int, std::vector<int>>& slices) {
   // Nodes, then one vertex per collective: after -> collective -> before.
   const int n = static_cast<int>(sliced.nodes.size());
   const int total = n + static_cast<int>(collectives.size());
@@ -305,20 +306,26 @@ std::vector<int> plan_order(const models::Graph& sliced, const std::vector<PlanC
     for (int a : collectives[c].after) link(a, v);
     for (int b : collectives[c].before) link(v, b);
   }
-  // Kahn's algorithm, smallest index first among the ready: deterministic, and the graph's own
-  // order where the collectives add nothing.
-  std::priority_queue<int, std::vector<int>, std::greater<>> ready;
+  // Kahn's algorithm, among the ready the one whose op comes first in the graph (a slice by the
+  // op it is a slice of), then the smallest index: deterministic, the graph's own order where the
+  // collectives add nothing, and an op's slices together.
+  std::vector<int> op_of(total);
+  for (int v = 0; v < total; ++v) op_of[v] = v;
+  for (auto& [op, ids] : slices)
+    for (int v : ids) op_of[v] = op;
+  using Key = std::pair<int, int>;
+  std::priority_queue<Key, std::vector<Key>, std::greater<>> ready;
   for (int v = 0; v < total; ++v)
-    if (indegree[v] == 0) ready.push(v);
+    if (indegree[v] == 0) ready.push({op_of[v], v});
   std::vector<int> order;
   int seen = 0;
   while (!ready.empty()) {
-    const int v = ready.top();
+    const int v = ready.top().second;
     ready.pop();
     ++seen;
     if (v < n && sliced.nodes[v].kind == NodeKind::Op) order.push_back(v);
     for (int w : next[v])
-      if (--indegree[w] == 0) ready.push(w);
+      if (--indegree[w] == 0) ready.push({op_of[w], w});
   }
   if (seen != total) throw InputError("the plan's collectives make a cycle: an op waits for a collective that waits for it");
   return order;

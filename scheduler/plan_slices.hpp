@@ -57,7 +57,9 @@ std::map<int, std::vector<int>> slice_ids(const models::Graph& g, const std::map
 
 // The sliced graph's ops in an order that puts every op after its inputs and after the `after`
 // ops of any collective it comes `before` (the order build_plan needs to lay out a plan whose
-// joins are collectives). InputError when the collectives make a cycle.
-std::vector<int> plan_order(const models::Graph& sliced, const std::vector<PlanCollective>& collectives);
+// joins are collectives), the slices of one op together where nothing stands between them
+// (`slices`: slice_ids of the split). InputError when the collectives make a cycle.
+std::vector<int> plan_order(const models::Graph& sliced, const std::vector<PlanCollective>& collectives,
+                            const std::map<int, std::vector<int>>& slices);
 
 }  // namespace placesim::scheduler

@@ -255,7 +255,7 @@ TEST(Slices, ColumnSplitWithoutCollectiveIsConcatenatedByTransfers) {
   Plan plan = load(p, split_plan("cols", "all-gather"));
   plan.collectives.clear();
   const Problem s = scheduler::sliced_problem(p, plan);
-  Plan built = scheduler::build_plan(s, "test", plan.device_of, scheduler::plan_order(*s.graph, {}));
+  Plan built = scheduler::build_plan(s, "test", plan.device_of, scheduler::plan_order(*s.graph, {}, scheduler::slice_ids(*p.graph, plan.splits)));
   built.splits = plan.splits;
   const Outcome r = run(p, built);
   const engine::Task& moved = r.task("fc#1@gpu0");
@@ -272,7 +272,7 @@ TEST(Slices, CopiedPartsAreConcatenatedOnceEach) {
     {"device": "gpu3", "share": 0.5}]})"));
   EXPECT_EQ(plan.splits.at(p.graph->find("fc")).copies(), 2);
   const Problem s = scheduler::sliced_problem(p, plan);
-  Plan built = scheduler::build_plan(s, "test", plan.device_of, scheduler::plan_order(*s.graph, {}));
+  Plan built = scheduler::build_plan(s, "test", plan.device_of, scheduler::plan_order(*s.graph, {}, scheduler::slice_ids(*p.graph, plan.splits)));
   built.splits = plan.splits;
   const Outcome r = run(p, built);
   EXPECT_DOUBLE_EQ(r.task("fc#2@gpu0").bytes, E * M * N / 2);

@@ -45,7 +45,7 @@ Plan build_tp_plan(const Problem& p, std::string placer, const TpDesign& d) {
   const Problem sliced = sliced_problem(p, plan);
   BuildOptions opts;
   opts.params = d.params;
-  Plan built = build_plan(sliced, std::move(placer), plan.device_of, plan_order(*sliced.graph, plan.collectives), opts);
+  Plan built = build_plan(sliced, std::move(placer), plan.device_of, plan_order(*sliced.graph, plan.collectives, ids), opts);
   built.splits = std::move(plan.splits);
   built.collectives = std::move(plan.collectives);
   return built;

@@ -1,0 +1,152 @@
+#include "scheduler/placers/scheinfer/cpu_gpu_plan.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <set>
+
+#include "scheduler/placers/tensor_parallel/tp_plan.hpp"
+#include "scheduler/plan_names.hpp"
+#include "scheduler/plan_slices.hpp"
+#include "sim/core/error.hpp"
+
+namespace placesim::scheduler::offload {
+namespace {
+
+using models::Axis;
+using Via = ParamDelivery::Via;
+
+void check(const models::Graph& g, const Expert& e, const Slicing& s) {
+  const std::string& name = g.nodes[e.row_gemm].name;
+  for (double r : {s.cc, s.cg, s.gg})
+    if (!(r >= 0 && r <= 1))
+      throw InputError(fmt::format("slicing of '{}': a slice rate must be in [0, 1], got {}", name, r));
+  if (std::abs(s.cc + s.cg + s.gg - 1) > 1e-9)
+    throw InputError(fmt::format("slicing of '{}': the rates CC {} + CG {} + GG {} must sum to 1", name, s.cc, s.cg, s.gg));
+  if (!(s.gpu_tokens >= 0 && s.gpu_tokens <= 1))
+    throw InputError(fmt::format("slicing of '{}': the share of the prompt's tokens the GPU computes with CC's "
+                                 "weights must be in [0, 1], got {}",
+                                 name, s.gpu_tokens));
+}
+
+// The slices of one op of a sliced expert along `axis`, in the order CC, CG', CG, GG, and which
+// of them live where: what the plan needs to deliver each slice's weight.
+enum class Part { CC, CGPrime, CG, GG };
+struct Sliced {
+  PlanSplit split;
+  std::vector<Part> parts;
+};
+
+Sliced slice(Axis axis, const Slicing& s, int cpu, int gpu) {
+  Sliced out;
+  out.split.axis = axis;
+  const bool prompt = s.cc > 0 && s.gpu_tokens > 0;
+  if (prompt) out.split.inner = Axis::Tokens;
+  auto add = [&](Part part, int dev, double share, double inner) {
+    if (share <= 0 || inner <= 0) return;
+    out.split.slices.push_back({dev, share, inner});
+    out.parts.push_back(part);
+  };
+  add(Part::CC, cpu, s.cc, prompt ? 1 - s.gpu_tokens : 1);
+  if (prompt) add(Part::CGPrime, gpu, s.cc, s.gpu_tokens);
+  add(Part::CG, gpu, s.cg, 1);
+  add(Part::GG, gpu, s.gg, 1);
+  return out;
+}
+
+}  // namespace
+
+double param_bytes(const models::Graph& g, int op) {
+  double b = 0;
+  for (int e : g.in_edges(op))
+    if (g.nodes[g.edges[e].src].kind == models::NodeKind::Param) b += g.nodes[g.edges[e].src].param_bytes;
+  return b;
+}
+
+Plan build_cpu_gpu_plan(const Problem& p, std::string placer, const Design& d) {
+  const models::Graph& g = *p.graph;
+  tp::TpDesign td;
+  td.device_of = d.device_of;
+  std::map<int, std::vector<Part>> parts;  // split op -> the part each slice is
+  std::set<int> split_ops;
+  for (const auto& [e, s] : d.sliced) {
+    check(g, e, s);
+    const Sliced cols = slice(Axis::Cols, s, d.cpu, d.gpu);
+    const Sliced rows = slice(Axis::Rows, s, d.cpu, d.gpu);
+    if (cols.parts.size() == 1) {  // one part: the expert stays whole where it lies
+      const int dev = cols.split.slices.front().device;
+      for (int op : e.col_gemms) td.device_of[op] = dev;
+      for (int op : e.between) td.device_of[op] = dev;
+      td.device_of[e.row_gemm] = dev;
+      continue;
+    }
+    for (int op : e.col_gemms) td.splits[op] = cols.split, parts[op] = cols.parts;
+    for (int op : e.between) td.splits[op] = cols.split, parts[op] = cols.parts;
+    td.splits[e.row_gemm] = rows.split;
+    parts[e.row_gemm] = rows.parts;
+    PlanCollective join;
+    join.name = g.nodes[e.row_gemm].name + ".join";
+    join.op = engine::CollectiveOp::AllReduce;
+    if (s.cc > 0 && s.gpu_tokens < 1) join.group.push_back(d.cpu);
+    if (s.cg + s.gg > 0 || (s.cc > 0 && s.gpu_tokens > 0)) join.group.push_back(d.gpu);
+    join.bytes = g.nodes[e.row_gemm].output_bytes;
+    join.after = {e.row_gemm};
+    for (int edge : g.out_edges(e.row_gemm)) join.before.push_back(g.edges[edge].dst);
+    td.collectives.push_back(std::move(join));
+  }
+  // Where each parameter lives (weights: host): with the op that reads it when whole; per slice
+  // when split.
+  const std::map<int, std::vector<int>> ids = slice_ids(g, td.splits);
+  for (int op : p.weights == WeightsMode::Host ? g.ops() : std::vector<int>{}) {
+    auto split = td.splits.find(op);
+    for (int e : g.in_edges(op)) {
+      const int w = g.edges[e].src;
+      if (g.nodes[w].kind != models::NodeKind::Param) continue;
+      if (split == td.splits.end()) {
+        td.params[{w, td.device_of[op]}].via = Via::Resident;
+        continue;
+      }
+      const std::vector<int>& slices = ids.count(w) ? ids.at(w) : std::vector<int>(split->second.slices.size(), w);
+      const std::vector<Part>& part = parts.at(op);
+      for (size_t i = 0; i < slices.size(); ++i) {
+        ParamDelivery& how = td.params[{slices[i], split->second.slices[i].device}];
+        if (part[i] == Part::CC || part[i] == Part::GG) how.via = Via::Resident;
+        else how.evict = true;  // CG, CG': streamed through the GPU
+      }
+    }
+  }
+  Plan plan = tp::build_tp_plan(p, std::move(placer), td);
+  if (d.threads > 0) plan.cpu_cores[d.cpu] = d.threads;
+  if (p.topo->devices[d.gpu].launch_s <= 0) return plan;
+  // The host's launches: each GPU kernel in the GPU's order, then the copies of the weights of
+  // an op's slices once all its slices' kernels are launched.
+  const models::Graph sliced = slice_graph(g, plan);
+  std::map<int, int> op_of;  // sliced node -> the problem's op
+  for (auto& [op, v] : slice_ids(g, plan.splits))
+    for (int n : v) op_of[n] = op;
+  auto original = [&](int n) { return op_of.count(n) ? op_of.at(n) : n; };
+  const std::string compute = queue_name(*p.topo, {QueueRole::Kind::Compute, d.gpu, 0});
+  PlanQueue launches{"host.launch", {}};
+  std::vector<PlanItem> copies;  // of the current op's slices
+  int current = -1;
+  for (const PlanQueue& q : plan.queues) {
+    if (q.name != compute) continue;
+    for (const PlanItem& it : q.items) {
+      if (original(it.node) != current) {
+        launches.items.insert(launches.items.end(), copies.begin(), copies.end());
+        copies.clear();
+        current = original(it.node);
+      }
+      launches.items.push_back({PlanItem::Kind::Launch, it.node, -1});
+      for (int e : sliced.in_edges(it.node)) {
+        const int w = sliced.edges[e].src;
+        if (sliced.nodes[w].kind == models::NodeKind::Param && plan.delivery(w, d.gpu).via == Via::Copy)
+          copies.push_back({PlanItem::Kind::Launch, w, d.gpu});
+      }
+    }
+  }
+  launches.items.insert(launches.items.end(), copies.begin(), copies.end());
+  plan.queues.push_back(std::move(launches));
+  return plan;
+}
+
+}  // namespace placesim::scheduler::offload
