@@ -20,7 +20,7 @@ inline double decades(std::mt19937& rng, double lo, double hi) {
 inline si::Hardware random_hardware(std::mt19937& rng) {
   si::Hardware hw;
   hw.gpu = {decades(rng, -7.5, -5), decades(rng, -12.5, -11)};
-  hw.cpu = {decades(rng, -7, -4.5), decades(rng, -12, -9.5)};
+  hw.cpu = {decades(rng, -7, -3.5), decades(rng, -12, -9.5)};
   hw.c2g = {decades(rng, -6, -4.5), decades(rng, -11.5, -9.5)};
   hw.launch = decades(rng, -5.5, -4);
   return hw;
