@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "../error_of.hpp"
+#include "tests/error_of.hpp"
 #include "random_blocks.hpp"
 
 namespace {

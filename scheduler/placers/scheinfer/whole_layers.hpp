@@ -7,11 +7,12 @@
 namespace placesim::scheduler::scheinfer::detail {
 
 // The layers to put wholly on the GPU: of most total gain (time saved) with total bytes within
-// `limit`; layers whose gain is not > 0 never go. Exact: layers of equal bytes are one group,
-// taken best gain first, and the counts per group are searched depth first, pruned by the
-// fractional-knapsack bound. That is one group for a model of identical layers, and few for
-// any real model; a model of many different layer sizes could make it slow (the bound prunes
-// most of it in practice). Among assignments of equal gain, the first found is kept.
+// `limit`; layers whose gain is not > 0 never go. Exact, by the Pareto frontier of (bytes, gain)
+// over the layers so far (Nemhauser-Ullmann): a model of identical layers keeps one point per
+// count of layers, and real models have few layer sizes; many different sizes of nearly equal
+// gain per byte (the knapsack's hard case) can grow the frontier large. Among assignments of
+// equal gain the one of fewer bytes is kept, and of equal bytes too the one without the later
+// layer.
 std::vector<bool> best_whole_layers(const std::vector<double>& bytes, const std::vector<double>& gain, double limit);
 
 }  // namespace placesim::scheduler::scheinfer::detail
