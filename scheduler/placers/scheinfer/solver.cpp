@@ -60,7 +60,7 @@ CgSolution solve_cg(const Hardware& hw, const Block& block, double r_gg) {
   };
   consider(top, "r_CG = 1 - r_GG");
   // The lines of Eq. 4 for 0 < r_CG < top (every sgn of CG and CC is 1 there).
-  const double s_gg = r_gg > 0 ? 1 : 0;
+  const double s_gg = sgn(r_gg);
   const double launch = (2 + s_gg) * hw.launch;
   std::vector<GemmLines> lines;
   lines.reserve(block.gemms.size());
