@@ -4,6 +4,9 @@ namespace placesim::scheduler {
 
 void register_builtin_placers(Registry<PlacerEntry>& r) {
   register_asymgroup(r);
+  register_scheinfer(r);
+  register_llamacpp_offload(r);
+  register_fiddler(r);
   register_autoddl_2d(r);
   register_baechi(r);
   register_chrion(r);

@@ -22,5 +22,8 @@ void register_plan_file(Registry<PlacerEntry>& r);
 void register_megatron_tp(Registry<PlacerEntry>& r);  // tensor_parallel/megatron_tp.cpp
 void register_autoddl_2d(Registry<PlacerEntry>& r);   // tensor_parallel/autoddl_2d.cpp
 void register_asymgroup(Registry<PlacerEntry>& r);    // tensor_parallel/asymgroup.cpp
+void register_scheinfer(Registry<PlacerEntry>& r);        // scheinfer/scheinfer.cpp
+void register_llamacpp_offload(Registry<PlacerEntry>& r); // scheinfer/llamacpp_offload.cpp
+void register_fiddler(Registry<PlacerEntry>& r);          // scheinfer/fiddler.cpp
 
 }  // namespace placesim::scheduler
