@@ -128,6 +128,8 @@ Graph generate_transformer(const TransformerSpec& spec) {
   if (spec.layers < 0 || spec.layers > arch.layers)
     throw InputError(fmt::format("layers must be between 0 and {} for {}, got {}", arch.layers, arch.name, spec.layers));
   const int layers = spec.layers == 0 ? arch.layers : spec.layers;
+  if (!is_moe(arch) && (spec.top_k != 0 || !spec.expert_load.empty()))
+    throw InputError(fmt::format("top_k and an expert load apply to mixture-of-experts archs only ({} is dense)", arch.name));
 
   Graph g;
   g.name = fmt::format("{}-{}-b{}-s{}-{}-{}", arch.name, to_string(spec.phase), spec.batch, spec.seq,

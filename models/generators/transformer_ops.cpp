@@ -89,12 +89,10 @@ Dims dims_of(const TransformerArch& arch, const TransformerSpec& spec) {
   return s;
 }
 
-// The dimensions of work on `tokens` gathered tokens (an expert's: any sequence's) with
-// intermediate size f.
-Dims gathered(Dims s, double tokens, double f) {
+// The dimensions of work on `tokens` tokens gathered from any sequence (an expert's).
+Dims gathered(Dims s, double tokens) {
   s.B = 1;
   s.q = s.N = tokens;
-  s.f = f;
   return s;
 }
 
@@ -225,7 +223,7 @@ void moe(const TransformerArch& arch, const Dims& s, const std::string& p, const
       idle.push_back({x + "down.w", s.f * s.h});
       continue;
     }
-    const Dims t = gathered(s, static_cast<double>(load[e]), s.f);
+    const Dims t = gathered(s, static_cast<double>(load[e]));
     mlp(arch, t, x, {p + "ln2", p + "topk"}, {s.a * t.N * s.h, 0}, ops);
     rows.push_back(x + "down");
     row_bytes.push_back(ops.back().output_bytes);
@@ -233,7 +231,9 @@ void moe(const TransformerArch& arch, const Dims& s, const std::string& p, const
   rows.push_back(p + "topk");
   row_bytes.push_back(s.a * s.N * k);  // the routing weights of each token's k experts
   if (shared) {
-    mlp(arch, gathered(s, s.N, arch.moe.shared_ffn), p + "shared.", {p + "ln2"}, {}, ops);
+    Dims all = s;  // every token, as a dense MLP's
+    all.f = arch.moe.shared_ffn;
+    mlp(arch, all, p + "shared.", {p + "ln2"}, {}, ops);
     rows.push_back(p + "shared.down");
     row_bytes.push_back(ops.back().output_bytes);
     ops.push_back(matmul(s, p + "shared_gate", p + "ln2", p + "shared_gate.w", s.h, 1, false));
