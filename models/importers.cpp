@@ -57,12 +57,12 @@ const char* importer_for(const std::string& file) {
 
 void register_importers(Registry<WorkloadEntry>& r) {
   r.add("graph-json", {"a graph from a JSON file: ops with their work or per-device times, parameters, edges",
-                       graph_json_options(), [](const Yaml& model) {
+                       graph_json_options(), [](const Yaml& model, std::uint64_t) {
                          allow_workload_keys(model, graph_json_options());
                          return load_graph_json(model.at("file").str());
                        }});
   r.add("onnx", {"an ONNX model, shapes inferred, each node costed by its op type's formula", onnx_options(),
-                 load_onnx});
+                 [](const Yaml& model, std::uint64_t) { return load_onnx(model); }});
 }
 
 }  // namespace placesim::models

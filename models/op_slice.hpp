@@ -7,7 +7,8 @@
 //   heads                     heads, kv_heads -> *s                                     -
 //   tokens   m -> m*s         q_len -> q_len*s              elements -> *s              whole
 //   batch    batch -> *s      batch -> *s                   elements -> *s     batch   whole
-//   experts  (no shape has it yet: MoE experts come with the MoE generator)
+//   experts  (no shape has it: the transformer generator makes each expert its own ops,
+//            l<i>.expert<e>.*, so a plan places experts by placing those; models/ffn_blocks.hpp)
 //   replicas every shape, and an op with none: each slice computes the whole op (share 1)
 //
 // A column slice computes its share of the outputs from the whole input and its columns of the

@@ -8,6 +8,7 @@
 // Filled by register_builtin_workloads() on first use (no static constructors).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -23,11 +24,12 @@ namespace placesim::models {
 struct WorkloadEntry {
   std::string description;
   std::vector<OptionSpec> options;  // the keys of `model:` besides generator
-  // The graph, validated; InputError at the offending key or value of `model`.
-  std::function<Graph(const Yaml& model)> build;
+  // The graph, validated; InputError at the offending key or value of `model`. `seed` is the
+  // scenario's, for workloads that draw (a transformer's sampled expert load).
+  std::function<Graph(const Yaml& model, std::uint64_t seed)> build;
   // Workloads that can describe a whole generation (models/generation.hpp): the one `model`
   // describes, or none when it describes one graph (then `build` makes it). Empty for the rest.
-  std::function<std::optional<Generation>(const Yaml& model)> generation{};
+  std::function<std::optional<Generation>(const Yaml& model, std::uint64_t seed)> generation{};
 };
 
 Registry<WorkloadEntry>& workloads();

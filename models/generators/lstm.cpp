@@ -107,7 +107,7 @@ Graph generate_lstm(const LstmSpec& spec) {
 
 void register_lstm(Registry<WorkloadEntry>& r) {
   r.add("lstm", {"unfolded LSTM: layers x seq cells, one op each (Chrion)", lstm_options(),
-                 [](const Yaml& model) { return generate_lstm(parse_lstm_spec(model)); }});
+                 [](const Yaml& model, std::uint64_t) { return generate_lstm(parse_lstm_spec(model)); }});
 }
 
 }  // namespace placesim::models

@@ -6,25 +6,12 @@
 #include <fmt/format.h>
 #include <random>
 
+#include "models/generators/portable_random.hpp"
 #include "models/workload.hpp"
 
 namespace placesim::models {
 
 namespace {
-
-// Uniform on [0, 1) from the top 53 bits.
-double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
-
-double uniform(std::mt19937_64& rng, double lo, double hi) { return lo + (hi - lo) * uniform01(rng); }
-
-// Uniform on {0 .. n-1}, n >= 1, by rejection of the incomplete top block (no modulo bias).
-std::uint64_t uniform_index(std::mt19937_64& rng, std::uint64_t n) {
-  const std::uint64_t limit = UINT64_MAX - UINT64_MAX % n;
-  std::uint64_t x;
-  do x = rng();
-  while (x >= limit);
-  return x % n;
-}
 
 void check(const RandomDagSpec& s) {
   std::string bad;
@@ -177,7 +164,7 @@ Graph generate_random_dag(const RandomDagSpec& spec) {
 void register_random_dag(Registry<WorkloadEntry>& r) {
   r.add("random-dag", {"seeded random layered DAG (Topcuoglu et al.'s HEFT experiments), in work or durations mode",
                        random_dag_options(),
-                       [](const Yaml& model) { return generate_random_dag(parse_random_dag_spec(model)); }});
+                       [](const Yaml& model, std::uint64_t) { return generate_random_dag(parse_random_dag_spec(model)); }});
 }
 
 }  // namespace placesim::models

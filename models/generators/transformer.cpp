@@ -6,8 +6,9 @@
 // Layer granularity: one node per block (embedding, each layer, head) whose flops, bytes and
 // state are the sums over its ops, whose output is its last op's and which has no shape (a
 // block is many ops; slicing needs op granularity); the weights used only by one block merge
-// into one Param node "<block>.w", a weight shared by blocks (GPT-2's tied embedding table)
-// stays its own node. Both granularities hold the same total work and weights.
+// into one Param node "<block>.w" (with the weights of its idle experts), a weight shared by
+// blocks (GPT-2's tied embedding table) stays its own node. Both granularities hold the same
+// total work and weights.
 #include "models/generators/transformer.hpp"
 
 #include <fmt/format.h>
@@ -58,7 +59,7 @@ void read_param(Graph& g, std::map<std::string, int>& params, const std::string&
 
 void build_ops(Graph& g, const std::vector<Block>& blocks, double w) {
   std::map<std::string, int> index, params;
-  for (const Block& b : blocks)
+  for (const Block& b : blocks) {
     for (const OpWork& work : b.ops) {
       Node n = op_node(work.name, work.type, b.layer);
       n.flops = work.flops;
@@ -69,8 +70,13 @@ void build_ops(Graph& g, const std::vector<Block>& blocks, double w) {
       const int v = g.add_node(std::move(n));
       index[work.name] = v;
       for (const ParamUse& p : work.params) read_param(g, params, p.name, p.elements * w, b.layer, v);
-      for (const std::string& in : work.inputs) g.add_edge(index.at(in), v, g.nodes[index.at(in)].output_bytes);
+      for (size_t i = 0; i < work.inputs.size(); ++i) {
+        const int src = index.at(work.inputs[i]);
+        g.add_edge(src, v, work.input_bytes.empty() ? g.nodes[src].output_bytes : work.input_bytes[i]);
+      }
     }
+    for (const ParamUse& p : b.idle_params) g.add_node(param_node(p.name, p.elements * w, b.layer));
+  }
 }
 
 void build_layers(Graph& g, const std::vector<Block>& blocks, double w) {
@@ -85,7 +91,8 @@ void build_layers(Graph& g, const std::vector<Block>& blocks, double w) {
     Node n = op_node(b.name, b.type, b.layer);
     std::set<std::string> inside;
     for (const OpWork& op : b.ops) inside.insert(op.name);
-    double own_params = 0;
+    double own_params = 0;  // idle experts' weights are the block's too
+    for (const ParamUse& p : b.idle_params) own_params += p.elements;
     std::map<std::string, double> shared;  // name -> elements
     std::set<int> sources;
     for (const OpWork& op : b.ops) {
@@ -121,11 +128,14 @@ Graph generate_transformer(const TransformerSpec& spec) {
   if (spec.layers < 0 || spec.layers > arch.layers)
     throw InputError(fmt::format("layers must be between 0 and {} for {}, got {}", arch.layers, arch.name, spec.layers));
   const int layers = spec.layers == 0 ? arch.layers : spec.layers;
+  if (!is_moe(arch) && (spec.top_k != 0 || !spec.expert_load.empty()))
+    throw InputError(fmt::format("top_k and an expert load apply to mixture-of-experts archs only ({} is dense)", arch.name));
 
   Graph g;
   g.name = fmt::format("{}-{}-b{}-s{}-{}-{}", arch.name, to_string(spec.phase), spec.batch, spec.seq,
                        to_string(spec.dtype), to_string(spec.granularity));
   if (layers != arch.layers) g.name += fmt::format("-{}l", layers);
+  if (is_moe(arch)) g.name += spec.expert_load.empty() ? fmt::format("-seed{}", spec.seed) : "-given-load";
   g.dtype = spec.dtype;
   const std::vector<Block> blocks = transformer_blocks(arch, spec, layers);
   const double w = bytes_per_element(spec.dtype);
@@ -141,6 +151,8 @@ Generation transformer_generation(const TransformerSpec& spec) {
     throw InputError(fmt::format("phase {} is one step, not a generation", to_string(spec.phase)));
   if (spec.output < 1) throw InputError(fmt::format("output must be >= 1, got {}", spec.output));
   if (spec.kv_stride < 1) throw InputError(fmt::format("kv_stride must be >= 1, got {}", spec.kv_stride));
+  if (!spec.expert_load.empty())
+    throw InputError("a given expert load is one step's (its tokens); a generation samples each step's");
   // The last decode step attends over seq + output - 1 positions; each must have a row of a
   // learned position table.
   const long last_kv = static_cast<long>(spec.seq) + spec.output - 1;
@@ -158,6 +170,7 @@ Generation transformer_generation(const TransformerSpec& spec) {
   g.decode = [step](int kv) {
     TransformerSpec at = step;
     at.seq = kv;
+    at.seed = step.seed + static_cast<std::uint64_t>(kv);  // each step routes its own tokens
     return generate_transformer(at);
   };
   return g;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "models/generators/transformer.hpp"
+#include "models/generators/transformer_moe.hpp"
 #include "models/workload.hpp"
 
 namespace placesim::models {
@@ -55,7 +56,11 @@ const std::vector<OptionSpec>& transformer_options() {
          "phase generate only: simulate one decode step in s, counted s times; the last always (1: exact)"},
         {"dtype", to_string(d.dtype), "weight dtype; activations in the compute dtype (fp16 for int8/int4)"},
         {"granularity", to_string(d.granularity), "op: one node per op; layer: one node per layer"},
-        {"layers", fmt::format("{}", d.layers), "keep the first N layers (0: all of the architecture's)"}};
+        {"layers", fmt::format("{}", d.layers), "keep the first N layers (0: all of the architecture's)"},
+        {"experts", "{load: sampled}",
+         "mixture-of-experts archs only: {load: sampled (each token's top_k experts drawn from the scenario's seed) | "
+         "[tokens per expert] for every layer | [[...], ...] one list per layer, top_k: experts per token (the "
+         "arch's)}"}};
   }();
   return options;
 }
@@ -77,9 +82,54 @@ void parse_generation_keys(const Yaml& model, const TransformerArch& arch, Trans
                             arch.positions));
 }
 
+// One layer's tokens per expert, each count at its item, the list's sum and length at the list.
+std::vector<long> expert_load_list(const Yaml& list, const TransformerArch& arch, const TransformerSpec& spec) {
+  if (!list.is_seq()) list.fail("expected a list of tokens per expert");
+  std::vector<long> load;
+  for (const Yaml& n : list.items()) {
+    const auto v = n.integer();
+    if (v < 0) n.fail("expected a load >= 0, got '" + n.str() + "'");
+    load.push_back(static_cast<long>(v));
+  }
+  at(list, [&] { check_expert_load(load, arch.moe.experts, top_k_of(arch, spec), step_tokens(spec)); });
+  return load;
+}
+
+// experts: {load: sampled | [n, ...] | [[n, ...], ...], top_k: k}, read after the keys that
+// set the tokens (batch, seq, phase) and the layers.
+void parse_expert_keys(const Yaml& model, const TransformerArch& arch, TransformerSpec& spec) {
+  if (!model.has("experts")) return;
+  const Yaml x = model.at("experts");
+  if (!is_moe(arch)) x.fail(fmt::format("experts applies to mixture-of-experts archs only ({} is dense)", arch.name));
+  if (!x.is_map()) x.fail("expected experts: {load: sampled | [n, ...] | [[n, ...], ...], top_k: k}");
+  x.allow_keys({"load", "top_k"});
+  if (x.has("top_k")) {
+    const Yaml k = x.at("top_k");
+    spec.top_k = positive_int(k);
+    if (spec.top_k > arch.moe.experts)
+      k.fail(fmt::format("top_k {} exceeds {}'s {} experts", spec.top_k, arch.name, arch.moe.experts));
+  }
+  if (!x.has("load")) return;
+  const Yaml load = x.at("load");
+  if (load.is_scalar() && load.str() == "sampled") return;
+  if (!load.is_seq())
+    load.fail("expected load: sampled, a list of tokens per expert, or one such list per layer; got '" + load.str() + "'");
+  if (spec.phase == Phase::Generate)
+    load.fail("a given load is one step's tokens; phase generate samples each step's (load: sampled)");
+  const std::vector<Yaml> items = load.items();
+  if (items.empty() || !items[0].is_seq()) {
+    spec.expert_load.push_back(expert_load_list(load, arch, spec));
+    return;
+  }
+  const int layers = spec.layers == 0 ? arch.layers : spec.layers;
+  if (static_cast<int>(items.size()) != layers)
+    load.fail(fmt::format("expected one load list per layer ({}), got {}", layers, items.size()));
+  for (const Yaml& list : items) spec.expert_load.push_back(expert_load_list(list, arch, spec));
+}
+
 }  // namespace
 
-TransformerSpec parse_transformer_spec(const Yaml& model) {
+TransformerSpec parse_transformer_spec(const Yaml& model, std::uint64_t seed) {
   allow_workload_keys(model, transformer_options());
   if (model.has("generator") && model.at("generator").str() != "transformer")
     model.at("generator").fail("expected generator 'transformer', got '" + model.at("generator").str() + "'");
@@ -113,22 +163,24 @@ TransformerSpec parse_transformer_spec(const Yaml& model) {
       l.fail("expected layers between 0 (all) and " + std::to_string(arch.layers) + " for " + arch.name);
     spec.layers = static_cast<int>(v);
   }
+  spec.seed = seed;
+  parse_expert_keys(model, arch, spec);
   return spec;
 }
 
 void register_transformer(Registry<WorkloadEntry>& r) {
-  WorkloadEntry e{"dense transformer decoder (GPT-2, GPT-3, MT-NLG, OpenLLaMA, LLaMA-2), prefill, decode or a whole "
-                  "generation, per op or per layer",
-                  transformer_options(), [](const Yaml& model) {
-                    const TransformerSpec spec = parse_transformer_spec(model);
+  WorkloadEntry e{"transformer decoder, dense (GPT-2, GPT-3, MT-NLG, OpenLLaMA, LLaMA-2, Qwen2) or mixture of "
+                  "experts (Mixtral, Qwen2-MoE, Phi-3.5-MoE), prefill, decode or a whole generation, per op or per layer",
+                  transformer_options(), [](const Yaml& model, std::uint64_t seed) {
+                    const TransformerSpec spec = parse_transformer_spec(model, seed);
                     if (spec.phase == Phase::Generate)
                       model.at("phase").fail(
                           "phase generate is a whole generation (a prefill, then decode steps): placesim run "
                           "simulates it; this command takes one step (phase prefill or decode)");
                     return generate_transformer(spec);
                   }};
-  e.generation = [](const Yaml& model) -> std::optional<Generation> {
-    const TransformerSpec spec = parse_transformer_spec(model);
+  e.generation = [](const Yaml& model, std::uint64_t seed) -> std::optional<Generation> {
+    const TransformerSpec spec = parse_transformer_spec(model, seed);
     if (spec.phase != Phase::Generate) return std::nullopt;
     return transformer_generation(spec);
   };

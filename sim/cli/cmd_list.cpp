@@ -59,10 +59,13 @@ void list_presets(std::string& text, Json& j) {
 // The transformer generator's architectures (its `arch` key).
 void list_models(std::string& text, Json& j) {
   for (const models::TransformerArch& m : models::transformer_archs()) {
-    text += fmt::format("transformer {:<14} {} layers, hidden {}, {} heads ({} kv), ffn {}: {}\n", m.name, m.layers,
-                        m.hidden, m.heads, m.kv_heads, m.ffn, m.description);
+    const std::string experts =
+        models::is_moe(m) ? fmt::format(" x {} experts (top {})", m.moe.experts, m.moe.top_k) : "";
+    text += fmt::format("transformer {:<14} {} layers, hidden {}, {} heads ({} kv), ffn {}{}: {}\n", m.name, m.layers,
+                        m.hidden, m.heads, m.kv_heads, m.ffn, experts, m.description);
     j.push_back({{"generator", "transformer"}, {"arch", m.name}, {"layers", m.layers}, {"hidden", m.hidden},
                  {"heads", m.heads}, {"kv_heads", m.kv_heads}, {"ffn", m.ffn}, {"vocab", m.vocab},
+                 {"experts", m.moe.experts}, {"top_k", m.moe.top_k}, {"shared_ffn", m.moe.shared_ffn},
                  {"description", m.description}});
   }
 }

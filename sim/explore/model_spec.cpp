@@ -5,21 +5,21 @@
 
 namespace placesim::explore {
 
-models::Graph build_model(const Yaml& spec) {
+models::Graph build_model(const Yaml& spec, std::uint64_t seed) {
   if (!spec.is_map())
     spec.fail("expected a model: {generator: NAME, ...} (placesim list workloads) or {file: graph.json | model.onnx}");
   if (!spec.has("generator") && spec.has("file"))
-    return models::workloads().get(models::importer_for(spec.at("file").str())).build(spec);
+    return models::workloads().get(models::importer_for(spec.at("file").str())).build(spec, seed);
   const Yaml name = spec.at("generator");
-  return models::workloads().get(name.str(), name.loc()).build(spec);
+  return models::workloads().get(name.str(), name.loc()).build(spec, seed);
 }
 
-std::optional<models::Generation> build_generation(const Yaml& spec) {
+std::optional<models::Generation> build_generation(const Yaml& spec, std::uint64_t seed) {
   if (!spec.is_map() || !spec.has("generator")) return std::nullopt;
   const Yaml name = spec.at("generator");
   const models::WorkloadEntry& e = models::workloads().get(name.str(), name.loc());
   if (!e.generation) return std::nullopt;
-  return e.generation(spec);
+  return e.generation(spec, seed);
 }
 
 std::shared_ptr<const models::CostModel> make_cost_model(const Yaml& spec, const hw::Topology& topo,

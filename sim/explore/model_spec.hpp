@@ -15,10 +15,11 @@ namespace placesim::explore {
 // {generator: NAME, key: value, ...} for any registered workload (placesim list workloads), or
 // {file: graph.json} / {file: model.onnx, dims: {name: value}}: the importer the file's name
 // picks (models::importer_for).
-models::Graph build_model(const Yaml& spec);
+// `seed` is the scenario's (models::WorkloadEntry::build).
+models::Graph build_model(const Yaml& spec, std::uint64_t seed);
 // The whole generation `spec` describes (a workload's phase: generate), or none when it is one
 // graph, which build_model makes.
-std::optional<models::Generation> build_generation(const Yaml& spec);
+std::optional<models::Generation> build_generation(const Yaml& spec, std::uint64_t seed);
 // NAME, {name: NAME, option: value, ...} (placesim list cost-models), or absent: the default
 // (models::kDefaultCostModel), for the problem's machine and graph (models::CostModelEntry::make).
 std::shared_ptr<const models::CostModel> make_cost_model(const Yaml& spec, const hw::Topology& topo,

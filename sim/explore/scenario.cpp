@@ -246,7 +246,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 }
 
 scheduler::Problem build_problem(const Scenario& s, const Point& pt) {
-  return build_problem(s, pt, build_model(Yaml(pt.root, s.file).at("model")));
+  return build_problem(s, pt, build_model(Yaml(pt.root, s.file).at("model"), s.seed));
 }
 
 scheduler::Problem build_problem(const Scenario& s, const Point& pt, models::Graph graph) {
@@ -262,7 +262,7 @@ scheduler::Problem build_problem(const Scenario& s, const Point& pt, models::Gra
 }
 
 std::optional<models::Generation> point_generation(const Scenario& s, const Point& pt) {
-  return build_generation(Yaml(pt.root, s.file).at("model"));
+  return build_generation(Yaml(pt.root, s.file).at("model"), s.seed);
 }
 
 }  // namespace placesim::explore

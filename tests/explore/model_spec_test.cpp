@@ -24,19 +24,19 @@ using test::error_of;
 
 TEST(ModelSpec, GeneratorsAndImportersBuildWhatTheyBuiltBefore) {
   const Yaml lstm = yaml("{generator: lstm, layers: 3, seq: 4}");
-  EXPECT_EQ(build_model(lstm).name, models::generate_lstm(models::parse_lstm_spec(lstm)).name);
+  EXPECT_EQ(build_model(lstm, 1).name, models::generate_lstm(models::parse_lstm_spec(lstm)).name);
   // {file: X} and {generator: graph-json, file: X} are the same import.
   const models::Graph direct = models::load_graph_json(kTwoLayer);
-  EXPECT_EQ(build_model(yaml("{file: " + kTwoLayer + "}")).nodes.size(), direct.nodes.size());
-  EXPECT_EQ(build_model(yaml("{generator: graph-json, file: " + kTwoLayer + "}")).nodes.size(), direct.nodes.size());
+  EXPECT_EQ(build_model(yaml("{file: " + kTwoLayer + "}"), 1).nodes.size(), direct.nodes.size());
+  EXPECT_EQ(build_model(yaml("{generator: graph-json, file: " + kTwoLayer + "}"), 1).nodes.size(), direct.nodes.size());
 }
 
 TEST(ModelSpec, UnknownGeneratorIsLocatedAndListsTheKnownOnes) {
-  EXPECT_EQ(error_of([] { build_model(yaml("{generator: magic, layers: 2}")); }),
+  EXPECT_EQ(error_of([] { build_model(yaml("{generator: magic, layers: 2}"), 1); }),
             "s.yaml:1:13: unknown workload 'magic' (known: graph-json, lstm, onnx, random-dag, transformer)");
-  EXPECT_EQ(error_of([] { build_model(yaml("{file: g.json, dims: {batch: 2}}")); }),
+  EXPECT_EQ(error_of([] { build_model(yaml("{file: g.json, dims: {batch: 2}}"), 1); }),
             "s.yaml:1:16: unknown key 'dims' (expected one of: generator, file)");
-  EXPECT_EQ(error_of([] { build_model(yaml("[transformer]")); }).rfind("s.yaml:1:1: expected a model", 0), 0u);
+  EXPECT_EQ(error_of([] { build_model(yaml("[transformer]"), 1); }).rfind("s.yaml:1:1: expected a model", 0), 0u);
 }
 
 TEST(ModelSpec, CostModelByNameByMapOrDefault) {

@@ -99,7 +99,8 @@ struct Work {
 // Every built-in arch, both phases, three dtypes (w = a, and int4's w != a): each op's shape
 // gives back its stored flops, bytes and parameter bytes; the embedding alone has no shape.
 // At layer granularity, each block's node holds the sum of its ops' shapes' work (the
-// embedding's stored work for the embedding) and has no shape itself.
+// embedding's stored work for the embedding) and of its idle experts' weights, and has no shape
+// itself.
 TEST(OpShape, TransformerShapesConserveTheStoredWork) {
   for (const TransformerArch& arch : transformer_archs())
     for (Phase phase : {Phase::Prefill, Phase::Decode})
@@ -130,6 +131,9 @@ TEST(OpShape, TransformerShapesConserveTheStoredWork) {
           b.bytes += shape_bytes(n.shape, dtype);
           b.weight_bytes += shape_weight_bytes(n.shape, dtype);
         }
+        // An idle expert's weights (a Param no op reads) are its layer's block's too.
+        for (int p : g.params())
+          if (g.out_edges(p).empty()) blocks[block_of(g.nodes[p])].weight_bytes += g.nodes[p].param_bytes;
         spec.granularity = Granularity::Layer;
         const Graph lg = generate_transformer(spec);
         ASSERT_EQ(lg.ops().size(), blocks.size());

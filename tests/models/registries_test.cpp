@@ -31,7 +31,7 @@ TEST(Registries, WorkloadsAcceptExactlyTheirDeclaredKeys) {
     for (const OptionSpec& o : e.options) declared += ", " + o.name;
     const Yaml model = Yaml::load_string("{generator: " + name + ", no_such_key: 1}", "m.yaml");
     try {
-      e.build(model);
+      e.build(model, 1);
       ADD_FAILURE() << name << " accepted no_such_key";
     } catch (const InputError& err) {
       EXPECT_EQ(err.detail(), "unknown key 'no_such_key' (expected one of: " + declared + ")") << name;

@@ -46,11 +46,11 @@ TEST(TransformerSpec, Defaults) {
 TEST(TransformerSpec, ErrorsNameTheLocation) {
   EXPECT_EQ(error_of("arch: gpt2-xl\nbatchsize: 2"),
             "s.yaml:2:1: unknown key 'batchsize' (expected one of: generator, arch, batch, seq, phase, output, "
-            "kv_stride, dtype, granularity, layers)");
+            "kv_stride, dtype, granularity, layers, experts)");
   EXPECT_EQ(error_of("arch: gpt5"),
             "s.yaml:1:7: unknown arch 'gpt5' (known: gpt2-large, gpt2-xl, gpt3-small, gpt3-medium, gpt3-large, "
             "gpt3-xl, gpt3-2.7b, gpt3-6.7b, gpt3-13b, gpt3-175b, mt-530b, openllama-3b, openllama-7b, "
-            "llama2-7b, llama2-13b, llama2-70b)");
+            "llama2-7b, llama2-13b, llama2-70b, qwen2-7b, mixtral-8x7b, mixtral-8x22b, qwen2-57b-a14b, phimoe)");
   EXPECT_EQ(error_of("arch: gpt2-xl\nphase: train"),
             "s.yaml:2:8: unknown phase 'train' (expected prefill, decode, generate)");
   EXPECT_EQ(error_of("arch: gpt2-xl\ndtype: fp8"),
