@@ -139,7 +139,8 @@ Plan build_cpu_gpu_plan(const Problem& p, std::string placer, const Design& d) {
       launches.items.push_back({PlanItem::Kind::Launch, it.node, -1});
       for (int e : sliced.in_edges(it.node)) {
         const int w = sliced.edges[e].src;
-        if (sliced.nodes[w].kind == models::NodeKind::Param && plan.delivery(w, d.gpu).via == Via::Copy)
+        if (p.weights == WeightsMode::Host && sliced.nodes[w].kind == models::NodeKind::Param &&
+            plan.delivery(w, d.gpu).via == Via::Copy)
           copies.push_back({PlanItem::Kind::Launch, w, d.gpu});
       }
     }

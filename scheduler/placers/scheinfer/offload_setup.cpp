@@ -1,9 +1,9 @@
 #include "scheduler/placers/scheinfer/offload_setup.hpp"
 
 #include <fmt/format.h>
-#include <map>
+#include <numeric>
 
-#include "scheduler/placers/tensor_parallel/decoder_roles.hpp"
+#include "models/ffn_blocks.hpp"
 #include "sim/core/error.hpp"
 
 namespace placesim::scheduler::offload {
@@ -62,23 +62,35 @@ SetupOptions::Setup SetupOptions::resolve(const hw::Topology& topo, const std::s
 }
 
 std::vector<FfnLayer> ffn_layers(const models::Graph& g, const std::string& placer) {
-  using tp::Role;
-  std::map<int, FfnLayer> by_layer;
-  for (const tp::DecoderOp& op : tp::decoder_roles(g, placer)) {
-    if (op.role != Role::Activation) continue;
-    Expert e;
-    e.between = {op.node};
-    for (int in : g.in_edges(op.node)) e.col_gemms.push_back(g.edges[in].src);
-    for (int out : g.out_edges(op.node)) e.row_gemm = g.edges[out].dst;
-    FfnLayer& l = by_layer[g.nodes[op.node].layer];
-    l.layer = g.nodes[op.node].layer;
-    l.experts.push_back(std::move(e));
+  std::vector<models::FfnBlock> blocks;
+  try {
+    blocks = models::ffn_blocks(g);
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("{} places the FFN blocks of transformer graphs (model: {{generator: transformer, "
+                                 "granularity: op}}): {}",
+                                 placer, e.detail()));
   }
-  if (by_layer.empty())
-    throw InputError(fmt::format("{}: graph '{}' has no FFN blocks (an activation between its linear layers) to place",
-                                 placer, g.name));
   std::vector<FfnLayer> out;
-  for (auto& [_, l] : by_layer) out.push_back(std::move(l));
+  for (const models::FfnBlock& b : blocks) {
+    FfnLayer l;
+    l.layer = b.layer;
+    for (const models::FfnExpert& x : b.experts) {
+      l.weight_bytes += std::accumulate(x.weights.begin(), x.weights.end(), 0.0,
+                                        [&](double sum, int w) { return sum + g.nodes[w].param_bytes; });
+      if (x.gemms.empty()) continue;  // idle: no token routed to it
+      Expert e;
+      e.col_gemms.assign(x.gemms.begin(), x.gemms.end() - 1);
+      e.row_gemm = x.gemms.back();
+      // The activation between them: what the row GEMM reads besides its weight.
+      for (int in : g.in_edges(e.row_gemm))
+        if (g.nodes[g.edges[in].src].kind == models::NodeKind::Op) e.between.push_back(g.edges[in].src);
+      l.experts.push_back(std::move(e));
+    }
+    if (l.experts.empty())
+      throw InputError(fmt::format("{}: layer {} of graph '{}' routes no token to any expert", placer, b.layer, g.name));
+    out.push_back(std::move(l));
+  }
+  if (out.empty()) throw InputError(fmt::format("{}: graph '{}' has no FFN blocks to place", placer, g.name));
   return out;
 }
 

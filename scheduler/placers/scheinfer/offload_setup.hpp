@@ -32,15 +32,16 @@ class SetupOptions {
   Yaml gpu_, cpu_, memory_, threads_;
 };
 
-// One transformer layer's FFN: its experts (a dense MLP is one), each an Expert of
-// cpu_gpu_plan.hpp.
+// One transformer layer's FFN: the experts this step computes (a dense MLP is one), each an
+// Expert of cpu_gpu_plan.hpp, and the weight bytes of all its experts, idle ones too.
 struct FfnLayer {
   int layer = -1;
   std::vector<Expert> experts;
+  double weight_bytes = 0;
 };
 
-// The FFN of every layer of a graph from the transformer generator, in layer order; InputError
-// naming `placer` for a graph that has none.
+// The FFN of every layer of a graph from the transformer generator (models/ffn_blocks.hpp), in
+// layer order; InputError naming `placer` for any other graph.
 std::vector<FfnLayer> ffn_layers(const models::Graph& g, const std::string& placer);
 
 // Every op of the layers' experts.

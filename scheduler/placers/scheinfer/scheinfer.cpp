@@ -9,7 +9,10 @@
 //   * r_GG per layer by Eq. 14 within the GPU memory left once everything else on the GPU is
 //     counted (the other ops' weights, the KV cache, twice the largest output, and two layers' FFN
 //     weights for the CG copies in flight), r_CC / r_CG by the edge points of Eq. 6-13; both on
-//     the generation phase (one token per sequence), as ScheInfer fixes its rates there;
+//     the generation phase (one token per sequence, each expert's load scaled to it), as
+//     ScheInfer fixes its rates there. A layer's rates slice all its experts, the idle ones' too;
+//     the engine holds only the weights some op reads, so an idle expert's GG slice is not in the
+//     simulated peak (the message's GG bytes are);
 //   * in a prompt (a graph of more than one token per sequence), each layer's n_g of Eq. 15.
 // The rates per layer, and where the GG budget went, are in `choices`; the prediction is left to
 // the simulation, since Eq. 5 models the FFN blocks alone (their Eq. 5 total is in `choices`).
@@ -81,7 +84,7 @@ class ScheInfer final : public Placer {
     const double batch = std::get<models::GemmShape>(g.nodes[first].shape).batch;
     const double per_step = std::max(1.0, batch);  // tokens of a generation step: one per sequence
     std::vector<si::Block> now, generation;
-    double ffn_bytes = 0, largest_layer = 0;
+    double ffn_bytes = 0, largest_layer = 0, all_bytes = 0;
     for (const FfnLayer& l : layers) {
       si::Block b, gen;
       double bytes = 0;
@@ -98,6 +101,7 @@ class ScheInfer final : public Placer {
       now.push_back(std::move(b));
       generation.push_back(std::move(gen));
       ffn_bytes += bytes;
+      all_bytes += l.weight_bytes;
       largest_layer = std::max(largest_layer, bytes);
     }
 
@@ -119,7 +123,13 @@ class ScheInfer final : public Placer {
                                    s.memory / 1e9, layer_fixed / 1e9));
     const double reserved = fixed + 2 * largest_output + 2 * largest_layer;
     const double budget = std::max(0.0, s.memory - reserved);
-    const si::GgAssignment gg = si::assign_gg(hw, generation, budget, static_cast<int>(steps_.integer()));
+    // A layer's rates slice every expert's weights, the idle ones' too (they are routed to in
+    // other steps), so r_GG of a layer holds r_GG of all its experts on the GPU: the solver,
+    // which sees the GEMMs of this step's experts, gets the budget scaled to them.
+    const double active = ffn_bytes / all_bytes;
+    const si::GgAssignment gg =
+        si::assign_gg(hw, generation, budget * active, static_cast<int>(steps_.integer()));
+    const double gg_bytes = gg.bytes / active;
 
     offload::Design d;
     d.cpu = s.cpu;
@@ -152,14 +162,14 @@ class ScheInfer final : public Placer {
     res.choices = {{"layers", per_layer},
                    {"gg_source", gg.source},
                    {"gg_budget_bytes", budget},
-                   {"gg_bytes", gg.bytes},
-                   {"ffn_bytes", ffn_bytes},
+                   {"gg_bytes", gg_bytes},
+                   {"ffn_bytes", all_bytes},
                    {"eq5_ffn_seconds", eq5},
                    {"fits", {{"gpu", {hw.gpu.alpha, hw.gpu.beta}}, {"cpu", {hw.cpu.alpha, hw.cpu.beta}},
                              {"c2g", {hw.c2g.alpha, hw.c2g.beta}}, {"launch", hw.launch}}}};
     res.message = fmt::format("FFN weights {:.2f} GB: {:.2f} GB resident on {} (GG, {}), the rest on {}; Eq. 5 puts "
                               "the FFN blocks at {:.4g} s{}",
-                              ffn_bytes / 1e9, gg.bytes / 1e9, topo.devices[s.gpu].id, gg.source,
+                              all_bytes / 1e9, gg_bytes / 1e9, topo.devices[s.gpu].id, gg.source,
                               topo.devices[s.cpu].id, eq5, prompt ? " (prompt, with n_g per layer)" : "");
     return res;
   }
