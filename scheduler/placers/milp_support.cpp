@@ -23,7 +23,7 @@ std::vector<OptionSpec> milp_option_specs(const std::string& default_time_limit)
           {"dump_model", "\"\"", "write each MILP to this file (.lp or .mps) for debugging; several solves: <stem>.<k><ext>"}};
 }
 
-MilpSettings::MilpSettings(const PlacerOptions& o) {
+MilpSettings::MilpSettings(const PlacerOptions& o, const std::string& placer) {
   const Yaml t = o.get("time_limit");
   time_limit_s = t.number();
   if (!(time_limit_s >= 0)) throw InputError(t.loc(), "time_limit must be >= 0 seconds");
@@ -40,11 +40,15 @@ MilpSettings::MilpSettings(const PlacerOptions& o) {
   if (warm_start)
     for (const Yaml& item : w.items()) {
       const std::string name = item.str();
+      if (name == placer) throw InputError(item.loc(), fmt::format("warm names '{}' itself; warm starts come from heuristics", name));
       const PlacerEntry& e = placers().get(name, item.loc());
       if (e.kind == PlacerKind::Bound) throw InputError(item.loc(), fmt::format("'{}' is a bound and makes no plan to start from", name));
       if (e.kind == PlacerKind::Milp) throw InputError(item.loc(), fmt::format("'{}' is a MILP placer; warm starts come from heuristics", name));
       warm.push_back(name);
     }
+  if (!warm_start && time_limit_s == 0)
+    throw InputError(t.loc(), "time_limit 0 solves nothing and returns the warm start, but warm is none: no plan could "
+                              "come out (give time_limit > 0, or warm starts)");
   const Yaml d = o.get("dump_model");
   dump_model = d.str();
   if (!dump_model.empty()) {

@@ -16,7 +16,8 @@
 //               solves (+inf: a solve found nothing and the warm start stood in)
 //   infeasible  the model has no solution (the placer names the binding device in `message`)
 //   error       CBC failed (never thrown: the warm start is returned with the solver's message)
-// time_limit 0 returns the warm start with status timeout, without solving.
+// time_limit 0 returns the warm start with status timeout, without solving (with warm: none an
+// InputError: no plan could come out). node_limit 0 means no node limit, so it needs no such rule.
 #pragma once
 
 #include <chrono>
@@ -46,7 +47,10 @@ struct MilpSettings {
   bool warm_start = true;  // false for `warm: none`: no heuristic plan, and the solver starts from nothing
   std::string dump_model;
 
-  explicit MilpSettings(const PlacerOptions& o);  // InputError at the option for a bad value
+  // `placer`: the MILP placer's own name, which its `warm` may not name. InputError at the
+  // option for a bad value, or for time_limit 0 with warm: none (no solve and no warm start:
+  // no plan could come out).
+  MilpSettings(const PlacerOptions& o, const std::string& placer);
   // Solver options for one solve of problem `p` with `seconds` of wall time (its seed; the
   // solver log with -v).
   milp::SolveOptions solve_options(const Problem& p, double seconds) const;

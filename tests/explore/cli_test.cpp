@@ -186,6 +186,31 @@ TEST(Cli, BadInputExitsTwoWithLocationAndWritesNothing) {
        "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large, seq: 1000, phase: generate}\n"
        "placers: [single-device]\nsweep: {model.output: [8, 64]}\n",
        "s.yaml:4:27: seq 1000 + output 64 needs 1063 positions; gpt2-large has 1024"},
+      // The MILP placers' options (issue 15), each at its value.
+      {"warm names the placer itself",
+       "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large}\n"
+       "placers: [{name: milp-sortinghat, warm: [heft, milp-sortinghat]}]\n",
+       "s.yaml:3:48: warm names 'milp-sortinghat' itself"},
+      {"warm names an unknown placer",
+       "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large}\n"
+       "placers: [{name: milp-moirai, warm: [heft, magic]}]\n",
+       "s.yaml:3:44: unknown placer 'magic'"},
+      {"q below 1",
+       "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large}\n"
+       "placers: [{name: efficientmip, q: 0}]\n",
+       "s.yaml:3:35: q must be >= 1"},
+      {"a time limit below zero",
+       "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large}\n"
+       "placers: [{name: milp-moirai, time_limit: -1}]\n",
+       "s.yaml:3:43: time_limit must be >= 0"},
+      {"a submodel budget below zero",
+       "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large}\n"
+       "placers: [{name: milp-sortinghat, submodel_limit: -1}]\n",
+       "s.yaml:3:51: submodel_limit must be > 0"},
+      {"no solve and no warm start",
+       "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large}\n"
+       "placers: [{name: milp-sortinghat, time_limit: 0, warm: none}]\n",
+       "s.yaml:3:47: time_limit 0 solves nothing"},
       {"zero bandwidth",
        "hardware: {devices: [{id: h, type: host_memory, memory: 1GiB}, {id: g, type: gpu, memory: 1GiB, "
        "memory_bw: 1GB/s, fp32: 1TFLOPS}], links: [{a: h, b: g, bw: 0GB/s}]}\n"

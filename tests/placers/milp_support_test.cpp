@@ -28,7 +28,7 @@ scheduler::Problem two_ops() {
 }
 
 MilpSettings settings(const std::string& yaml) {
-  return MilpSettings(PlacerOptions(scheduler::milp_option_specs("10"), Yaml::load_string(yaml, "s.yaml")));
+  return MilpSettings(PlacerOptions(scheduler::milp_option_specs("10"), Yaml::load_string(yaml, "s.yaml")), "milp-test");
 }
 
 scheduler::milp::Result result(scheduler::milp::Status status, double gap, double objective = 4, double bound = 3) {
@@ -45,7 +45,8 @@ scheduler::milp::Result result(scheduler::milp::Status status, double gap, doubl
 TEST(MilpSupport, BadOptionsAreInputErrorsAtTheirLocation) {
   for (const char* bad : {"{time_limit: -1}", "{node_limit: -5}", "{gap: 1.5}", "{warm: heft}",
                           "{warm: [no-such-placer]}", "{warm: [critical-path]}", "{warm: [milp-sortinghat]}",
-                          "{warm: nothing}", "{dump_model: model.txt}"}) {
+                          "{warm: nothing}", "{dump_model: model.txt}", "{warm: [heft, milp-test]}",
+                          "{time_limit: 0, warm: none}"}) {
     try {
       settings(bad);
       ADD_FAILURE() << bad << " was accepted";

@@ -179,7 +179,7 @@ double serial_bound(const Instance& in) {
 
 class MilpMoirai final : public Placer {
  public:
-  explicit MilpMoirai(const PlacerOptions& o) : settings_(o) {
+  explicit MilpMoirai(const PlacerOptions& o) : settings_(o, "milp-moirai") {
     if (o.get("coarsen").boolean()) {
       const Yaml sets = o.get("fusion");
       if (!sets.is_seq()) throw InputError(sets.loc(), "fusion must be a list of rule sets, e.g. [eigen, epilogue]");
