@@ -40,7 +40,8 @@ void BM_Cold(benchmark::State& state) {
   const MilpSettings settings(PlacerOptions(milp_option_specs("60"),
                                             Yaml::load_string("{warm: none, time_limit: 1e9, gap: " +
                                                                   std::to_string(kGap) + "}",
-                                                              "bench")));
+                                                              "bench")),
+                              "milp-sortinghat");
   ShConfig cfg;
   cfg.submodel_limit_s = kLimit;
   cfg.strength.release_floor = state.range(1) == 1;

@@ -48,7 +48,8 @@ const Largest& largest(int q) {
         milp_option_specs("60"),
         Yaml::load_string("{warm: [heft, single-device, deepplan], time_limit: 1e9, node_limit: " +
                               std::to_string(kChainNodes) + "}",
-                          "bench")));
+                          "bench")),
+        "milp-sortinghat");
     // The point whose largest submodel is largest (partitioning costs nothing, solving does).
     ShConfig cfg;
     cfg.q = q;

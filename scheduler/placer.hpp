@@ -6,6 +6,7 @@
 // InputError at its location in the scenario.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -23,12 +24,35 @@
 
 namespace placesim::scheduler {
 
+// What a MILP placer found, beside the plan it returns (milp_support.hpp, finish_milp), so a
+// comparison shows what each policy found and not only what it returned. Other placers have none.
+struct MilpRecord {
+  // Where the returned plan came from: "milp" (the MILP's own), or "warm:<placer>" (the warm-start
+  // heuristic's plan, which simulated faster or stood in for a MILP that found none).
+  std::string plan_source;
+  // The MILP's own plan: its simulated makespan (returned or not; none when the MILP made no plan
+  // or its plan does not fit in memory), and its model's objective and best bound, in seconds
+  // (none without a plan; the bound also when no solve proved one). With several solves, those
+  // of the last when each solve carries the earlier ones' schedule (SortingHat's chained
+  // submodels, MOIRAI's windows: that bound holds given the earlier solves' choices, so the
+  // placer's `gap`, the largest over its solves, says how far from proven the whole is), else
+  // their sums (EfficientMIP's submodels run one after another).
+  std::optional<double> makespan_s;
+  std::optional<double> objective_s;
+  std::optional<double> bound_s;
+  int solves = 0;
+  int optimal = 0;            // solves proven optimal (within the placer's gap)
+  std::int64_t nodes = 0;     // branch-and-bound nodes over the solves
+  bool operator==(const MilpRecord&) const = default;
+};
+
 struct PlacerResult {
   std::optional<Plan> plan;          // none for bounds
   std::optional<double> predicted_s; // the placer's own prediction, if it makes one
   RunStatus status = RunStatus::Ok;
   std::string message;
   std::optional<double> gap;         // MILP placers: relative optimality gap of their solves
+  std::optional<MilpRecord> milp;    // MILP placers: what the MILP found (none for other placers)
   // The placer's own decisions, structured for scripts (`choices` in `placesim run --json` and
   // `placesim plan --json`): asymgroup's k, groups and volume, the TP degree, per-layer rates.
   // Null when it has none to report; the message says the same in words.

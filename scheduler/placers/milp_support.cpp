@@ -23,7 +23,7 @@ std::vector<OptionSpec> milp_option_specs(const std::string& default_time_limit)
           {"dump_model", "\"\"", "write each MILP to this file (.lp or .mps) for debugging; several solves: <stem>.<k><ext>"}};
 }
 
-MilpSettings::MilpSettings(const PlacerOptions& o) {
+MilpSettings::MilpSettings(const PlacerOptions& o, const std::string& placer) {
   const Yaml t = o.get("time_limit");
   time_limit_s = t.number();
   if (!(time_limit_s >= 0)) throw InputError(t.loc(), "time_limit must be >= 0 seconds");
@@ -40,11 +40,15 @@ MilpSettings::MilpSettings(const PlacerOptions& o) {
   if (warm_start)
     for (const Yaml& item : w.items()) {
       const std::string name = item.str();
+      if (name == placer) throw InputError(item.loc(), fmt::format("warm names '{}' itself; warm starts come from heuristics", name));
       const PlacerEntry& e = placers().get(name, item.loc());
       if (e.kind == PlacerKind::Bound) throw InputError(item.loc(), fmt::format("'{}' is a bound and makes no plan to start from", name));
       if (e.kind == PlacerKind::Milp) throw InputError(item.loc(), fmt::format("'{}' is a MILP placer; warm starts come from heuristics", name));
       warm.push_back(name);
     }
+  if (!warm_start && time_limit_s == 0)
+    throw InputError(t.loc(), "time_limit 0 solves nothing and returns the warm start, but warm is none: no plan could "
+                              "come out (give time_limit > 0, or warm starts)");
   const Yaml d = o.get("dump_model");
   dump_model = d.str();
   if (!dump_model.empty()) {
@@ -107,7 +111,14 @@ std::optional<ScoredPlan> best_heuristic(const Problem& p, const std::vector<std
   return best;
 }
 
-void SolveSummary::add(const milp::Result& r) {
+void SolveSummary::add(const milp::Result& r, double seconds_per_unit) {
+  const std::optional<double> objective =
+      r.has_solution() ? std::optional<double>(r.objective * seconds_per_unit) : std::nullopt;
+  const std::optional<double> bound =
+      std::isfinite(r.best_bound) ? std::optional<double>(r.best_bound * seconds_per_unit) : std::nullopt;
+  const bool first = solves == 0;
+  objective_s = chained || first ? objective : objective && objective_s ? std::optional(*objective_s + *objective) : std::nullopt;
+  bound_s = chained || first ? bound : bound && bound_s ? std::optional(*bound_s + *bound) : std::nullopt;
   ++solves;
   if (r.status == milp::Status::Optimal) ++optimal;
   if (!r.has_solution()) ++without_solution;
@@ -124,6 +135,16 @@ std::string SolveSummary::describe() const {
                      std::isfinite(gap) ? fmt::format("{:.3g}%", 100 * gap) : std::string("inf"), nodes);
 }
 
+// The record of the solves; plan_source and the MILP plan's figures are the caller's to fill.
+static MilpRecord record_of(const SolveSummary& s) {
+  MilpRecord m;
+  m.plan_source = "none";
+  m.solves = s.solves;
+  m.optimal = s.optimal;
+  m.nodes = s.nodes;
+  return m;
+}
+
 PlacerResult finish_milp(const Problem& p, std::optional<Plan> milp_plan, std::optional<double> milp_predicted_s,
                          const SolveSummary& s, const std::optional<ScoredPlan>& warm) {
   PlacerResult r;
@@ -131,7 +152,14 @@ PlacerResult finish_milp(const Problem& p, std::optional<Plan> milp_plan, std::o
   const bool proven = s.solves > 0 && s.optimal == s.solves;
   r.status = proven ? RunStatus::Ok : s.error.empty() ? RunStatus::Timeout : RunStatus::Error;
   const double own = milp_plan ? simulated_makespan(p, *milp_plan) : std::numeric_limits<double>::infinity();
+  MilpRecord& m = r.milp.emplace(record_of(s));
+  if (milp_plan) {
+    if (std::isfinite(own)) m.makespan_s = own;
+    m.objective_s = s.objective_s;
+    m.bound_s = s.bound_s;
+  }
   if (warm && !(own <= warm->simulated_s)) {
+    m.plan_source = "warm:" + warm->placer;
     // The warm start simulates strictly faster (or the MILP gave nothing usable): keep it.
     // No prediction: the MILP's model did not time this plan, and the heuristic's own estimate
     // would be charged to the MILP's model. The MILP plan's prediction goes in the message.
@@ -142,6 +170,7 @@ PlacerResult finish_milp(const Problem& p, std::optional<Plan> milp_plan, std::o
                                         milp_predicted_s.value_or(std::numeric_limits<double>::quiet_NaN()))
                           : fmt::format("{}; warm start ({}) returned", s.describe(), warm->placer);
   } else {
+    if (milp_plan) m.plan_source = "milp";
     r.plan = std::move(milp_plan);
     r.predicted_s = milp_predicted_s;
     r.message = s.describe();
@@ -151,6 +180,14 @@ PlacerResult finish_milp(const Problem& p, std::optional<Plan> milp_plan, std::o
     r.status = RunStatus::Error;
     r.message += "; no plan: neither the MILP nor any warm-start heuristic produced one that fits";
   }
+  return r;
+}
+
+PlacerResult milp_infeasible(const SolveSummary& s, std::string message) {
+  PlacerResult r;
+  r.status = RunStatus::Infeasible;
+  r.message = std::move(message);
+  r.milp = record_of(s);
   return r;
 }
 

@@ -6,7 +6,8 @@
 // the paper's model, and the plan built from it may simulate slower than a heuristic's (the
 // heuristic's plan may not even be expressible in the MILP's slots). So every MILP placer
 // scores its own plan and the best heuristic plan by simulating both (lower + engine), and
-// returns the faster, saying which in the message.
+// returns the faster, saying which in the message and in its record (PlacerResult::milp:
+// plan_source, and the MILP's own plan simulated either way).
 //
 // Status (PlacerResult::status, as RunStatus writes it):
 //   ok          every solve proved its optimum (within `gap`)
@@ -15,7 +16,8 @@
 //               solves (+inf: a solve found nothing and the warm start stood in)
 //   infeasible  the model has no solution (the placer names the binding device in `message`)
 //   error       CBC failed (never thrown: the warm start is returned with the solver's message)
-// time_limit 0 returns the warm start with status timeout, without solving.
+// time_limit 0 returns the warm start with status timeout, without solving (with warm: none an
+// InputError: no plan could come out). node_limit 0 means no node limit, so it needs no such rule.
 #pragma once
 
 #include <chrono>
@@ -45,7 +47,10 @@ struct MilpSettings {
   bool warm_start = true;  // false for `warm: none`: no heuristic plan, and the solver starts from nothing
   std::string dump_model;
 
-  explicit MilpSettings(const PlacerOptions& o);  // InputError at the option for a bad value
+  // `placer`: the MILP placer's own name, which its `warm` may not name. InputError at the
+  // option for a bad value, or for time_limit 0 with warm: none (no solve and no warm start:
+  // no plan could come out).
+  MilpSettings(const PlacerOptions& o, const std::string& placer);
   // Solver options for one solve of problem `p` with `seconds` of wall time (its seed; the
   // solver log with -v).
   milp::SolveOptions solve_options(const Problem& p, double seconds) const;
@@ -85,21 +90,34 @@ std::optional<ScoredPlan> best_heuristic(const Problem& p, const std::vector<std
 
 // Outcome of the solves one placement made (one per submodel, or one).
 struct SolveSummary {
+  // Each solve's model carries the earlier solves' schedule (SortingHat's chaining, MOIRAI's
+  // windows): the last solve's objective and bound are the whole placement's. Else the solves
+  // run one after another and theirs add up (EfficientMIP).
+  bool chained = true;
   int solves = 0;
   int optimal = 0;
   int without_solution = 0;  // NoSolution or Error: the warm start stood in for that solve
   double gap = 0;            // largest gap over the solves
   std::int64_t nodes = 0;
   std::string error;         // the first solver error, if any
-  void add(const milp::Result& r);
+  // The model's objective and best bound so far, seconds, combined as `chained` says; none once
+  // a solve that counts had no incumbent (objective) or no finite bound.
+  std::optional<double> objective_s, bound_s;
+  // `seconds_per_unit`: the model's time unit (the placers scale time for CBC's tolerances).
+  void add(const milp::Result& r, double seconds_per_unit);
   // "3 solves, 2 optimal, gap 1.2%, 5210 nodes"
   std::string describe() const;
 };
 
 // The placer's result: its own plan (with its model's prediction) unless the warm start
 // simulates strictly faster, then the warm start's plan without a prediction (the message gives
-// the MILP plan's simulated and predicted makespans). Status as the header says.
+// the MILP plan's simulated and predicted makespans). Status as the header says. Its `milp`
+// record says which was returned and what the MILP's own plan simulates to either way.
 PlacerResult finish_milp(const Problem& p, std::optional<Plan> milp_plan, std::optional<double> milp_predicted_s,
                          const SolveSummary& s, const std::optional<ScoredPlan>& warm);
+
+// A placement that ends with no plan because the model is infeasible (the message names the
+// binding memory): status infeasible, and the record of the solves made (plan_source "none").
+PlacerResult milp_infeasible(const SolveSummary& s, std::string message);
 
 }  // namespace placesim::scheduler

@@ -1,6 +1,7 @@
 // placesim plan: one placer's plan at one sweep point, as JSON to inspect, edit and re-score
 // with `placesim simulate`.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fmt/format.h>
 
@@ -10,6 +11,7 @@
 #include "sim/cli/scenario_args.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/file_io.hpp"
+#include "sim/explore/report.hpp"
 #include "sim/explore/runner.hpp"
 
 namespace placesim::cli {
@@ -58,6 +60,8 @@ int cmd_plan(const std::vector<std::string>& args) {
     j["predicted_s"] = r.predicted_s ? nlohmann::ordered_json(*r.predicted_s) : nlohmann::ordered_json(nullptr);
     j["makespan_s"] = r.makespan_s ? nlohmann::ordered_json(*r.makespan_s) : nlohmann::ordered_json(nullptr);
     j["status"] = scheduler::to_string(r.status);
+    j["gap"] = r.gap && std::isfinite(*r.gap) ? nlohmann::ordered_json(*r.gap) : nlohmann::ordered_json(nullptr);
+    j["milp"] = explore::milp_json(r.milp);
     j["message"] = r.message;
     j["choices"] = r.choices;
     j["plan"] = nlohmann::ordered_json::parse(plan_text);

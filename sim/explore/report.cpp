@@ -1,5 +1,6 @@
 #include "sim/explore/report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -20,6 +21,13 @@ static nlohmann::ordered_json comm_json(const std::optional<scheduler::CommBytes
   for (auto& [dev, bytes] : c->per_gpu) per_gpu[dev] = bytes;
   for (auto& [kind, bytes] : c->by_kind) by_kind[kind] = bytes;
   return {{"total", c->total}, {"inter_node", c->inter_node}, {"per_gpu", per_gpu}, {"by_kind", by_kind}};
+}
+
+nlohmann::ordered_json milp_json(const std::optional<scheduler::MilpRecord>& m) {
+  if (!m) return nullptr;
+  return {{"plan_source", m->plan_source}, {"makespan_s", opt(m->makespan_s)}, {"objective_s", opt(m->objective_s)},
+          {"bound_s", opt(m->bound_s)},    {"solves", m->solves},             {"optimal", m->optimal},
+          {"nodes", m->nodes}};
 }
 
 // A whole generation's figures beside the run's (its makespan is the end-to-end latency).
@@ -55,6 +63,7 @@ nlohmann::ordered_json runs_to_json(const RunSet& set, bool timing) {
     j["speedup"] = opt(r.speedup);
     // JSON has no infinity: a MILP placer whose solve found nothing has gap null and says so.
     j["gap"] = r.gap && std::isfinite(*r.gap) ? nlohmann::ordered_json(*r.gap) : nlohmann::ordered_json(nullptr);
+    j["milp"] = milp_json(r.milp);
     j["peak_mem_bytes"] = mem;
     j["comm_bytes"] = comm_json(r.comm_bytes);
     if (r.generation) add_generation_json(j, *r.generation);
@@ -131,6 +140,8 @@ Comparison compare(const RunSet& set, const std::string& baseline, Metric metric
       nr.bound.resize(c.placers.size());
       nr.status.resize(c.placers.size());
       nr.comm.resize(c.placers.size());
+      nr.milp.resize(c.placers.size());
+      nr.gap.resize(c.placers.size());
       c.rows.push_back(std::move(nr));
     }
     Comparison::Row& rr = c.rows[it->second];
@@ -138,6 +149,8 @@ Comparison compare(const RunSet& set, const std::string& baseline, Metric metric
     rr.value[k] = metric_of(r, metric);
     rr.status[k] = scheduler::to_string(r.status);
     rr.comm[k] = r.comm_bytes;
+    rr.milp[k] = r.milp;
+    rr.gap[k] = r.gap;
     if (metric == Metric::Makespan && !r.makespan_s && r.status == scheduler::RunStatus::Ok) rr.bound[k] = r.predicted_s;
   }
   std::vector<double> log_sum(c.placers.size(), 0.0);
@@ -157,12 +170,24 @@ Comparison compare(const RunSet& set, const std::string& baseline, Metric metric
   return c;
 }
 
+// A MILP placer's value is marked with the warm start it returned ("warm:heft"), so the column
+// never passes a heuristic's plan off as the MILP's.
 static std::string cell(const std::optional<double>& v, const std::optional<double>& sp,
-                        const std::optional<double>& bound, const std::string& status) {
+                        const std::optional<double>& bound, const std::string& status,
+                        const std::optional<scheduler::MilpRecord>& milp) {
   if (!v && bound) return fmt::format(">= {:.4f} ms", *bound * 1e3);
   if (!v) return status.empty() ? "-" : status;
   std::string s = fmt::format("{:.4f} ms", *v * 1e3);
   if (sp) s += fmt::format(" ({:.2f}x)", *sp);
+  if (milp && milp->plan_source != "milp") s += " " + milp->plan_source;
+  return s;
+}
+
+// The MILP's own plan: its simulated makespan (or "no plan") and the largest gap of its solves.
+static std::string milp_cell(const std::optional<scheduler::MilpRecord>& m, const std::optional<double>& gap) {
+  if (!m) return "-";
+  std::string s = m->makespan_s ? fmt::format("{:.4f} ms", *m->makespan_s * 1e3) : std::string("no plan");
+  if (gap) s += std::isfinite(*gap) ? fmt::format(" (gap {:.1f}%)", 100 * *gap) : std::string(" (gap inf)");
   return s;
 }
 
@@ -200,16 +225,25 @@ std::string format_comparison(const Comparison& c) {
   std::vector<std::string> head{"point"};
   for (auto& p : c.placers) head.push_back(p);
   std::vector<std::vector<std::string>> table{head}, comm{head};
+  // The MILP placers' columns: those with a record at some point.
+  std::vector<size_t> milp_cols;
+  for (size_t k = 0; k < c.placers.size(); ++k)
+    if (std::any_of(c.rows.begin(), c.rows.end(), [&](const Comparison::Row& r) { return r.milp[k].has_value(); }))
+      milp_cols.push_back(k);
+  std::vector<std::vector<std::string>> milp{{"point"}};
+  for (size_t k : milp_cols) milp[0].push_back(c.placers[k]);
   bool any_comm = false;
   for (const Comparison::Row& r : c.rows) {
-    std::vector<std::string> line{point_label(r.point)}, comm_line{point_label(r.point)};
+    std::vector<std::string> line{point_label(r.point)}, comm_line{point_label(r.point)}, milp_line{point_label(r.point)};
     for (size_t k = 0; k < c.placers.size(); ++k) {
-      line.push_back(cell(r.value[k], r.speedup[k], r.bound[k], r.status[k]));
+      line.push_back(cell(r.value[k], r.speedup[k], r.bound[k], r.status[k], r.milp[k]));
       comm_line.push_back(comm_cell(r.comm[k]));
       any_comm = any_comm || r.comm[k];
     }
+    for (size_t k : milp_cols) milp_line.push_back(milp_cell(r.milp[k], r.gap[k]));
     table.push_back(line);
     comm.push_back(comm_line);
+    milp.push_back(milp_line);
   }
   if (!c.baseline.empty()) {
     std::vector<std::string> line{"geomean speed-up"};
@@ -220,6 +254,9 @@ std::string format_comparison(const Comparison& c) {
                                 c.baseline.empty() ? "" : fmt::format(" (speed-up over {})", c.baseline));
   out += render(table, !c.baseline.empty());
   if (any_comm) out += "\nbytes sent between devices per point: total (inter-node)\n" + render(comm, false);
+  if (!milp_cols.empty())
+    out += "\nthe MILP's own plan per point, returned or not: simulated makespan (largest gap of its solves)\n" +
+           render(milp, false);
   return out;
 }
 
@@ -236,7 +273,8 @@ nlohmann::ordered_json comparison_to_json(const Comparison& c) {
       placers[c.placers[k]] = {{"value_s", opt(r.value[k])},
                                {"speedup", opt(r.speedup[k])},
                                {"status", r.status[k]},
-                               {"comm_bytes", comm_json(r.comm[k])}};
+                               {"comm_bytes", comm_json(r.comm[k])},
+                               {"milp", milp_json(r.milp[k])}};
     rows.push_back({{"point", point}, {"placers", placers}});
   }
   j["points"] = rows;

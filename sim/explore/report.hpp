@@ -1,7 +1,8 @@
 // Presenting a RunSet: the `--json` document of `placesim run`, and the comparison table
-// (makespan and speed-up over the baseline per sweep point, geometric mean per placer; then the
-// bytes each plan sent between devices, in total and across nodes) that `placesim run` and
-// `placesim compare` print.
+// (makespan and speed-up over the baseline per sweep point, geometric mean per placer, a MILP
+// placer's cell marked with the warm start it returned; then the bytes each plan sent between
+// devices, in total and across nodes; then each MILP placer's own plan, returned or not) that
+// `placesim run` and `placesim compare` print.
 #pragma once
 
 #include <map>
@@ -16,6 +17,11 @@ namespace placesim::explore {
 // timing: include placement_s (a wall-clock measurement, so it differs between runs; without
 // it the document is byte-identical for identical inputs).
 nlohmann::ordered_json runs_to_json(const RunSet& set, bool timing);
+
+// A MILP placer's record as `--json` prints it under "milp" (`run` and `plan`): plan_source,
+// makespan_s (the MILP's own plan, simulated), objective_s, bound_s, solves, optimal, nodes;
+// null for other placers. Absent figures (and infinities, which JSON lacks) are null.
+nlohmann::ordered_json milp_json(const std::optional<scheduler::MilpRecord>& m);
 
 // makespan (simulated; a whole generation's end-to-end latency), predicted (the placer's own),
 // ttft and tpot (a whole generation's time to first token and time per output token).
@@ -34,6 +40,8 @@ struct Comparison {
     std::vector<std::optional<double>> bound;    // per placer: a bound's prediction (no makespan)
     std::vector<std::string> status;
     std::vector<std::optional<scheduler::CommBytes>> comm;  // per placer: what its plan moved
+    std::vector<std::optional<scheduler::MilpRecord>> milp;  // per placer: a MILP placer's record
+    std::vector<std::optional<double>> gap;                  // per placer: a MILP placer's gap
   };
   std::vector<Row> rows;
   std::vector<std::optional<double>> geomean;  // per placer, over points where defined

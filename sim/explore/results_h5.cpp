@@ -15,6 +15,10 @@
 //                tpot_s f64, weights_shared int8 (1, 0, or -1: unknown): one row per run of a
 //                whole generation (its makespan_s in `runs` is the end-to-end latency); other
 //                runs have no row. Files before schema 4 have no such table.
+//   milp:        run int32, plan_source str ("milp", "warm:<placer>" or "none"), makespan_s f64 (the
+//                MILP's own plan, simulated), objective_s f64, bound_s f64, solves int32, optimal
+//                int32, nodes int64: one row per run of a MILP placer (scheduler::MilpRecord); other
+//                runs have no row. Files before schema 5 have no such table.
 // Strings are variable-length UTF-8. `point` is a JSON object {axis: value} in axis order; absent
 // optionals are NaN. Root attributes: schema_version (int) and variable-length strings
 // placesim_version, git_commit, scenario, scenario_text, hardware_text, baseline,
@@ -90,6 +94,17 @@ struct GenerationRow {
   std::int8_t weights_shared;
 };
 
+struct MilpRow {
+  std::int32_t run;
+  const char* plan_source;
+  double makespan_s;
+  double objective_s;
+  double bound_s;
+  std::int32_t solves;
+  std::int32_t optimal;
+  std::int64_t nodes;
+};
+
 Handle run_type(hid_t str) {
   Handle t(H5Tcreate(H5T_COMPOUND, sizeof(RunRow)), H5Tclose, "runs type");
   check(H5Tinsert(t, "point_index", HOFFSET(RunRow, point_index), H5T_NATIVE_INT32), "runs type");
@@ -135,6 +150,19 @@ Handle generation_type() {
   return t;
 }
 
+Handle milp_type(hid_t str) {
+  Handle t(H5Tcreate(H5T_COMPOUND, sizeof(MilpRow)), H5Tclose, "milp type");
+  check(H5Tinsert(t, "run", HOFFSET(MilpRow, run), H5T_NATIVE_INT32), "milp type");
+  check(H5Tinsert(t, "plan_source", HOFFSET(MilpRow, plan_source), str), "milp type");
+  check(H5Tinsert(t, "makespan_s", HOFFSET(MilpRow, makespan_s), H5T_NATIVE_DOUBLE), "milp type");
+  check(H5Tinsert(t, "objective_s", HOFFSET(MilpRow, objective_s), H5T_NATIVE_DOUBLE), "milp type");
+  check(H5Tinsert(t, "bound_s", HOFFSET(MilpRow, bound_s), H5T_NATIVE_DOUBLE), "milp type");
+  check(H5Tinsert(t, "solves", HOFFSET(MilpRow, solves), H5T_NATIVE_INT32), "milp type");
+  check(H5Tinsert(t, "optimal", HOFFSET(MilpRow, optimal), H5T_NATIVE_INT32), "milp type");
+  check(H5Tinsert(t, "nodes", HOFFSET(MilpRow, nodes), H5T_NATIVE_INT64), "milp type");
+  return t;
+}
+
 double or_nan(const std::optional<double>& v) { return v ? *v : std::numeric_limits<double>::quiet_NaN(); }
 
 std::optional<double> from_nan(double v) {
@@ -177,6 +205,7 @@ void write_file(const std::string& path, const RunSet& set) {
   std::vector<PeakRow> peaks;
   std::vector<CommRow> comms;
   std::vector<GenerationRow> generations;
+  std::vector<MilpRow> milps;
   for (std::size_t i = 0; i < set.runs.size(); ++i) {
     const RunResult& r = set.runs[i];
     points.push_back(point_json(r));
@@ -189,6 +218,9 @@ void write_file(const std::string& path, const RunSet& set) {
     if (const auto& g = r.generation)
       generations.push_back({run, g->input_tokens, g->output_tokens, g->kv_stride, or_nan(g->ttft_s), or_nan(g->tpot_s),
                              static_cast<std::int8_t>(g->weights_shared ? *g->weights_shared : -1)});
+    if (const auto& m = r.milp)
+      milps.push_back({run, m->plan_source.c_str(), or_nan(m->makespan_s), or_nan(m->objective_s), or_nan(m->bound_s),
+                       m->solves, m->optimal, m->nodes});
     if (!r.comm_bytes) continue;
     comms.push_back({run, "total", "", r.comm_bytes->total});
     comms.push_back({run, "inter_node", "", r.comm_bytes->inter_node});
@@ -200,6 +232,7 @@ void write_file(const std::string& path, const RunSet& set) {
   write_table(file, "peak_memory", peak_type(str), peaks);
   write_table(file, "comm_bytes", comm_type(str), comms);
   write_table(file, "generation", generation_type(), generations);
+  write_table(file, "milp", milp_type(str), milps);
   check(H5Fflush(file, H5F_SCOPE_GLOBAL), "flush");
 }
 
@@ -325,6 +358,17 @@ RunSet read_file(const std::string& path) {
     g.ttft_s = from_nan(row.ttft_s);
     g.tpot_s = from_nan(row.tpot_s);
     if (row.weights_shared >= 0) g.weights_shared = row.weights_shared == 1;
+  });
+  if (version < 5) return set;  // no MILP records before schema 5
+  read_table<MilpRow>(file, "milp", milp_type(str), [&](const MilpRow& row) {
+    scheduler::MilpRecord& m = run_of("milp", row.run).milp.emplace();
+    m.plan_source = text_of(row.plan_source);
+    m.makespan_s = from_nan(row.makespan_s);
+    m.objective_s = from_nan(row.objective_s);
+    m.bound_s = from_nan(row.bound_s);
+    m.solves = row.solves;
+    m.optimal = row.optimal;
+    m.nodes = row.nodes;
   });
   return set;
 }

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "scheduler/comm_bytes.hpp"
+#include "scheduler/placer.hpp"
 #include "scheduler/run_status.hpp"
 
 namespace placesim::explore {
@@ -38,6 +39,9 @@ struct RunResult {
   std::optional<double> makespan_s;                       // simulated; none for bounds and failures
   std::optional<double> predicted_s;                      // the placer's own prediction
   std::optional<double> gap;                              // MILP placers: relative optimality gap
+  // MILP placers: where the plan came from and what the MILP's own plan simulates to
+  // (PlacerResult::milp); none for other placers. A whole generation's is its prefill placement's.
+  std::optional<scheduler::MilpRecord> milp;
   std::optional<double> speedup;                          // baseline makespan / this makespan
   std::map<std::string, double> peak_mem_bytes;           // per device id
   std::optional<scheduler::CommBytes> comm_bytes;         // what its plan's transfers moved; none unsimulated

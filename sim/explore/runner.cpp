@@ -38,6 +38,7 @@ SingleRun run_placer(const scheduler::Problem& p, const scheduler::PlacerSpec& p
   r.choices = pr.choices;
   r.predicted_s = pr.predicted_s;
   r.gap = pr.gap;
+  r.milp = pr.milp;
   if (!pr.plan) return out;
 
   // A plan the placer made itself that cannot be lowered or run is that placer's failure.

@@ -1,6 +1,7 @@
 // The command line end to end: determinism, bad input (exit 2, file:line:column, no output
 // file), infeasible as a result, --set overrides, list, plan -> simulate round trips (by graph
 // file and by scenario), compare.
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -65,6 +66,69 @@ TEST(Cli, MilpScenarioWithNodeLimitsGivesByteIdenticalJson) {
   EXPECT_EQ(a.out, b.out);
 }
 
+// Where each MILP placer's plan came from, on one layer of GPT-2 large with node limits. Warm
+// from HEFT, SortingHat's own plan (chained submodels, weights copied from the host) simulates
+// slower than HEFT's, so HEFT's plan is returned and the MILP's recorded beside it; warm from
+// single-device, the MILP's plan beats it and is returned. Twice: byte-identical.
+TEST(Cli, MilpRunsSayWhereTheirPlanCameFrom) {
+  const std::string dir = temp_dir("plan-source");
+  const std::string s = write(dir, "s.yaml",
+                              "name: plan-source\n"
+                              "hardware: sortinghat-v100\n"
+                              "model: {generator: transformer, arch: gpt2-large, layers: 1, batch: 1, seq: 32, phase: prefill}\n"
+                              "weights: host\n"
+                              "placers:\n"
+                              "  - heft\n"
+                              "  - single-device\n"
+                              "  - {name: milp-sortinghat, time_limit: 600, submodel_limit: 600, node_limit: 30, warm: [heft]}\n"
+                              "  - {name: milp-sortinghat, time_limit: 600, submodel_limit: 600, node_limit: 30, warm: [single-device]}\n"
+                              "baseline: single-device\n");
+  const auto a = run_cli("run " + s + " --json -o " + dir + "/a.h5");
+  const auto b = run_cli("run " + s + " --json -o " + dir + "/b.h5");
+  ASSERT_EQ(a.code, 0) << a.err;
+  ASSERT_EQ(b.code, 0) << b.err;
+  EXPECT_EQ(a.out, b.out);
+  const auto runs = nlohmann::json::parse(a.out)["runs"];
+  ASSERT_EQ(runs.size(), 4u);
+  const auto &heft = runs[0], &single = runs[1], &warm_wins = runs[2], &milp_wins = runs[3];
+  EXPECT_TRUE(heft["milp"].is_null()) << "a heuristic has no MILP record";
+  EXPECT_TRUE(heft["gap"].is_null());
+
+  const auto& w = warm_wins["milp"];
+  EXPECT_EQ(w["plan_source"], "warm:heft") << warm_wins["message"];
+  EXPECT_EQ(warm_wins["makespan_s"], heft["makespan_s"]) << "the returned plan is HEFT's";
+  EXPECT_TRUE(warm_wins["predicted_s"].is_null()) << "the MILP's model did not time HEFT's plan";
+  ASSERT_TRUE(w["makespan_s"].is_number());
+  EXPECT_GT(w["makespan_s"].get<double>(), warm_wins["makespan_s"].get<double>());
+  EXPECT_LE(w["bound_s"].get<double>(), w["objective_s"].get<double>());
+  EXPECT_EQ(w["solves"].get<int>(), 4) << "one layer: four dominator submodels";
+
+  const auto& m = milp_wins["milp"];
+  EXPECT_EQ(m["plan_source"], "milp") << milp_wins["message"];
+  EXPECT_EQ(m["makespan_s"], milp_wins["makespan_s"]) << "the returned plan is the MILP's";
+  EXPECT_LT(m["makespan_s"].get<double>(), single["makespan_s"].get<double>());
+  EXPECT_EQ(m["objective_s"], milp_wins["predicted_s"]) << "chained: the last submodel's latency is the prediction";
+  EXPECT_LE(m["bound_s"].get<double>(), m["objective_s"].get<double>());
+
+  const auto plan = run_cli("plan " + s + " --placer '" + milp_wins["placer"].get<std::string>() + "' --json");
+  ASSERT_EQ(plan.code, 0) << plan.err;
+  EXPECT_EQ(nlohmann::json::parse(plan.out)["milp"], m);
+
+  // The results file carries the same records, and compare shows them.
+  const auto c = run_cli("compare " + dir + "/a.h5 --json");
+  ASSERT_EQ(c.code, 0) << c.err;
+  const auto cells = nlohmann::json::parse(c.out)["points"][0]["placers"];
+  EXPECT_EQ(cells[warm_wins["placer"].get<std::string>()]["milp"], w);
+  EXPECT_EQ(cells[milp_wins["placer"].get<std::string>()]["milp"], m);
+  EXPECT_TRUE(cells["heft"]["milp"].is_null());
+  const auto text = run_cli("compare " + dir + "/a.h5");
+  char marked[64];  // the warm-start cell: HEFT's speed-up over single-device, marked with its source
+  std::snprintf(marked, sizeof marked, "(%.2fx) warm:heft",
+                single["makespan_s"].get<double>() / heft["makespan_s"].get<double>());
+  EXPECT_NE(text.out.find(marked), std::string::npos) << marked << "\n" << text.out;
+  EXPECT_NE(text.out.find("the MILP's own plan per point"), std::string::npos) << text.out;
+}
+
 struct BadCase {
   const char* what;
   std::string scenario;   // scenario text
@@ -122,6 +186,31 @@ TEST(Cli, BadInputExitsTwoWithLocationAndWritesNothing) {
        "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large, seq: 1000, phase: generate}\n"
        "placers: [single-device]\nsweep: {model.output: [8, 64]}\n",
        "s.yaml:4:27: seq 1000 + output 64 needs 1063 positions; gpt2-large has 1024"},
+      // The MILP placers' options (issue 15), each at its value.
+      {"warm names the placer itself",
+       "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large}\n"
+       "placers: [{name: milp-sortinghat, warm: [heft, milp-sortinghat]}]\n",
+       "s.yaml:3:48: warm names 'milp-sortinghat' itself"},
+      {"warm names an unknown placer",
+       "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large}\n"
+       "placers: [{name: milp-moirai, warm: [heft, magic]}]\n",
+       "s.yaml:3:44: unknown placer 'magic'"},
+      {"q below 1",
+       "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large}\n"
+       "placers: [{name: efficientmip, q: 0}]\n",
+       "s.yaml:3:35: q must be >= 1"},
+      {"a time limit below zero",
+       "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large}\n"
+       "placers: [{name: milp-moirai, time_limit: -1}]\n",
+       "s.yaml:3:43: time_limit must be >= 0"},
+      {"a submodel budget below zero",
+       "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large}\n"
+       "placers: [{name: milp-sortinghat, submodel_limit: -1}]\n",
+       "s.yaml:3:51: submodel_limit must be > 0"},
+      {"no solve and no warm start",
+       "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large}\n"
+       "placers: [{name: milp-sortinghat, time_limit: 0, warm: none}]\n",
+       "s.yaml:3:47: time_limit 0 solves nothing"},
       {"zero bandwidth",
        "hardware: {devices: [{id: h, type: host_memory, memory: 1GiB}, {id: g, type: gpu, memory: 1GiB, "
        "memory_bw: 1GB/s, fp32: 1TFLOPS}], links: [{a: h, b: g, bw: 0GB/s}]}\n"

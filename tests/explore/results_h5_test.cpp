@@ -59,6 +59,12 @@ RunSet sample_set() {
   failed.comm_bytes = scheduler::CommBytes{0.0, 0.0, {{"gpu0", 0.0}}, {}};
   failed.message = "gpu0: needs 42 GB, has 32 GB\nsecond line, ünïcode";
   failed.seed = 7;
+  failed.milp = scheduler::MilpRecord{"none", std::nullopt, std::nullopt, std::nullopt, 2, 1, 5000000000};
+
+  RunResult warm = ok;  // a MILP placer that returned its warm start: its own plan recorded
+  warm.point_index = 4;
+  warm.placer = "efficientmip";
+  warm.milp = scheduler::MilpRecord{"warm:heft", 0.25, 0.2, 0.125, 3, 0, 42};
 
   RunResult generation = ok;  // a whole generation: its makespan is the end-to-end latency
   generation.point_index = 2;
@@ -68,7 +74,7 @@ RunSet sample_set() {
   one_token.point_index = 3;
   one_token.generation = GenerationResult{7, 1, 1, 0.5, std::nullopt, std::nullopt};
 
-  set.runs = {ok, bound, failed, generation, one_token};
+  set.runs = {ok, bound, failed, generation, one_token, warm};
   return set;
 }
 
@@ -94,6 +100,7 @@ void expect_same(const RunSet& a, const RunSet& b) {
     EXPECT_EQ(x.peak_mem_bytes, y.peak_mem_bytes);
     EXPECT_EQ(x.comm_bytes, y.comm_bytes);
     EXPECT_EQ(x.generation, y.generation);
+    EXPECT_EQ(x.milp, y.milp);
     EXPECT_EQ(x.placement_s, y.placement_s);
     EXPECT_EQ(x.message, y.message);
     EXPECT_EQ(x.seed, y.seed);
@@ -141,6 +148,9 @@ TEST_F(ResultsH5, RoundTripsEveryField) {
   EXPECT_EQ(back.runs[3].generation->weights_shared, false);
   EXPECT_FALSE(back.runs[4].generation->tpot_s.has_value());
   EXPECT_FALSE(back.runs[4].generation->weights_shared.has_value());
+  EXPECT_FALSE(back.runs[0].milp.has_value());
+  EXPECT_FALSE(back.runs[2].milp->makespan_s.has_value());
+  EXPECT_EQ(back.runs[5].milp->plan_source, "warm:heft");
 }
 
 TEST_F(ResultsH5, RoundTripsAnEmptyRunSet) {
@@ -209,11 +219,12 @@ TEST_F(ResultsH5, OtherSchemaVersionIsAnInputErrorSayingSo) {
 // A schema 2 file (before communication volumes) reads as the same runs without them.
 TEST_F(ResultsH5, SchemaTwoFilesReadWithoutCommBytes) {
   write_results_h5(path("r.h5"), sample_set());
-  set_schema(path("r.h5"), 2, {"comm_bytes", "generation"});
+  set_schema(path("r.h5"), 2, {"comm_bytes", "generation", "milp"});
   RunSet expected = sample_set();
   for (RunResult& r : expected.runs) {
     r.comm_bytes.reset();
     r.generation.reset();
+    r.milp.reset();
   }
   expect_same(expected, read_results_h5(path("r.h5")));
 }
@@ -221,9 +232,21 @@ TEST_F(ResultsH5, SchemaTwoFilesReadWithoutCommBytes) {
 // A schema 3 file (before whole generations) reads as the same runs without them.
 TEST_F(ResultsH5, SchemaThreeFilesReadWithoutGenerations) {
   write_results_h5(path("r.h5"), sample_set());
-  set_schema(path("r.h5"), 3, {"generation"});
+  set_schema(path("r.h5"), 3, {"generation", "milp"});
   RunSet expected = sample_set();
-  for (RunResult& r : expected.runs) r.generation.reset();
+  for (RunResult& r : expected.runs) {
+    r.generation.reset();
+    r.milp.reset();
+  }
+  expect_same(expected, read_results_h5(path("r.h5")));
+}
+
+// A schema 4 file (before MILP records) reads as the same runs without them.
+TEST_F(ResultsH5, SchemaFourFilesReadWithoutMilpRecords) {
+  write_results_h5(path("r.h5"), sample_set());
+  set_schema(path("r.h5"), 4, {"milp"});
+  RunSet expected = sample_set();
+  for (RunResult& r : expected.runs) r.milp.reset();
   expect_same(expected, read_results_h5(path("r.h5")));
 }
 

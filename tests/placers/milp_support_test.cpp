@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "models/graph_json.hpp"
 #include "scheduler/placers/milp_support.hpp"
@@ -27,13 +28,15 @@ scheduler::Problem two_ops() {
 }
 
 MilpSettings settings(const std::string& yaml) {
-  return MilpSettings(PlacerOptions(scheduler::milp_option_specs("10"), Yaml::load_string(yaml, "s.yaml")));
+  return MilpSettings(PlacerOptions(scheduler::milp_option_specs("10"), Yaml::load_string(yaml, "s.yaml")), "milp-test");
 }
 
-scheduler::milp::Result result(scheduler::milp::Status status, double gap) {
+scheduler::milp::Result result(scheduler::milp::Status status, double gap, double objective = 4, double bound = 3) {
   scheduler::milp::Result r;
   r.status = status;
   r.gap = gap;
+  r.objective = objective;
+  r.best_bound = bound;
   r.values = {1.0};
   r.nodes = 7;
   return r;
@@ -42,7 +45,8 @@ scheduler::milp::Result result(scheduler::milp::Status status, double gap) {
 TEST(MilpSupport, BadOptionsAreInputErrorsAtTheirLocation) {
   for (const char* bad : {"{time_limit: -1}", "{node_limit: -5}", "{gap: 1.5}", "{warm: heft}",
                           "{warm: [no-such-placer]}", "{warm: [critical-path]}", "{warm: [milp-sortinghat]}",
-                          "{warm: nothing}", "{dump_model: model.txt}"}) {
+                          "{warm: nothing}", "{dump_model: model.txt}", "{warm: [heft, milp-test]}",
+                          "{time_limit: 0, warm: none}"}) {
     try {
       settings(bad);
       ADD_FAILURE() << bad << " was accepted";
@@ -94,7 +98,7 @@ TEST(MilpSupport, AFasterWarmStartIsKeptAndSaysSo) {
   const auto p = two_ops();
   const auto warm = scheduler::best_heuristic(p, {"round-robin"});
   scheduler::SolveSummary s;
-  s.add(result(scheduler::milp::Status::Optimal, 0));
+  s.add(result(scheduler::milp::Status::Optimal, 0), 1);
   const auto slow = run_placer("single-device", p);
   const auto r = scheduler::finish_milp(p, slow.plan, 4.0, s, warm);
   EXPECT_EQ(r.status, scheduler::RunStatus::Ok);
@@ -103,20 +107,60 @@ TEST(MilpSupport, AFasterWarmStartIsKeptAndSaysSo) {
   EXPECT_NE(r.message.find("warm start (round-robin) kept: simulated 3 s against the MILP plan's 4 s (its model: 4 s)"),
             std::string::npos)
       << r.message;
+  // The record keeps what the MILP found: its plan (single-device's: 1 s + 3 s in sequence) and
+  // its model's figures, beside the warm start that was returned.
+  ASSERT_TRUE(r.milp);
+  EXPECT_EQ(r.milp->plan_source, "warm:round-robin");
+  EXPECT_EQ(r.milp->makespan_s, 4.0);
+  EXPECT_EQ(r.milp->objective_s, 4.0);
+  EXPECT_EQ(r.milp->bound_s, 3.0);
+  EXPECT_EQ(r.milp->solves, 1);
+  EXPECT_EQ(r.milp->optimal, 1);
+  EXPECT_EQ(r.milp->nodes, 7);
 }
 
 TEST(MilpSupport, TheMilpPlanWinsTiesAndALimitIsATimeoutWithItsGap) {
   const auto p = two_ops();
   const auto warm = scheduler::best_heuristic(p, {"round-robin"});
   scheduler::SolveSummary s;
-  s.add(result(scheduler::milp::Status::Optimal, 0));
-  s.add(result(scheduler::milp::Status::Feasible, 0.25));
+  s.add(result(scheduler::milp::Status::Optimal, 0), 1);
+  s.add(result(scheduler::milp::Status::Feasible, 0.25), 1);
   const auto own = run_placer("round-robin", p);
   const auto r = scheduler::finish_milp(p, own.plan, 3.0, s, warm);
   EXPECT_EQ(r.status, scheduler::RunStatus::Timeout);
   EXPECT_DOUBLE_EQ(*r.gap, 0.25);
   EXPECT_DOUBLE_EQ(*r.predicted_s, 3.0);
   EXPECT_EQ(r.message, "2 solves, 1 optimal, gap 25%, 14 nodes");
+  ASSERT_TRUE(r.milp);
+  EXPECT_EQ(r.milp->plan_source, "milp");
+  EXPECT_EQ(r.milp->makespan_s, 3.0);  // round-robin's plan: the two ops side by side
+}
+
+// Chained solves (each model carries the earlier ones' schedule) report the last solve's
+// objective and bound; independent ones (run one after another) their sums; each in seconds.
+TEST(MilpSupport, ObjectiveAndBoundOfSeveralSolves) {
+  scheduler::SolveSummary chained, summed;
+  summed.chained = false;
+  for (scheduler::SolveSummary* s : {&chained, &summed}) {
+    s->add(result(scheduler::milp::Status::Optimal, 0, 2000, 1000), 1e-3);
+    s->add(result(scheduler::milp::Status::Feasible, 0.5, 8, 4), 0.5);
+  }
+  EXPECT_EQ(chained.objective_s, 4.0);
+  EXPECT_EQ(chained.bound_s, 2.0);
+  EXPECT_EQ(summed.objective_s, 6.0);
+  EXPECT_EQ(summed.bound_s, 3.0);
+  // A solve without an incumbent or bound leaves the sums unknown; a later chained solve does not.
+  auto nothing = result(scheduler::milp::Status::NoSolution, std::numeric_limits<double>::infinity(),
+                        std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity());
+  nothing.values.clear();
+  summed.add(nothing, 1);
+  summed.add(result(scheduler::milp::Status::Optimal, 0), 1);
+  EXPECT_FALSE(summed.objective_s);
+  EXPECT_FALSE(summed.bound_s);
+  chained.add(nothing, 1);
+  chained.add(result(scheduler::milp::Status::Optimal, 0), 1);
+  EXPECT_EQ(chained.objective_s, 4.0);
+  EXPECT_EQ(chained.bound_s, 3.0);
 }
 
 TEST(MilpSupport, NoSolveReturnsTheWarmStartAsATimeout) {
@@ -126,6 +170,11 @@ TEST(MilpSupport, NoSolveReturnsTheWarmStartAsATimeout) {
   EXPECT_EQ(r.status, scheduler::RunStatus::Timeout);
   EXPECT_EQ(*r.plan, warm->plan);
   EXPECT_NE(r.message.find("no MILP solved"), std::string::npos) << r.message;
+  ASSERT_TRUE(r.milp);
+  EXPECT_EQ(r.milp->plan_source, "warm:round-robin");
+  EXPECT_FALSE(r.milp->makespan_s) << "the MILP made no plan";
+  EXPECT_FALSE(r.milp->objective_s);
+  EXPECT_EQ(r.milp->solves, 0);
 }
 
 TEST(MilpSupport, ASolverErrorIsReportedNotThrown) {
@@ -135,7 +184,7 @@ TEST(MilpSupport, ASolverErrorIsReportedNotThrown) {
   auto failed = result(scheduler::milp::Status::Error, std::numeric_limits<double>::infinity());
   failed.values.clear();
   failed.message = "CBC threw";
-  s.add(failed);
+  s.add(failed, 1);
   const auto r = scheduler::finish_milp(p, std::nullopt, std::nullopt, s, warm);
   EXPECT_EQ(r.status, scheduler::RunStatus::Error);
   EXPECT_TRUE(r.plan);

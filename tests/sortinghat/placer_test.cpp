@@ -118,6 +118,23 @@ TEST(SortingHatPlacer, ShortTimeLimitsNeverCrash) {
   }
 }
 
+// q is at least 1 (EfficientMIP) or an even number >= 2 (SortingHat: DHA and copy slots in
+// turn), checked at its key.
+TEST(SortingHatPlacer, QBelowOneOrOddWithDhaIsBadInput) {
+  for (const char* bad : {"{name: efficientmip, q: 0}", "{name: efficientmip, q: -2}", "{name: milp-sortinghat, q: 0}",
+                          "{name: milp-sortinghat, q: 3}"}) {
+    try {
+      scheduler::make_placer(Yaml::load_string(bad, "s.yaml"));
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("s.yaml:1:"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("q must be"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_NO_THROW(scheduler::make_placer(Yaml::load_string("{name: efficientmip, q: 1}", "s.yaml")));
+  EXPECT_NO_THROW(scheduler::make_placer(Yaml::load_string("{name: milp-sortinghat, q: 3, dha: false}", "s.yaml")));
+}
+
 // The per-submodel budget is a positive number of seconds, checked at its key.
 TEST(SortingHatPlacer, SubmodelLimitMustBePositive) {
   for (const char* bad : {"{name: milp-sortinghat, submodel_limit: 0}", "{name: milp-sortinghat, submodel_limit: -3}"}) {

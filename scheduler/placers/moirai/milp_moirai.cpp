@@ -179,7 +179,7 @@ double serial_bound(const Instance& in) {
 
 class MilpMoirai final : public Placer {
  public:
-  explicit MilpMoirai(const PlacerOptions& o) : settings_(o) {
+  explicit MilpMoirai(const PlacerOptions& o) : settings_(o, "milp-moirai") {
     if (o.get("coarsen").boolean()) {
       const Yaml sets = o.get("fusion");
       if (!sets.is_seq()) throw InputError(sets.loc(), "fusion must be a list of rule sets, e.g. [eigen, epilogue]");
@@ -237,9 +237,9 @@ class MilpMoirai final : public Placer {
         opts.warm_start = moirai::warm_start(b, in, canon, moirai::evaluate(in, canon, task_key, flow_key));
       }
       milp::Result r = milp::solve(b.model, opts);
-      summary.add(r);
+      summary.add(r, b.unit);
       if (r.status == milp::Status::Infeasible) {
-        if (!fits(p, in)) return infeasible(p, in, devices, w, parts.size());
+        if (!fits(p, in)) return milp_infeasible(summary, infeasible(p, in, devices, w, parts.size()));
         // Memory alone admits a placement, and every such placement has a schedule within M:
         // the solver is wrong, not the model. Say so and keep the warm start.
         summary.error = fmt::format("CBC called window {} infeasible, but a placement fits in memory", w + 1);
@@ -326,10 +326,10 @@ class MilpMoirai final : public Placer {
     return milp::solve(moirai::build_model(in, 1, true).model, settings_.solve_options(p, settings_.time_limit_s)).has_solution();
   }
 
-  // The instance has no placement within memory: name the device(s) whose memory binds, i.e.
-  // those for which unlimited memory alone would make a placement fit.
-  PlacerResult infeasible(const Problem& p, const Instance& in, const std::vector<int>& devices, size_t w,
-                          size_t windows) const {
+  // The instance has no placement within memory: the message naming the device(s) whose memory
+  // binds, i.e. those for which unlimited memory alone would make a placement fit.
+  std::string infeasible(const Problem& p, const Instance& in, const std::vector<int>& devices, size_t w,
+                         size_t windows) const {
     std::vector<std::string> binding;
     for (int k = 0; k < in.slots; ++k) {
       if (in.capacity[k] == kInf) continue;
@@ -338,16 +338,13 @@ class MilpMoirai final : public Placer {
       if (fits(p, relaxed))
         binding.push_back(fmt::format("'{}' ({:.6g} bytes left)", p.topo->devices[devices[k]].id, in.capacity[k]));
     }
-    PlacerResult r;
-    r.status = RunStatus::Infeasible;
     const std::string where = windows > 1 ? fmt::format(" (window {} of {}, after the earlier windows' placement)", w + 1, windows) : "";
-    r.message = binding.empty()
-                    ? fmt::format("memory: the ops fit on no assignment to the devices{}; no single device's memory alone binds, "
-                                  "the devices are too small together",
-                                  where)
-                    : fmt::format("memory: the ops fit on no assignment to the devices{}; binding: {}", where,
-                                  fmt::join(binding, ", "));
-    return r;
+    return binding.empty()
+               ? fmt::format("memory: the ops fit on no assignment to the devices{}; no single device's memory alone binds, "
+                             "the devices are too small together",
+                             where)
+               : fmt::format("memory: the ops fit on no assignment to the devices{}; binding: {}", where,
+                             fmt::join(binding, ", "));
   }
 
   MilpSettings settings_;

@@ -31,7 +31,7 @@ namespace {
 class SortingHatPlacer final : public Placer {
  public:
   SortingHatPlacer(const PlacerOptions& o, sortinghat::ShConfig cfg, std::string name)
-      : settings_(o), cfg_(cfg), name_(std::move(name)) {
+      : settings_(o, name), cfg_(cfg), name_(std::move(name)) {
     const Yaml q = o.get("q");
     cfg_.q = static_cast<int>(q.integer());
     if (cfg_.q < 1 || (cfg_.dha && o.get("dha").boolean() && cfg_.q % 2 != 0))

@@ -55,6 +55,7 @@ PlacerResult place(const Problem& p, const ShConfig& cfg, const MilpSettings& se
   const Machine mc = machine(p, cfg);
   const std::optional<ScoredPlan> warm = best_heuristic(p, settings.warm);
   SolveSummary summary;
+  summary.chained = cfg.chain;
   if (settings.time_limit_s == 0) return finish_milp(p, std::nullopt, std::nullopt, summary, warm);
 
   const models::Partition part = models::partition_by_dominators(g, cfg.ndom);
@@ -91,13 +92,9 @@ PlacerResult place(const Problem& p, const ShConfig& cfg, const MilpSettings& se
     }
     milp::Result r = milp::solve(model.model, opts);
     if (seen) seen(in, start, r);
-    summary.add(r);
-    if (r.status == milp::Status::Infeasible) {
-      PlacerResult out;
-      out.status = RunStatus::Infeasible;
-      out.message = memory_message(p, mc, in, static_cast<int>(s), static_cast<int>(subs.size()));
-      return out;
-    }
+    summary.add(r, 1 / model.scale);
+    if (r.status == milp::Status::Infeasible)
+      return milp_infeasible(summary, memory_message(p, mc, in, static_cast<int>(s), static_cast<int>(subs.size())));
     if (!r.has_solution()) return finish_milp(p, std::nullopt, std::nullopt, summary, warm);
     cur.sol = read_solution(in, model, r.values);
     for (int i = 0; i < k; ++i) {
