@@ -113,6 +113,12 @@ void Lowering::add_tasks() {
       t.queue = qid;
       t.op = it.node;
       const engine::TaskId id = static_cast<engine::TaskId>(tg.tasks.size());
+      if (it.kind == PlanItem::Kind::Sync) {  // ends when its op does: add_dependencies
+        syncs.emplace_back(id, it.node);
+        t.kind = engine::TaskKind::Launch;
+        tg.add_task(std::move(t));
+        continue;
+      }
       if (it.kind == PlanItem::Kind::Launch) {
         launch[{it.node, it.device}] = id;
         t.kind = engine::TaskKind::Launch;
@@ -312,6 +318,7 @@ void Lowering::add_dependencies() {
     std::sort(deps.begin(), deps.end());
     deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
   }
+  for (auto [id, op] : syncs) tg.tasks[id].deps.push_back(compute[op]);
   for (auto [key, id] : launch) {
     if (key.second < 0) continue;
     auto t = transfer.find({PlanItem::Kind::Deliver, key.first, key.second});

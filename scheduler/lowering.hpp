@@ -33,6 +33,7 @@ struct Lowering {
   std::vector<engine::TaskId> compute;              // per node
   std::map<std::tuple<PlanItem::Kind, int, int>, engine::TaskId> transfer;  // (kind, node, device)
   std::map<std::pair<int, int>, engine::TaskId> launch;  // (node, device: -1 for an op's kernel)
+  std::vector<std::pair<engine::TaskId, int>> syncs;     // (task, the op it waits for)
 
   Lowering(const Problem& prob, const Plan& pl) : p(prob), plan(pl), g(*prob.graph), topo(*prob.topo) {}
 

@@ -88,6 +88,11 @@ struct PlacerEntry {
   // Its plans split ops over devices (tensor parallelism): the critical-path bound, which keeps
   // every op whole, does not bound them.
   bool splits_ops = false;
+  // A CPU/GPU offload placer (scheinfer, llamacpp-offload, fiddler): it places transformer
+  // decoders on one CPU and one GPU, and its plans launch kernels from a host queue, overlapping
+  // the launch the whole-op critical-path bound counts inside each op, so that bound does not
+  // bound them either.
+  bool offload = false;
 };
 
 Registry<PlacerEntry>& placers();  // filled with the built-in placers on first use

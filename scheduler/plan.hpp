@@ -10,6 +10,7 @@
 //   kernel from a host queue, the launch costs the GPU's `launch` there and the kernel waits for
 //   it (its own duration then leaves the launch out), so a host that launches faster than the
 //   GPU computes overlaps the two, and one that launches slower starves it (ScheInfer's Stream-B);
+//   or the host's wait for an op to end (`op/sync`), which bounds how far its launches run ahead;
 // * how each parameter reaches each device that reads it (weights: host): copied (the default),
 //   read by direct host access while the op computes, split between the device's own route
 //   and a neighbour GPU's, or resident there from the start (ScheInfer's GG slices); from which
@@ -45,8 +46,9 @@ namespace placesim::scheduler {
 struct PlanItem {
   // Deliver: the whole copy, or for a parallel transmission the part over the device's own route.
   // Launch: with device -1, the launch of op `node`'s kernel; else of the delivery of `node` to
-  // `device` (a Deliver item).
-  enum class Kind { Compute, Deliver, Stage, Forward, Launch } kind = Kind::Compute;
+  // `device` (a Deliver item). Sync: the host waits until op `node` has ended (an event sync),
+  // so the items after it on its host queue wait too.
+  enum class Kind { Compute, Deliver, Stage, Forward, Launch, Sync } kind = Kind::Compute;
   int node = -1;    // graph node
   int device = -1;  // Deliver/Stage/Forward (and a copy's Launch): destination device (topology index); Compute: -1
   bool operator==(const PlanItem&) const = default;

@@ -81,7 +81,8 @@
 // may use only as many as the device has. A launch (`OP/launch` for an op's kernel,
 // `NODE@DEVICE/launch` for a copy) goes on a queue that is no GPU's or core's: it takes the
 // GPU's `launch` time there, the kernel or copy waits for it, and a launched kernel's own time
-// leaves out the launch the cost model adds (explicit durations stay as given). Names are
+// leaves out the launch the cost model adds (explicit durations stay as given); a sync (`OP/sync`)
+// on such a queue holds the items after it until OP has ended. Names are
 // resolved against the graph and topology, and every error has its file:line:column.
 #pragma once
 

@@ -21,6 +21,7 @@ namespace {
 constexpr const char* kStage = "/stage";
 constexpr const char* kForward = "/forward";
 constexpr const char* kLaunch = "/launch";
+constexpr const char* kSync = "/sync";
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -47,11 +48,20 @@ std::string item_name(const PlanItem& it, const models::Graph& g, const hw::Topo
     case PlanItem::Kind::Forward: return node + "@" + topo.devices[it.device].id + kForward;
     case PlanItem::Kind::Launch:
       return it.device < 0 ? node + kLaunch : node + "@" + topo.devices[it.device].id + kLaunch;
+    case PlanItem::Kind::Sync: return node + kSync;
   }
   return node;
 }
 
 ParsedItem parse_item_name(const std::string& s, const models::Graph& g, const hw::Topology& topo) {
+  // A sync: the op it waits for, then `/sync` (unless a node has the whole name).
+  if (ends_with(s, kSync) && g.find(s) < 0) {
+    ParsedItem r = parse_item_name(s.substr(0, s.size() - std::string(kSync).size()), g, topo);
+    if (r.error.empty() && r.item.kind != PlanItem::Kind::Compute)
+      r.error = fmt::format("'{}': a sync waits for an op (OP/sync)", s);
+    r.item.kind = PlanItem::Kind::Sync;
+    return r;
+  }
   // A launch: the item it launches, then `/launch` (unless a node has the whole name).
   if (ends_with(s, kLaunch) && g.find(s) < 0) {
     ParsedItem r = parse_item_name(s.substr(0, s.size() - std::string(kLaunch).size()), g, topo);

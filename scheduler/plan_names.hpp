@@ -7,6 +7,7 @@
 //   param@dev/forward     parallel transmission: neighbour GPU -> dev, peer to peer
 //   op/launch             the host's launch of op's kernel
 //   node@dev/launch       the host's launch of that delivery (a copy)
+//   op/sync               the host's wait for op to end
 //
 //   <gpu>.compute, <gpu>.compute1, ...   compute streams 0, 1, ... of a GPU
 //   <gpu>.h2d, <gpu>.h2d1, ...           its host-to-device copy engines

@@ -110,6 +110,12 @@ double launch_seconds(const Plan& plan, const models::Graph& g, const hw::Topolo
 std::string check_item(const Plan& plan, const models::Graph& g, const hw::Topology& topo, const std::string& queue,
                        const PlanItem& it) {
   if (it.kind == PlanItem::Kind::Launch) return check_launch(plan, g, topo, queue, it);
+  if (it.kind == PlanItem::Kind::Sync) {
+    if (const QueueRole role = queue_role(topo, queue); role.kind != Kind::Other)
+      return fmt::format("queue '{}' belongs to '{}': a sync is the host's, so '{}' goes on a host queue", queue,
+                         id(topo, role.device), item_name(it, g, topo));
+    return "";
+  }
   const std::string name = item_name(it, g, topo);
   const bool leg = it.kind == PlanItem::Kind::Stage || it.kind == PlanItem::Kind::Forward;
   if (g.nodes[it.node].kind == models::NodeKind::Op && leg)

@@ -38,7 +38,7 @@ double launch_seconds(const Plan& plan, const models::Graph& g, const hw::Topolo
 
 // A task fits its queue: a compute stream runs ops placed on its GPU; an engine queue carries
 // copies that engine serves; a launch sits on a host queue (no GPU's or core's) and launches a
-// GPU kernel or a copy to or from a GPU. Deliveries of a parameter match how the plan says it
+// GPU kernel or a copy to or from a GPU; a sync sits on a host queue. Deliveries of a parameter match how the plan says it
 // travels.
 std::string check_item(const Plan& plan, const models::Graph& g, const hw::Topology& topo, const std::string& queue,
                        const PlanItem& it);

@@ -2,7 +2,8 @@
 // through the graph with every op at its fastest device, communication free and weights
 // resident:  CP = max over paths P of sum_{v in P} min_d t(v, d).
 // No placer that keeps ops whole can beat it, so every simulated makespan is >= CP; a plan that
-// splits ops over devices (PlacerEntry::splits_ops) can.
+// splits ops over devices (PlacerEntry::splits_ops) can, and so can one that launches kernels
+// from a host queue (PlacerEntry::offload), overlapping the launch each op's t(v, d) includes.
 #include <algorithm>
 #include <fmt/format.h>
 
@@ -42,7 +43,7 @@ class CriticalPath final : public Placer {
 void register_critical_path(Registry<PlacerEntry>& r) {
   r.add("critical-path",
         {"a bound, not a plan: longest path with each op at its fastest device, free communication, "
-         "resident weights (plans that split ops can beat it)",
+         "resident weights (plans that split ops, or launch kernels from the host, can beat it)",
          {},
          PlacerKind::Bound,
          [](const PlacerOptions&) { return std::make_unique<CriticalPath>(); }});

@@ -185,7 +185,7 @@ backend::Workload make_workload(const scheduler::Problem& original, const schedu
         w.queue_unit[task.queue] = queue_unit(dev, plan.queues[q]);
         continue;
       }
-      if (it.kind == Kind::Launch) {  // the backend's own launch of the kernel or copy is the real one
+      if (it.kind == Kind::Launch || it.kind == Kind::Sync) {  // the backend launches and waits itself
         w.queue_unit[task.queue] = units.of(it.device >= 0 ? it.device : plan.device_of[it.node]);
         continue;
       }

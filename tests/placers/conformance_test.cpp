@@ -45,8 +45,9 @@ const std::vector<IdealCase>& ideal_cases() {
 std::vector<std::string> plan_placers() {
   std::vector<std::string> out;
   for (auto& [name, entry] : scheduler::placers().all())
-    if (entry.kind != scheduler::PlacerKind::Bound && entry.kind != scheduler::PlacerKind::Given && !entry.splits_ops)
-      out.push_back(name);  // tensor-parallel placers take transformer graphs only: their own tests
+    if (entry.kind != scheduler::PlacerKind::Bound && entry.kind != scheduler::PlacerKind::Given && !entry.splits_ops &&
+        !entry.offload)
+      out.push_back(name);  // tensor-parallel and offload placers take transformer graphs only: their own tests
   return out;
 }
 

@@ -55,6 +55,22 @@ TEST(Launch, HostFasterThanTheGpuOverlapsTheLaunches) {
   EXPECT_NEAR(run(p, launched(p)).makespan(), kLaunch + 300e-6, tol(1e-3));
 }
 
+TEST(Launch, ASyncHoldsTheLaunchesAfterItUntilItsOpEnds) {
+  // a/launch, a/sync, b/launch, c/launch: b's launch starts once a has ended (44 + 100 us), so b
+  // runs 188..288 us and c, launched meanwhile, right after it.
+  const Problem p = problem(chain(100e-6), preset("scheinfer-a"));
+  Plan plan = launched(p);
+  std::vector<PlanItem>& q = plan.queues.back().items;
+  q.insert(q.begin() + 1, {Kind::Sync, p.graph->find("a"), -1});
+  const Outcome r = run(p, plan);
+  EXPECT_NEAR(r.end("a/sync"), kLaunch + 100e-6, tol(1e-3));
+  EXPECT_NEAR(r.end("b"), 2 * kLaunch + 200e-6, tol(1e-3));
+  EXPECT_NEAR(r.makespan(), 2 * kLaunch + 300e-6, tol(1e-3));
+  EXPECT_EQ(scheduler::parse_plan(Yaml::load_string(scheduler::plan_to_json(plan, *p.graph, *p.topo), "plan.json"),
+                                  *p.graph, *p.topo),
+            plan);
+}
+
 TEST(Launch, ALaunchedKernelLeavesItsLaunchToTheLaunchTask) {
   // Kernels priced by the roofline, which adds the GPU's launch to each: d = launch + work. Run
   // one after another without launch items: 2d. With them, the second launch overlaps the first

@@ -125,17 +125,34 @@ Plan build_cpu_gpu_plan(const Problem& p, std::string placer, const Design& d) {
     for (int n : v) op_of[n] = op;
   auto original = [&](int n) { return op_of.count(n) ? op_of.at(n) : n; };
   const std::string compute = queue_name(*p.topo, {QueueRole::Kind::Compute, d.gpu, 0});
+  std::set<int> streamed;  // ops of experts with CG slices (weights: host)
+  for (const auto& [e, s] : d.sliced)
+    if (s.cg > 0 || (s.cc > 0 && s.gpu_tokens > 0)) {
+      streamed.insert(e.col_gemms.begin(), e.col_gemms.end());
+      streamed.insert(e.row_gemm);
+    }
+  if (p.weights != WeightsMode::Host) streamed.clear();
+  std::map<int, int> last_kernel;  // layer -> its streamed experts' last GPU kernel so far
   PlanQueue launches{"host.launch", {}};
   std::vector<PlanItem> copies;  // of the current op's slices
   int current = -1;
   for (const PlanQueue& q : plan.queues) {
     if (q.name != compute) continue;
     for (const PlanItem& it : q.items) {
-      if (original(it.node) != current) {
+      const int op = original(it.node);
+      if (op != current) {
         launches.items.insert(launches.items.end(), copies.begin(), copies.end());
         copies.clear();
-        current = original(it.node);
+        current = op;
+        // The CG copies of layer L wait for layer L - 2's streamed kernels to end: at most two
+        // layers' streamed weights on the GPU at once (the host syncs, as any real runtime must
+        // with finite memory; Eq. 5, one block, has nothing to wait for).
+        const int layer = g.nodes[op].layer;
+        if (streamed.count(op) && !last_kernel.count(layer))
+          if (auto before = last_kernel.find(layer - 2); before != last_kernel.end())
+            launches.items.push_back({PlanItem::Kind::Sync, before->second, -1});
       }
+      if (streamed.count(op)) last_kernel[g.nodes[op].layer] = it.node;
       launches.items.push_back({PlanItem::Kind::Launch, it.node, -1});
       for (int e : sliced.in_edges(it.node)) {
         const int w = sliced.edges[e].src;

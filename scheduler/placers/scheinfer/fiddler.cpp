@@ -85,7 +85,7 @@ void register_fiddler(Registry<PlacerEntry>& r) {
         {"Fiddler: experts (a dense MLP: one per layer) on the GPU by popularity while memory lasts, the rest "
          "computed on the CPU, expert weights never copied; every other op on the GPU",
          offload::SetupOptions::specs(), PlacerKind::Heuristic,
-         [](const PlacerOptions& o) { return std::make_unique<Fiddler>(o); }});
+         [](const PlacerOptions& o) { return std::make_unique<Fiddler>(o); }, false, true});
 }
 
 }  // namespace placesim::scheduler

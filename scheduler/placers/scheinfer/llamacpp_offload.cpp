@@ -84,7 +84,8 @@ void register_llamacpp_offload(Registry<PlacerEntry>& r) {
   r.add("llamacpp-offload",
         {"llama.cpp's --n-gpu-layers: the last whole layers on the GPU (weights and KV cache resident), the rest on "
          "the CPU; the output layer on the GPU only when every layer is",
-         opts, PlacerKind::Heuristic, [](const PlacerOptions& o) { return std::make_unique<LlamaCppOffload>(o); }});
+         opts, PlacerKind::Heuristic, [](const PlacerOptions& o) { return std::make_unique<LlamaCppOffload>(o); }, false,
+         true});
 }
 
 }  // namespace placesim::scheduler
