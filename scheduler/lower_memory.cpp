@@ -71,6 +71,8 @@ void Lowering::add_memory() {
         resident_params.emplace(w, dev);
     }
   }
+  for (auto& [key, d] : plan.params)
+    if (d.via == ParamDelivery::Via::Resident) resident_params.insert(key);
   for (auto [param, dev] : resident_params)
     add(g.nodes[param].name + "@" + topo.devices[dev].id, pool_of(dev), g.nodes[param].param_bytes, -1, false, {});
   // Copied parameters (and each part of a parallel transmission) from arrival to the end, or

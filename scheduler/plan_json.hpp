@@ -46,7 +46,8 @@
 //              memory) and then peer to peer to DEVICE (task `PARAM@DEVICE/forward`); the ops
 //              wait for both parts. resident: on DEVICE from the start (a GPU's memory, or
 //              a CPU's host memory), no copy, held to the end (`weights: resident` for this
-//              parameter alone).
+//              parameter alone); also a parameter no op reads (an idle expert's weights),
+//              which is then simply held there.
 //   evict      copy or parallel only, default false: free the copy on DEVICE once its last
 //              reader there has ended (a weight streamed through the GPU), not at the end.
 //   neighbour  parallel only: another GPU with routes from the host memory and to DEVICE.

@@ -160,7 +160,9 @@ OptionProblem check_delivery(const Plan& plan, const models::Graph& g, const hw:
   if (g.nodes[param].kind != models::NodeKind::Param) return {fmt::format("'{}' is not a parameter", g.nodes[param].name), ""};
   bool read = false;
   for (int e : g.out_edges(param)) read = read || plan.device_of[g.edges[e].dst] == device;
-  if (!read) return {fmt::format("'{}': no op placed on '{}' reads '{}'", key, id(topo, device), g.nodes[param].name), ""};
+  // A resident parameter no op reads is held there all the same (an idle expert's weights).
+  if (!read && (d.via != Via::Resident || !g.out_edges(param).empty()))
+    return {fmt::format("'{}': no op placed on '{}' reads '{}'", key, id(topo, device), g.nodes[param].name), ""};
   if (d.source >= 0) {
     if (topo.devices[d.source].kind != hw::DeviceKind::HostMemory)
       return {fmt::format("'{}': '{}' is not a host memory", key, id(topo, d.source)), "from"};

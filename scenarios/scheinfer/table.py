@@ -1,8 +1,10 @@
 #!/usr/bin/python3
 """Markdown tables of `placesim run scenarios/scheinfer/<scenario>.yaml --json` (read from stdin).
 
-  build/placesim run scenarios/scheinfer/testbeds.yaml --json -o /tmp/si.h5 \\
-    | scenarios/scheinfer/table.py "the command that made it" > results/scheinfer/testbeds.md
+  build/placesim run scenarios/scheinfer/testbeds.yaml --json -o /tmp/scheinfer.h5 \\
+    | scenarios/scheinfer/table.py scenarios/scheinfer/testbeds.yaml > results/scheinfer/testbeds.md
+
+(the scenario named, it prints at its top the command that regenerates the file exactly).
 
 Per sweep point: tokens per second of each placer (a prompt: its tokens over the step's simulated
 time; generation: one token per sequence per step), or why it has none (infeasible: the device
@@ -17,10 +19,12 @@ import statistics
 import sys
 
 doc = json.load(sys.stdin)
-command = sys.argv[1] if len(sys.argv) > 1 else None
+scenario = sys.argv[1] if len(sys.argv) > 1 else None
 print(f"# {doc['scenario']}\n")
-if command:
-    print(f"Made by: `{command}`\n")
+if scenario:
+    stem = scenario.rsplit("/", 1)[-1].removesuffix(".yaml")
+    print(f"Made by: `build/placesim run {scenario} --json -o /tmp/scheinfer.h5 | scenarios/scheinfer/table.py "
+          f"{scenario} > results/scheinfer/{stem}.md`\n")
 
 POINT_KEYS = {"hardware.include": "testbed", "model.[arch,dtype]": "model", "hardware.devices": "GPU memory",
               "model.phase": "phase", "cost.threads": "threads"}

@@ -113,6 +113,22 @@ TEST(Delivery, ResidentParametersAreHeldFromTheStartAndNeverCopied) {
   EXPECT_NEAR(r.trace.peak_memory[gpu], 6e6, 1);
 }
 
+TEST(Delivery, AResidentParameterNoOpReadsIsHeldAllTheSame) {
+  // An idle expert's 5 MB weight, read by no op: held on gpu0 beside a's 1 MB copy; a copy of it,
+  // or any other delivery of it, is refused.
+  const std::string g = R"({"nodes": [{"name": "w", "param_bytes": 1e6}, {"name": "idle", "param_bytes": 5e6},
+                            {"name": "a", "durations": {"gpu0": 1e-3}}], "edges": [{"src": "w", "dst": "a"}]})";
+  const Problem p = problem(g, preset("scheinfer-a"));
+  scheduler::BuildOptions o;
+  o.params[{p.graph->find("idle"), p.topo->index("gpu0")}].via = Via::Resident;
+  const Outcome r = run(p, plan_for(p, {{"a", "gpu0"}}, o));
+  const size_t gpu = std::find(r.low.pool_device.begin(), r.low.pool_device.end(), p.topo->index("gpu0")) -
+                     r.low.pool_device.begin();
+  EXPECT_NEAR(r.trace.peak_memory[gpu], 6e6, 1);
+  o.params[{p.graph->find("idle"), p.topo->index("gpu0")}].via = Via::Copy;
+  EXPECT_THROW(run(p, plan_for(p, {{"a", "gpu0"}}, o)), InputError);
+}
+
 TEST(Delivery, AnEvictedCopyLeavesTheGpuAfterItsLastReader) {
   // Copies one after another on gpu0.h2d (100, 200, 300 MB: 2.6, 5.2, 7.8 ms) of weights each
   // read by a 10 us kernel as soon as it arrives. Kept: all 600 MB at the end. Evicted: each is

@@ -96,6 +96,10 @@ Plan build_cpu_gpu_plan(const Problem& p, std::string placer, const Design& d) {
   // Where each parameter lives (weights: host): with the op that reads it when whole; per slice
   // when split.
   const std::map<int, std::vector<int>> ids = slice_ids(g, td.splits);
+  if (p.weights == WeightsMode::Host)
+    for (size_t w = 0; w < g.nodes.size(); ++w)
+      if (g.nodes[w].kind == models::NodeKind::Param && g.out_edges(static_cast<int>(w)).empty())
+        td.params[{static_cast<int>(w), d.device_of.at(w)}].via = Via::Resident;
   for (int op : p.weights == WeightsMode::Host ? g.ops() : std::vector<int>{}) {
     auto split = td.splits.find(op);
     for (int e : g.in_edges(op)) {

@@ -48,7 +48,9 @@ struct Slicing {
 struct Design {
   int cpu = -1, gpu = -1;
   int threads = 0;              // cores the CPU's ops run on; 0: all
-  std::vector<int> device_of;   // per node of the problem's graph: the device of each op left whole
+  // Per node of the problem's graph: the device of each op left whole, and of each parameter no
+  // op reads (an idle expert's weights: held there, resident, with weights: host).
+  std::vector<int> device_of;
   std::vector<std::pair<Expert, Slicing>> sliced;  // experts whose weights are sliced
 };
 

@@ -2,7 +2,8 @@
 // a baseline of ScheInfer. Every op but the experts runs on the GPU with its weights resident;
 // experts are placed whole: as many as `memory` holds after the rest stay on the GPU, the most
 // popular first (most tokens routed to them in the graph's expert load; ties: lower layer, then
-// lower expert), and the others compute on the CPU from host memory. An expert's weights never
+// lower expert), fewer if the plan's simulated peak does not fit, and the others compute on the
+// CPU from host memory. An expert's weights never
 // cross PCIe: Fiddler moves the activations to the CPU instead (the engine prices those
 // transfers). A dense model's MLP is its layer's one expert, all equally popular, so the first
 // layers' MLPs stay on the GPU and the rest run on the CPU. Launches as in cpu_gpu_plan.hpp.
@@ -51,22 +52,57 @@ class Fiddler final : public Placer {
       for (const Expert& e : l.experts) experts.push_back(&e);
     std::stable_sort(experts.begin(), experts.end(),
                      [&](const Expert* a, const Expert* b) { return load_of(g, *a) > load_of(g, *b); });
-    offload::Design d;
-    d.cpu = s.cpu;
-    d.gpu = s.gpu;
-    d.threads = s.threads;
-    d.device_of.assign(g.nodes.size(), s.gpu);
+    // Experts on the GPU while the estimate has room, the most popular first; then, as long as the
+    // plan's simulated peak does not fit (activations overlap in ways the estimate misses), the
+    // least popular of them back to the CPU.
+    std::vector<bool> gpu_side(experts.size(), false);
     int on_gpu = 0;
-    for (const Expert* e : experts) {
-      const bool fits = used + bytes_of(g, *e) <= s.memory;
-      if (fits) used += bytes_of(g, *e), ++on_gpu;
-      std::vector<int> ops = e->col_gemms;
-      ops.insert(ops.end(), e->between.begin(), e->between.end());
-      ops.push_back(e->row_gemm);
-      for (int op : ops) d.device_of[op] = fits ? s.gpu : s.cpu;
-    }
+    for (size_t i = 0; i < experts.size(); ++i)
+      if (used + bytes_of(g, *experts[i]) <= s.memory) {
+        used += bytes_of(g, *experts[i]);
+        gpu_side[i] = true;
+        ++on_gpu;
+      }
+    // Weights no op reads this step (idle experts, the least popular) likewise, after the others.
+    std::vector<int> idle_on(g.nodes.size(), s.cpu);
+    for (size_t w = 0; w < g.nodes.size(); ++w)
+      if (g.nodes[w].kind == models::NodeKind::Param && g.out_edges(static_cast<int>(w)).empty() &&
+          used + g.nodes[w].param_bytes <= s.memory) {
+        used += g.nodes[w].param_bytes;
+        idle_on[w] = s.gpu;
+      }
+    auto plan_for = [&]() {
+      offload::Design d;
+      d.cpu = s.cpu;
+      d.gpu = s.gpu;
+      d.threads = s.threads;
+      d.device_of = idle_on;
+      for (int op : g.ops()) d.device_of[op] = s.gpu;
+      for (size_t i = 0; i < experts.size(); ++i) {
+        const Expert& e = *experts[i];
+        std::vector<int> ops = e.col_gemms;
+        ops.insert(ops.end(), e.between.begin(), e.between.end());
+        ops.push_back(e.row_gemm);
+        for (int op : ops) d.device_of[op] = gpu_side[i] ? s.gpu : s.cpu;
+      }
+      return offload::build_cpu_gpu_plan(p, "fiddler", d);
+    };
+    Plan plan = plan_for();
+    for (size_t w = g.nodes.size(); w-- > 0 && offload::gpu_peak(p, plan, s.gpu) > s.memory;)
+      if (idle_on[w] == s.gpu) {
+        idle_on[w] = s.cpu;
+        used -= g.nodes[w].param_bytes;
+        plan = plan_for();
+      }
+    for (size_t i = experts.size(); i-- > 0 && offload::gpu_peak(p, plan, s.gpu) > s.memory;)
+      if (gpu_side[i]) {
+        gpu_side[i] = false;
+        --on_gpu;
+        used -= bytes_of(g, *experts[i]);
+        plan = plan_for();
+      }
     PlacerResult res;
-    res.plan = offload::build_cpu_gpu_plan(p, "fiddler", d);
+    res.plan = std::move(plan);
     res.choices = {{"experts", experts.size()}, {"experts_on_gpu", on_gpu}, {"gpu_bytes", used}};
     res.message = fmt::format("{} of {} experts on {} (most popular first), the rest on {}; the other ops on {}",
                               on_gpu, experts.size(), p.topo->devices[s.gpu].id, p.topo->devices[s.cpu].id,

@@ -4,9 +4,10 @@
 // i_gpu_start = n_layer - n_gpu_layers), the offloaded layers are the last ones, the output
 // layer (final norm and head) goes to the GPU only when every layer is offloaded
 // (n_gpu_layers > n_layer), and the token embedding stays on the CPU. `layers: auto` offloads as
-// many as `memory` holds (each with its weights, KV cache, and room for twice the largest
-// output); nothing is copied per use. Launches as in cpu_gpu_plan.hpp (the GPU's kernels on
-// `host.launch`).
+// many as `memory` holds (each with its weights, its idle experts' too, KV cache, and room for
+// twice the largest output); nothing is copied per use. Launches as in cpu_gpu_plan.hpp (the GPU's kernels on
+// `host.launch`). With `auto`, the count is then lowered until the plan's simulated peak fits
+// too (the estimate misses how activations overlap).
 #include <fmt/format.h>
 
 #include "scheduler/placers/builtin.hpp"
@@ -36,6 +37,9 @@ class LlamaCppOffload final : public Placer {
       if (n.type == "embedding") continue;
       bytes[n.layer >= 0 ? n.layer : n_layer] += offload::param_bytes(g, op) + n.state_bytes;
     }
+    for (size_t w = 0; w < g.nodes.size(); ++w)  // weights no op reads this step: idle experts'
+      if (g.nodes[w].kind == models::NodeKind::Param && g.out_edges(static_cast<int>(w)).empty())
+        bytes[g.nodes[w].layer >= 0 && g.nodes[w].layer < n_layer ? g.nodes[w].layer : n_layer] += g.nodes[w].param_bytes;
     int ngl = 0;
     if (layers_.str() == "auto") {
       double used = 2 * largest_output;
@@ -49,19 +53,27 @@ class LlamaCppOffload final : public Placer {
     } else {
       ngl = static_cast<int>(std::min<std::int64_t>(layers_.integer(), n_layer + 1));
     }
+    // The estimate leaves out how activations overlap: with `auto`, fewer layers until the
+    // simulated peak fits too.
+    auto plan_for = [&](int k) {
+      const int first_gpu = n_layer - std::min(k, n_layer);
+      offload::Design d;
+      d.cpu = s.cpu;
+      d.gpu = s.gpu;
+      d.threads = s.threads;
+      d.device_of.assign(g.nodes.size(), s.cpu);
+      for (size_t v = 0; v < g.nodes.size(); ++v) {
+        const models::Node& n = g.nodes[v];
+        const bool on_gpu = n.type != "embedding" && (n.layer >= 0 ? n.layer >= first_gpu : k > n_layer);
+        if (on_gpu) d.device_of[v] = s.gpu;
+      }
+      return offload::build_cpu_gpu_plan(p, "llamacpp-offload", d);
+    };
+    Plan plan = plan_for(ngl);
+    while (layers_.str() == "auto" && ngl > 0 && offload::gpu_peak(p, plan, s.gpu) > s.memory) plan = plan_for(--ngl);
     const int first_gpu = n_layer - std::min(ngl, n_layer);
-    offload::Design d;
-    d.cpu = s.cpu;
-    d.gpu = s.gpu;
-    d.threads = s.threads;
-    d.device_of.assign(g.nodes.size(), s.cpu);
-    for (int op : g.ops()) {
-      const models::Node& n = g.nodes[op];
-      const bool on_gpu = n.type != "embedding" && (n.layer >= 0 ? n.layer >= first_gpu : ngl > n_layer);
-      if (on_gpu) d.device_of[op] = s.gpu;
-    }
     PlacerResult res;
-    res.plan = offload::build_cpu_gpu_plan(p, "llamacpp-offload", d);
+    res.plan = std::move(plan);
     res.choices = {{"n_gpu_layers", ngl}, {"layers", n_layer}, {"first_gpu_layer", first_gpu},
                    {"output_on_gpu", ngl > n_layer}};
     res.message = fmt::format("n_gpu_layers {}: layers {}..{} and {} on {}, the rest on {}", ngl, first_gpu,

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "models/ffn_blocks.hpp"
+#include "scheduler/score_plan.hpp"
 #include "sim/core/error.hpp"
 
 namespace placesim::scheduler::offload {
@@ -92,6 +93,12 @@ std::vector<FfnLayer> ffn_layers(const models::Graph& g, const std::string& plac
   }
   if (out.empty()) throw InputError(fmt::format("{}: graph '{}' has no FFN blocks to place", placer, g.name));
   return out;
+}
+
+double gpu_peak(const Problem& p, const Plan& plan, int gpu) {
+  for (auto& [id, peak] : score_plan(p, plan).memory.peak)
+    if (id == p.topo->devices[gpu].id) return peak;
+  return 0;
 }
 
 std::vector<int> expert_ops(const std::vector<FfnLayer>& layers) {

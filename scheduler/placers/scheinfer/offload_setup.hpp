@@ -44,6 +44,10 @@ struct FfnLayer {
 // layer order; InputError naming `placer` for any other graph.
 std::vector<FfnLayer> ffn_layers(const models::Graph& g, const std::string& placer);
 
+// The simulated peak memory of `gpu` under the plan: how the baselines check that what they
+// estimated to fit does (activations live together in ways a per-op estimate misses).
+double gpu_peak(const Problem& p, const Plan& plan, int gpu);
+
 // Every op of the layers' experts.
 std::vector<int> expert_ops(const std::vector<FfnLayer>& layers);
 

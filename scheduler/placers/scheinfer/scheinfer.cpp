@@ -10,9 +10,9 @@
 //     counted (the other ops' weights, the KV cache, twice the largest output, and two layers' FFN
 //     weights for the CG copies in flight), r_CC / r_CG by the edge points of Eq. 6-13; both on
 //     the generation phase (one token per sequence, each expert's load scaled to it), as
-//     ScheInfer fixes its rates there. A layer's rates slice all its experts, the idle ones' too;
-//     the engine holds only the weights some op reads, so an idle expert's GG slice is not in the
-//     simulated peak (the message's GG bytes are);
+//     ScheInfer fixes its rates there. A layer's rates slice all its experts, the idle ones' too,
+//     but an idle expert's weights, which no op reads, are held whole in host memory in the plan:
+//     the simulated GPU peak leaves out their GG share (the message's GG bytes count it);
 //   * in a prompt (a graph of more than one token per sequence), each layer's n_g of Eq. 15.
 // The rates per layer, and where the GG budget went, are in `choices`; the prediction is left to
 // the simulation, since Eq. 5 models the FFN blocks alone (their Eq. 5 total is in `choices`).
@@ -49,6 +49,8 @@ class ScheInfer final : public Placer {
     d.gpu = s.gpu;
     d.threads = s.threads;
     d.device_of.assign(g.nodes.size(), s.gpu);
+    for (size_t w = 0; w < g.nodes.size(); ++w)  // idle experts' weights: in host memory (see the top)
+      if (g.nodes[w].kind == models::NodeKind::Param && g.out_edges(static_cast<int>(w)).empty()) d.device_of[w] = s.cpu;
     nlohmann::ordered_json per_layer = nlohmann::ordered_json::array();
     double eq5 = 0;
     for (size_t i = 0; i < in.layers.size(); ++i) {
