@@ -17,14 +17,26 @@ std::string file_safe_name(const std::string& s) {
   return out;
 }
 
-std::string temp_path_for(const std::string& path) { return path + ".tmp-" + std::to_string(::getpid()); }
+std::string temp_path_for(const std::string& path) {
+  if (path.empty()) throw InputError("an output path is empty (-o ''): name the file to write");
+  return path + ".tmp-" + std::to_string(::getpid());
+}
 
 void commit_temp_file(const std::string& tmp, const std::string& path) {
-  std::error_code ec;
+  std::error_code ec, ignored;
+  // Only a regular file is replaced: a rename over a device, a FIFO or (through a symlink) any
+  // other special file would put a regular file in its place (`-o /dev/null` as root).
+  const fs::file_status st = fs::status(path, ec);
+  if (!ec && fs::exists(st) && !fs::is_regular_file(st)) {
+    fs::remove(tmp, ignored);
+    throw InputError(SourceLoc{path}, "is not a regular file: placesim writes only to a new path or over a regular file");
+  }
+  ec.clear();
   fs::rename(tmp, path, ec);
   if (ec) {
-    fs::remove(tmp, ec);
-    throw InputError(SourceLoc{path}, "cannot write file: " + ec.message());
+    const std::string why = ec.message();  // before remove() can overwrite it
+    fs::remove(tmp, ignored);
+    throw InputError(SourceLoc{path}, "cannot write file: " + why);
   }
 }
 

@@ -1,9 +1,12 @@
 #include "sim/core/yaml_doc.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 
 #include "sim/core/units.hpp"
@@ -20,12 +23,71 @@ Yaml Yaml::load_file(const std::string& path) {
   return load_string(ss.str(), path);
 }
 
+namespace {
+
+// yaml-cpp keeps both entries of a map key given twice and answers lookups with the first, so a
+// second value would be silently ignored: refuse it, naming both places. Each node is visited
+// once (an alias shares its anchor's node, found by its position), without recursion.
+void refuse_duplicate_keys(const YAML::Node& root, const std::string& name) {
+  std::set<std::size_t> seen;
+  std::vector<YAML::Node> todo{root};
+  while (!todo.empty()) {
+    const YAML::Node n = todo.back();
+    todo.pop_back();
+    if (!n.IsMap() && !n.IsSequence()) continue;
+    if (!n.Mark().is_null() && !seen.insert(static_cast<std::size_t>(n.Mark().pos)).second) continue;
+    if (n.IsSequence()) {
+      for (const YAML::Node& item : n) todo.push_back(item);
+      continue;
+    }
+    std::map<std::string, YAML::Mark> keys;
+    for (const auto& kv : n) {
+      const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : YAML::Dump(kv.first);
+      const YAML::Mark at = kv.first.Mark();
+      if (auto [first, added] = keys.emplace(key, at); !added)
+        throw InputError(SourceLoc{name, at.line + 1, at.column + 1},
+                         fmt::format("key '{}' is given twice (first at line {}, column {}); give it once",
+                                     key, first->second.line + 1, first->second.column + 1));
+      todo.push_back(kv.second);
+    }
+  }
+}
+
+}  // namespace
+
+// Every input is UTF-8: a name with other bytes would reach the JSON writer, which refuses it
+// only after the work is done. The first bad byte is an error at its line and column.
+void require_utf8(const std::string& text, const std::string& name) {
+  int line = 1, column = 1;
+  for (size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const int extra = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xE ? 2 : (c >> 3) == 0x1E ? 3 : -1;
+    bool ok = extra >= 0 && i + static_cast<size_t>(extra) < text.size();
+    for (int k = 1; ok && k <= extra; ++k) ok = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
+    if (ok && extra > 0) {  // no overlong forms, surrogates or code points past U+10FFFF
+      std::uint32_t cp = c & (0x3F >> extra);
+      for (int k = 1; k <= extra; ++k) cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+      const std::uint32_t least[] = {0, 0x80, 0x800, 0x10000};
+      ok = cp >= least[extra] && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF);
+    }
+    if (!ok)
+      throw InputError(SourceLoc{name, line, column}, fmt::format("byte 0x{:02X} is not UTF-8: inputs are UTF-8 text", c));
+    if (c == '\n') line += 1, column = 1;
+    else column += 1;
+    i += static_cast<size_t>(extra) + 1;
+  }
+}
+
 Yaml Yaml::load_string(const std::string& text, const std::string& name) {
+  require_utf8(text, name);
+  YAML::Node root;
   try {
-    return Yaml(YAML::Load(text), name);
+    root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw InputError(SourceLoc{name, e.mark.line + 1, e.mark.column + 1}, "malformed YAML/JSON: " + e.msg);
   }
+  refuse_duplicate_keys(root, name);
+  return Yaml(root, name);
 }
 
 SourceLoc Yaml::loc() const {

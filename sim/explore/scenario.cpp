@@ -113,6 +113,19 @@ std::vector<Dimension> read_sweep(const Yaml& sweep) {
   return dims;
 }
 
+// The scenario's hardware file and model file, when given as relative paths that exist there,
+// made paths relative to the scenario's directory `dir` (presets and absolute paths stay).
+void resolve_paths(const YAML::Node& root, const fs::path& dir) {
+  auto resolve = [&](YAML::Node n) {
+    if (!n.IsScalar()) return;
+    const std::string v = n.Scalar();
+    if (hw::is_preset(v) || fs::path(v).is_absolute()) return;
+    if (fs::exists(dir / v)) n = (dir / v).string();
+  };
+  if (root["hardware"]) resolve(root["hardware"]);
+  if (root["model"] && root["model"].IsMap() && root["model"]["file"]) resolve(root["model"]["file"]);
+}
+
 // The scenario file with --set overrides applied and relative paths resolved against its own
 // directory. Read afresh for every sweep point, so that every node keeps its file location
 // (YAML::Clone would drop them).
@@ -131,22 +144,20 @@ Yaml read_scenario(const std::string& path, const std::vector<std::string>& over
     }
     set_path(doc.node(), o.substr(0, eq), value, SourceLoc{"--set " + o});
   }
-  const fs::path dir = fs::path(path).parent_path();
-  auto resolve = [&](YAML::Node n) {
-    if (!n.IsScalar()) return;
-    const std::string v = n.Scalar();
-    if (hw::is_preset(v) || fs::path(v).is_absolute()) return;
-    if (fs::exists(dir / v)) n = (dir / v).string();
-  };
-  const YAML::Node& root = doc.node();
-  if (root["hardware"]) resolve(root["hardware"]);
-  if (root["model"] && root["model"].IsMap() && root["model"]["file"]) resolve(root["model"]["file"]);
+  resolve_paths(doc.node(), fs::path(path).parent_path());
   return doc;
 }
 
-void expand(Scenario& s, const std::vector<Dimension>& dims) {
+// The most sweep points a scenario may have: each point is a problem to build, place and
+// simulate, and holds its scenario text until the run ends.
+constexpr size_t kMaxPoints = 1'000'000;
+
+void expand(Scenario& s, const std::vector<Dimension>& dims, const Yaml& sweep) {
   size_t total = 1;
-  for (auto& d : dims) total *= d.size();
+  for (auto& d : dims)
+    if (__builtin_mul_overflow(total, d.size(), &total) || total > kMaxPoints)
+      sweep.fail(fmt::format("the sweep's axes multiply to more than {} points; split it into several scenarios",
+                             kMaxPoints));
   for (size_t i = 0; i < total; ++i) {
     Point p;
     p.index = static_cast<int>(i);
@@ -168,6 +179,7 @@ void expand(Scenario& s, const std::vector<Dimension>& dims) {
           for (size_t j = 0; j < a.keys.size(); ++j) set_path(p.root, a.keys[j], v.node()[j], v.loc());
         }
       }
+    resolve_paths(p.root, fs::path(s.file).parent_path());  // a swept model.file or hardware too
     s.points.push_back(std::move(p));
   }
 }
@@ -216,6 +228,14 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
                   "collectives"});
   s.root = doc;
   s.name = doc.str_or("name", fs::path(path).stem().string());
+  // The name makes the default output path (results/<name>.h5): it must stay a file name there.
+  if (s.name.empty() || s.name == "." || s.name == ".." || s.name.find('/') != std::string::npos ||
+      s.name.find('\\') != std::string::npos)
+    (doc.has("name") ? doc.at("name") : doc).fail(
+        fmt::format("scenario name '{}' must be a file name (no '/', not '.' or '..'): results go to results/<name>.h5",
+                    s.name));
+  if (doc.has("seed") && doc.at("seed").integer() < 0)
+    doc.at("seed").fail(fmt::format("seed must be a whole number >= 0, got {}", doc.at("seed").str()));
   s.seed = static_cast<std::uint64_t>(doc.integer_or("seed", 1));
 
   s.hardware_text = hardware_text(doc.at("hardware"));
@@ -240,7 +260,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   const std::vector<Dimension> dims = read_sweep(doc.get("sweep"));
   for (auto& d : dims)
     for (auto& a : d.axes) s.axes.push_back(a.label);
-  expand(s, dims);
+  expand(s, dims, doc.get("sweep"));
   s.text = YAML::Dump(doc.node()) + "\n";
   return s;
 }

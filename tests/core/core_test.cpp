@@ -67,4 +67,65 @@ TEST(FileIo, WritesWholeOrNothing) {
   EXPECT_THROW(write_file_atomic("/proc/no-such-dir/x", "x"), InputError);
 }
 
+TEST(FileIo, ReplacesOnlyRegularFilesAndSaysWhyItCannotWrite) {
+  const auto dir = std::filesystem::temp_directory_path() / "placesim-core-special";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "a-directory");
+  // A directory (and a symlink to a special file) stands for any non-regular file: never replaced.
+  std::filesystem::create_symlink("/dev/null", dir / "null-link");
+  for (const char* name : {"a-directory", "null-link"}) {
+    const std::string path = (dir / name).string();
+    try {
+      write_file_atomic(path, "x");
+      ADD_FAILURE() << "replaced " << path;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("is not a regular file"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(std::filesystem::exists(temp_path_for(path)));
+  }
+  EXPECT_TRUE(std::filesystem::is_directory(dir / "a-directory"));
+  EXPECT_TRUE(std::filesystem::is_symlink(dir / "null-link"));
+  EXPECT_THROW(write_file_atomic("", "x"), InputError);
+  // A rename that fails reports the operating system's reason, not "Success".
+  const std::string tmp = (dir / "t").string();
+  write_file_atomic(tmp, "x");
+  try {
+    commit_temp_file(tmp, (dir / "no-such-dir" / "out").string());
+    ADD_FAILURE() << "renamed into a missing directory";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()).find("Success"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("No such file"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Yaml, InputsAreUtf8) {
+  // "é" (2 bytes), "€" (3), "😀" (4) are fine; a lone continuation byte, a truncated sequence, an
+  // overlong "/" and a surrogate are errors at their line and column.
+  EXPECT_NO_THROW(Yaml::load_string("name: caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80\n", "u.yaml"));
+  for (const char* bad : {"a: 1\nname: x\x80y\n", "a: 1\nname: x\xC3", "a: 1\nname: x\xC0\xAF\n",
+                          "a: 1\nname: x\xED\xA0\x80\n"}) {
+    try {
+      Yaml::load_string(bad, "u.yaml");
+      ADD_FAILURE() << "accepted " << bad;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.loc().line, 2) << e.what();
+      EXPECT_EQ(e.loc().column, 8) << e.what();
+      EXPECT_NE(std::string(e.what()).find("is not UTF-8"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(Yaml, AKeyGivenTwiceIsAnErrorAtTheSecond) {
+  try {
+    Yaml::load_string("a: 1\nb: {c: 2,\n c: 3}\n", "d.yaml");
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.loc().line, 3);
+    EXPECT_NE(std::string(e.what()).find("key 'c' is given twice (first at line 2"), std::string::npos) << e.what();
+  }
+  // JSON too, and an alias is the anchor's node, not a second key.
+  EXPECT_THROW(Yaml::load_string("{\"x\": 1, \"x\": 2}", "d.json"), InputError);
+  EXPECT_NO_THROW(Yaml::load_string("a: &m {k: 1}\nb: *m\nc: [*m, *m]\n", "d.yaml"));
+}
+
 }  // namespace

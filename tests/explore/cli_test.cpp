@@ -137,6 +137,9 @@ struct BadCase {
 
 TEST(Cli, BadInputExitsTwoWithLocationAndWritesNothing) {
   const std::string dir = temp_dir("bad");
+  std::string l32 = "[1";  // 32 values: four such axes make 32^4 > 10^6 points
+  for (int i = 2; i <= 32; ++i) l32 += ", " + std::to_string(i);
+  l32 += "]";
   const std::vector<BadCase> cases = {
       {"malformed yaml", "name: x\nplacers: [a, b\n", "s.yaml:3:1"},
       {"unknown key", "name: x\nhardwear: sortinghat-v100\n", "s.yaml:2:1: unknown key 'hardwear'"},
@@ -211,6 +214,27 @@ TEST(Cli, BadInputExitsTwoWithLocationAndWritesNothing) {
        "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large}\n"
        "placers: [{name: milp-sortinghat, time_limit: 0, warm: none}]\n",
        "s.yaml:3:47: time_limit 0 solves nothing"},
+      // Issue 17: what was silently accepted.
+      {"a key given twice",
+       "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large}\nplacers: [single-device]\n"
+       "hardware: dgx-a100\n",
+       "s.yaml:4:1: key 'hardware' is given twice (first at line 1, column 1)"},
+      {"a key given twice in a flow map",
+       "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large, arch: gpt2-xl}\n"
+       "placers: [single-device]\n",
+       "key 'arch' is given twice"},
+      {"a negative seed",
+       "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large}\nplacers: [single-device]\n"
+       "seed: -1\n",
+       "s.yaml:4:7: seed must be a whole number >= 0"},
+      {"a name that leaves results/",
+       "name: ../escaped\nhardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large}\n"
+       "placers: [single-device]\n",
+       "s.yaml:1:7: scenario name '../escaped' must be a file name"},
+      {"a sweep of more points than a run may hold",
+       "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large}\nplacers: [single-device]\n"
+       "sweep:\n  model.batch: " + l32 + "\n  model.seq: " + l32 + "\n  model.layers: " + l32 + "\n  model.output: " + l32 + "\n",
+       "s.yaml:5:3: the sweep's axes multiply to more than 1000000 points"},
       {"zero bandwidth",
        "hardware: {devices: [{id: h, type: host_memory, memory: 1GiB}, {id: g, type: gpu, memory: 1GiB, "
        "memory_bw: 1GB/s, fp32: 1TFLOPS}], links: [{a: h, b: g, bw: 0GB/s}]}\n"
@@ -226,6 +250,21 @@ TEST(Cli, BadInputExitsTwoWithLocationAndWritesNothing) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << c.what << ": " << r.err;
     EXPECT_FALSE(fs::exists(out)) << c.what;
   }
+}
+
+// A graph file swept by name resolves against the scenario's folder, as `model: {file:}` does,
+// whatever the working directory.
+TEST(Cli, ASweptModelFileIsFoundBesideTheScenario) {
+  const std::string dir = temp_dir("swept-file");
+  for (const char* g : {"a.json", "b.json"})
+    write(dir, g, "{\"nodes\": [{\"name\": \"x\", \"flops\": 1e9}, {\"name\": \"y\", \"flops\": 2e9}],\n"
+                  " \"edges\": [{\"src\": \"x\", \"dst\": \"y\", \"bytes\": 1e6}]}\n");
+  const std::string s = write(dir, "s.yaml",
+                              "hardware: sortinghat-v100\nmodel: {file: a.json}\nplacers: [single-device]\n"
+                              "sweep: {model.file: [a.json, b.json]}\n");
+  const auto r = run_cli("run " + s + " --json -o " + dir + "/out.h5");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["runs"].size(), 2u);
 }
 
 TEST(Cli, CyclicGraphAndMissingNodeAreBadInput) {
