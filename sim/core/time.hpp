@@ -15,6 +15,12 @@ using TimePs = std::int64_t;
 
 inline constexpr TimePs kPsPerSecond = 1'000'000'000'000;
 inline constexpr TimePs kTimeNever = std::numeric_limits<TimePs>::max();
+// The longest time an input may give (an op's duration, an edge's time, a latency): the clock
+// spans 9.2e6 s, and a run adds many such times, so one alone stays well inside it.
+inline constexpr double kMaxInputSeconds = 1e6;
+// The slowest bandwidth an input may give: a byte in a second. Slower rates (1e-320 B/s) would
+// make a transfer's time leave the clock's range.
+inline constexpr double kMinInputBandwidth = 1;
 
 inline double to_seconds(TimePs t) { return static_cast<double>(t) / static_cast<double>(kPsPerSecond); }
 

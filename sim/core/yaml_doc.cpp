@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "sim/core/time.hpp"
 #include "sim/core/units.hpp"
 
 namespace placesim {
@@ -187,12 +188,20 @@ bool Yaml::boolean() const {
 
 double Yaml::bytes() const { return with_loc([&] { return units::parse_bytes(str()); }); }
 double Yaml::bandwidth() const { return with_loc([&] { return units::parse_bandwidth(str()); }); }
-double Yaml::duration() const { return with_loc([&] { return units::parse_duration(str()); }); }
+double Yaml::duration() const {
+  const double v = with_loc([&] { return units::parse_duration(str()); });
+  if (v > kMaxInputSeconds)
+    fail(fmt::format("a time of '{}' is past the {:g} s an input may give (the simulated clock spans 9.2e6 s)", str(),
+                     kMaxInputSeconds));
+  return v;
+}
 double Yaml::flops() const { return with_loc([&] { return units::parse_flops(str()); }); }
 
 double Yaml::positive_bandwidth() const {
   const double v = bandwidth();
   if (!(v > 0)) fail(fmt::format("expected a positive bandwidth, got '{}'", str()));
+  if (v < kMinInputBandwidth)
+    fail(fmt::format("a bandwidth of '{}' is below the {:g} B/s an input may give", str(), kMinInputBandwidth));
   return v;
 }
 

@@ -98,6 +98,13 @@ TEST(FileIo, ReplacesOnlyRegularFilesAndSaysWhyItCannotWrite) {
   }
 }
 
+TEST(Yaml, TimesAndBandwidthsStayInTheClocksRange) {
+  EXPECT_DOUBLE_EQ(Yaml::load_string("t: 5us", "r.yaml").at("t").duration(), 5e-6);
+  EXPECT_THROW(Yaml::load_string("t: 1e7", "r.yaml").at("t").duration(), InputError);  // past 1e6 s
+  EXPECT_THROW(Yaml::load_string("b: 1e-320", "r.yaml").at("b").positive_bandwidth(), InputError);
+  EXPECT_DOUBLE_EQ(Yaml::load_string("b: 16GB/s", "r.yaml").at("b").positive_bandwidth(), 16e9);
+}
+
 TEST(Yaml, InputsAreUtf8) {
   // "é" (2 bytes), "€" (3), "😀" (4) are fine; a lone continuation byte, a truncated sequence, an
   // overlong "/" and a surrogate are errors at their line and column.

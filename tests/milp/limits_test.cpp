@@ -142,13 +142,14 @@ TEST(MilpLimits, TimeLimitZeroWithoutWarmStart) {
 }
 
 // The 40-item instance takes CBC tens of seconds to prove; a 0.3 s limit holds (with slack for
-// a loaded machine) and leaves an incumbent with a positive gap.
+// a loaded machine: under a parallel build and test run 1 s of slack was not enough) and leaves
+// an incumbent with a positive gap.
 TEST(MilpLimits, WallClockLimitHolds) {
   const auto k = hard_knapsack(40, 5, 7);
   const Result r = solve(k.model, time_limited(0.3s));
   ASSERT_EQ(r.status, Status::Feasible) << r.message;
   EXPECT_GT(r.gap, 0.0);
-  EXPECT_LT(r.wall_seconds, 0.3 + 1.0);
+  EXPECT_LT(r.wall_seconds, 0.3 + 5.0);
 }
 
 // A relative gap of 5% lets CBC stop on the 40-item instance (tens of seconds to prove) as soon
