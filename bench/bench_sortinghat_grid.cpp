@@ -2,7 +2,9 @@
 // none`): what the model alone proves. Each submodel's solve gets kLimit seconds (the paper's
 // 30) and stops once proven within 10%; issue 15's goal is 80% of the submodels so proven.
 //   BM_Cold/<point>/<variant>  point: index into the grid (reduced.yaml's sweep order);
-//                              variant 0: the model before issue 15 (no release floor), 1: after
+//                              variant 0: the model before issue 15 (none of ShStrength), 1: the
+//                              release floor, 2: floor and branching priorities (all; as
+//                              bench_sortinghat_model.cpp's variants)
 // Counters: submodels (the point's), solved (solves run: a solve without a schedule ends the
 // placement), within_10 (proven within 10%, optimal included), fraction = within_10 /
 // submodels, worst_gap (of the solves run; -1: one found no schedule), nodes, seconds (solver
@@ -44,7 +46,8 @@ void BM_Cold(benchmark::State& state) {
                               "milp-sortinghat");
   ShConfig cfg;
   cfg.submodel_limit_s = kLimit;
-  cfg.strength.release_floor = state.range(1) == 1;
+  const int v = static_cast<int>(state.range(1));
+  cfg.strength = ShStrength{v >= 1, v >= 2};
   const size_t submodels =
       models::split_submodels(*p.graph, models::partition_by_dominators(*p.graph, cfg.ndom)).size();
   int solved = 0, within = 0;
@@ -68,7 +71,7 @@ void BM_Cold(benchmark::State& state) {
   for (const auto& [axis, value] : point.values) label += (label.empty() ? "" : ", ") + axis + "=" + value;
   state.SetLabel(label);
 }
-BENCHMARK(BM_Cold)->ArgsProduct({benchmark::CreateDenseRange(0, 23, 1), {0, 1}})->Iterations(1)->Unit(benchmark::kSecond);
+BENCHMARK(BM_Cold)->ArgsProduct({benchmark::CreateDenseRange(0, 23, 1), {0, 1, 2}})->Iterations(1)->Unit(benchmark::kSecond);
 
 }  // namespace
 

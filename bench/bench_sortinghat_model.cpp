@@ -1,4 +1,4 @@
-// SortingHat's MILP before and after issue 15's release floor (ShStrength), on the reduced grid's
+// SortingHat's MILP before and after each of issue 15's additions (ShStrength), on the reduced grid's
 // largest submodel, in one run.
 //
 // The submodel: of every point of scenarios/sortinghat/reduced.yaml, the submodel with the most
@@ -10,8 +10,8 @@
 //   BM_TimeToGap/<v>/<q>   stops at a 10% gap or after kGapLimit s; counters: seconds (to the
 //                          gap, or the limit), reached (1: 10% proven), gap, nodes
 //   BM_TimeToOptimal/<v>/<q>  the same to a proven optimum (the placer's gap, 1e-6)
-// Arguments: <variant>/<q>. Variants: 0 before (the release floor off), 1 after (on); at q = 4
-// (the placer's default) and q = 6 (the paper's).
+// Arguments: <variant>/<q>. Variants: variant() below; at q = 4 (the placer's default) and
+// q = 6 (the paper's).
 // Run from the repository root (the scenario's path is relative).
 #include <benchmark/benchmark.h>
 
@@ -75,9 +75,10 @@ const Largest& largest(int q) {
   return found[q];
 }
 
-ShStrength variant(int v) { return ShStrength{v == 1}; }
+// 0: nothing of issue 15; 1: the release floor; 2: the floor and branching priorities (all).
+ShStrength variant(int v) { return ShStrength{v >= 1, v >= 2}; }
 
-const char* kVariantNames[] = {"before", "after"};
+const char* kVariantNames[] = {"before", "floor", "floor+priorities"};
 
 milp::Result solve(int v, int q, milp::SolveOptions opts) {
   const Largest& l = largest(q);  // built before the timed loops
@@ -88,7 +89,7 @@ milp::Result solve(int v, int q, milp::SolveOptions opts) {
   return milp::solve(m.model, opts);
 }
 
-void variants(benchmark::internal::Benchmark* b) { b->ArgsProduct({{0, 1}, {4, 6}}); }
+void variants(benchmark::internal::Benchmark* b) { b->ArgsProduct({{0, 1, 2}, {4, 6}}); }
 
 void BM_Nodes(benchmark::State& state) {
   const int v = static_cast<int>(state.range(0));

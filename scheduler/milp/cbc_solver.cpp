@@ -261,6 +261,15 @@ Result run_cbc(const Model& m, const SolveOptions& o, Deadline& deadline) {
   if (o.verbose) model.passInMessageHandler(&to_stderr);
   const CbcDeadlineHandler cbc_handler(&deadline);
   model.passInEventHandler(&cbc_handler);
+  // Branching priorities (Variable::priority) go to CBC's integer objects, which the driver
+  // copies into the model it searches; its preprocessing, which would renumber them, is off.
+  std::vector<int> priorities;
+  for (const Variable& v : m.vars())
+    if (v.is_integer()) priorities.push_back(v.priority);
+  if (std::any_of(priorities.begin(), priorities.end(), [](int p) { return p != Variable::kDefaultPriority; })) {
+    model.findIntegers(false);
+    model.passInPriorities(priorities.data(), false);
+  }
   if (!o.warm_start.empty()) {
     std::vector<std::pair<std::string, double>> start;
     for (const auto& [var, value] : o.warm_start) start.emplace_back(m.var(var).name, value);

@@ -73,6 +73,12 @@ void Model::set_objective(VarId v, double coef) {
   vars_.at(static_cast<std::size_t>(v.index)).objective = coef;
 }
 
+void Model::set_priority(VarId v, int priority) {
+  Variable& var = vars_.at(static_cast<std::size_t>(v.index));
+  PLACESIM_ASSERT(var.is_integer(), "MILP priority on continuous " + var.name);
+  var.priority = priority;
+}
+
 void Model::set_bounds(VarId v, double lower, double upper) {
   Variable& var = vars_.at(static_cast<std::size_t>(v.index));
   check_bounds("MILP variable " + var.name, lower, upper);

@@ -46,6 +46,11 @@ struct Variable {
   double lower = 0.0;
   double upper = kInf;
   double objective = 0.0;
+  // Branching order among integer variables: CBC branches on a lower value first. 1000 is
+  // CBC's own default, so a model that sets none branches as CBC chooses. write_model drops
+  // it (LP and MPS have no place for it): a model read back branches as CBC chooses.
+  int priority = kDefaultPriority;
+  static constexpr int kDefaultPriority = 1000;
   bool is_integer() const { return type != VarType::Continuous; }
 };
 
@@ -85,6 +90,7 @@ class Model {
 
   void set_objective(VarId v, double coef);
   void set_bounds(VarId v, double lower, double upper);
+  void set_priority(VarId v, int priority);  // integer variables only
 
   int num_vars() const { return static_cast<int>(vars_.size()); }
   int num_rows() const { return static_cast<int>(rows_.size()); }

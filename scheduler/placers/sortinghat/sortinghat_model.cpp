@@ -373,6 +373,14 @@ ShModel build_model(const ShInput& in, const ShStrength& strength) {
       for (int v = 0; v < std::min<int>(in.n, static_cast<int>(rank)); ++v)
         for (int r = 1; r <= in.q; ++r) m.set_bounds(V.x[v][cls[rank] * in.q + r], 0, 0);
 
+  // Branching: an op's slot decides its GPU, its DHA mode (so, by Eq. 5, whether its
+  // parameters stay in DRAM) and where its inputs come from; a parameter's follows from its
+  // readers'. CBC branches on lower priorities first.
+  if (strength.priorities)
+    for (int v = 0; v < in.n; ++v)
+      for (int j = 0; j < S; ++j)
+        if (V.x[v][j].index >= 0) m.set_priority(V.x[v][j], in.is_param[v] ? in.n + v : v);
+
   // Empty slots last: on a GPU alone on its bus, a block of b empty slots (b = 2 with DHA,
   // keeping parity; 1 without) is followed by an empty block; shifting the later slots down
   // by b gives the same schedule (empty slots pass time through, and the GPU's copies keep

@@ -19,7 +19,8 @@
 //   * cuts that keep the optimum: TotalLatency >= the longest path in fastest op times, each op
 //     after PrevSGFin and, when it reads parameters, after their first possible copy or in its
 //     DHA time (ShStrength::release_floor, issue 15); symmetry breaking among interchangeable
-//     GPUs (gpu_classes); and empty slots after full ones on a GPU alone on its bus.
+//     GPUs (gpu_classes); and empty slots after full ones on a GPU alone on its bus;
+//   * branching priorities: ops' x before parameters' (ShStrength::priorities, issue 15).
 #pragma once
 
 #include <optional>
@@ -68,6 +69,7 @@ struct ShInput {
 // the model is the one before (bench/bench_sortinghat_model.cpp measures the difference).
 struct ShStrength {
   bool release_floor = true;  // the latency floor waits for parameters' copies (or DHA)
+  bool priorities = true;     // CBC branches on ops' x (in node order) before parameters'
 };
 
 struct ShVars {
