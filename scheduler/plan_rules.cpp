@@ -223,6 +223,15 @@ OptionProblem check_collective(const models::Graph& g, const hw::Topology& topo,
   }
   if (!(c.bytes > 0)) return {fmt::format("{}: bytes must be positive, got {}", what, c.bytes), "bytes"};
   if (c.chunks < 1) return {fmt::format("{}: chunks must be at least 1, got {}", what, c.chunks), "chunks"};
+  // Each rank sends up to 2 (n - 1) steps of `chunks` pieces: a billion chunks would allocate
+  // until the process dies. The most one collective may lower into:
+  constexpr double kMaxTasks = 1e8;
+  const double n = static_cast<double>(c.group.size());
+  if (const double tasks = 2 * n * std::max(1.0, n - 1) * c.chunks; tasks > kMaxTasks)
+    return {fmt::format("{}: {} chunks over {} ranks would lower into about {:.3g} tasks, more than the {:.0e} one "
+                        "collective may make",
+                        what, c.chunks, c.group.size(), tasks, kMaxTasks),
+            "chunks"};
   for (int op : c.before)
     if (std::find(c.after.begin(), c.after.end(), op) != c.after.end())
       return {fmt::format("{}: op '{}' is both after and before it", what, g.nodes[op].name), "before"};

@@ -153,6 +153,9 @@ TEST(PlanCollectives, BadEntriesAreLocatedInputErrors) {
       {"both sides of one op", R"("group": ["gpu0", "gpu1"], "after": ["a0"], "before": ["a0"])", "\"before\"",
        "both after and before"},
       {"zero chunks", R"("group": ["gpu0", "gpu1"], "chunks": 0)", "\"chunks\"", "whole number >= 1"},
+      // 2 ranks x 2 steps x 10^9 chunks: 4e9 tasks, past the 1e8 a collective may lower into.
+      {"a billion chunks", R"("group": ["gpu0", "gpu1"], "chunks": 1000000000)", "\"chunks\"",
+       "would lower into about 4e+09 tasks"},
   };
   for (const Bad& c : cases) {
     SCOPED_TRACE(c.what);
