@@ -6,20 +6,11 @@
 #include <numeric>
 #include <set>
 
+#include "tests/models/spec_of.hpp"
 #include "models/generators/transformer_moe.hpp"
 
 namespace placesim::models {
 namespace {
-
-TransformerSpec moe_spec(const std::string& arch, Phase phase, int batch, int seq, int layers) {
-  TransformerSpec s;
-  s.arch = arch;
-  s.phase = phase;
-  s.batch = batch;
-  s.seq = seq;
-  s.layers = layers;
-  return s;
-}
 
 // Tokens the expert's up projection processes, 0 when it runs no op.
 double expert_tokens(const Graph& g, int layer, int e) {
@@ -49,10 +40,10 @@ TEST(MoeLoad, SampledLoadsSumToTokensTimesTopK) {
     TransformerSpec spec;
     long routed;
   };
-  for (const Case& c : {Case{moe_spec("mixtral-8x7b", Phase::Decode, 5, 64, 3), 5 * 2},
-                        Case{moe_spec("mixtral-8x7b", Phase::Prefill, 2, 16, 3), 2 * 16 * 2},
-                        Case{moe_spec("qwen2-57b-a14b", Phase::Decode, 3, 64, 2), 3 * 8},
-                        Case{moe_spec("phimoe", Phase::Prefill, 1, 40, 2), 40 * 2}}) {
+  for (const Case& c : {Case{spec_of("mixtral-8x7b", Phase::Decode, 5, 64, 3), 5 * 2},
+                        Case{spec_of("mixtral-8x7b", Phase::Prefill, 2, 16, 3), 2 * 16 * 2},
+                        Case{spec_of("qwen2-57b-a14b", Phase::Decode, 3, 64, 2), 3 * 8},
+                        Case{spec_of("phimoe", Phase::Prefill, 1, 40, 2), 40 * 2}}) {
     const TransformerArch& arch = find_transformer_arch(c.spec.arch);
     const auto loads = expert_loads(arch, c.spec, c.spec.layers);
     const Graph g = generate_transformer(c.spec);
@@ -86,7 +77,7 @@ void expect_same_graph(const Graph& a, const Graph& b) {
 }
 
 TEST(MoeLoad, SameSeedSameGraphOtherSeedOtherLoad) {
-  TransformerSpec s = moe_spec("mixtral-8x7b", Phase::Decode, 4, 32, 4);
+  TransformerSpec s = spec_of("mixtral-8x7b", Phase::Decode, 4, 32, 4);
   s.seed = 11;
   expect_same_graph(generate_transformer(s), generate_transformer(s));
   const auto loads11 = expert_loads(find_transformer_arch(s.arch), s, 4);
@@ -96,7 +87,7 @@ TEST(MoeLoad, SameSeedSameGraphOtherSeedOtherLoad) {
 
 // The decode steps of a generation each route their own tokens (seed + the step's KV length).
 TEST(MoeLoad, GenerationStepsRouteDifferently) {
-  TransformerSpec s = moe_spec("mixtral-8x7b", Phase::Generate, 4, 32, 4);
+  TransformerSpec s = spec_of("mixtral-8x7b", Phase::Generate, 4, 32, 4);
   s.output = 3;
   const Generation gen = transformer_generation(s);
   const Graph a = gen.decode(33), b = gen.decode(34);
@@ -109,7 +100,7 @@ TEST(MoeLoad, GenerationStepsRouteDifferently) {
 // Decode, batch 4, top 2: 8 routes per layer. One list for every layer, or one per layer; an
 // expert with no tokens runs no op but keeps its three weights.
 TEST(MoeLoad, AGivenLoadIsUsedAsGiven) {
-  TransformerSpec s = moe_spec("mixtral-8x7b", Phase::Decode, 4, 32, 2);
+  TransformerSpec s = spec_of("mixtral-8x7b", Phase::Decode, 4, 32, 2);
   s.expert_load = {{2, 0, 1, 1, 0, 2, 1, 1}};
   Graph g = generate_transformer(s);
   for (int l = 0; l < 2; ++l)
@@ -136,7 +127,7 @@ TEST(MoeLoad, AGivenLoadIsUsedAsGiven) {
 }
 
 TEST(MoeLoad, GeneratorRejectsWhatTheParserRejects) {
-  TransformerSpec s = moe_spec("mixtral-8x7b", Phase::Decode, 4, 32, 2);
+  TransformerSpec s = spec_of("mixtral-8x7b", Phase::Decode, 4, 32, 2);
   s.top_k = 9;
   EXPECT_THROW(generate_transformer(s), InputError);
   s.top_k = 0;

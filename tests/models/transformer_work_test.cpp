@@ -2,24 +2,12 @@
 // and agreement between op- and layer-level graphs.
 #include <gtest/gtest.h>
 
+#include "tests/models/spec_of.hpp"
 #include "models/generators/transformer.hpp"
 #include "sums.hpp"
 
 namespace placesim::models {
 namespace {
-
-TransformerSpec spec_of(const std::string& arch, Phase phase, int batch, int seq, int layers = 0,
-                        DType dtype = DType::FP16, Granularity gran = Granularity::Op) {
-  TransformerSpec s;
-  s.arch = arch;
-  s.phase = phase;
-  s.batch = batch;
-  s.seq = seq;
-  s.layers = layers;
-  s.dtype = dtype;
-  s.granularity = gran;
-  return s;
-}
 
 // A forward pass costs about 2 flops per matmul weight per token, plus attention:
 //   flops ~= 2 * N * P_matmul + L * (4*B*q*kv*h + 5*B*H*q*kv)
