@@ -131,8 +131,9 @@ std::string SolveSummary::describe() const {
   if (solves == 0) return "no MILP solved";
   // No wall-clock figure: with node limits two runs must print the same (placement_s, under
   // --timing, has the time).
-  return fmt::format("{} solve{}, {} optimal, gap {}, {} nodes", solves, solves == 1 ? "" : "s", optimal,
-                     std::isfinite(gap) ? fmt::format("{:.3g}%", 100 * gap) : std::string("inf"), nodes);
+  return fmt::format("{} solve{}, {} optimal, gap {}, {} nodes{}{}", solves, solves == 1 ? "" : "s", optimal,
+                     std::isfinite(gap) ? fmt::format("{:.3g}%", 100 * gap) : std::string("inf"), nodes,
+                     note.empty() ? "" : "; ", note);
 }
 
 // The record of the solves; plan_source and the MILP plan's figures are the caller's to fill.

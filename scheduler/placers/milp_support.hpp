@@ -100,12 +100,13 @@ struct SolveSummary {
   double gap = 0;            // largest gap over the solves
   std::int64_t nodes = 0;
   std::string error;         // the first solver error, if any
+  std::string note;          // how the solves were arranged, when that is news (MOIRAI's fallback)
   // The model's objective and best bound so far, seconds, combined as `chained` says; none once
   // a solve that counts had no incumbent (objective) or no finite bound.
   std::optional<double> objective_s, bound_s;
   // `seconds_per_unit`: the model's time unit (the placers scale time for CBC's tolerances).
   void add(const milp::Result& r, double seconds_per_unit);
-  // "3 solves, 2 optimal, gap 1.2%, 5210 nodes"
+  // "3 solves, 2 optimal, gap 1.2%, 5210 nodes", then the note after a semicolon
   std::string describe() const;
 };
 

@@ -121,16 +121,14 @@ TEST(MoiraiPlacer, HostWeightsAreRefused) {
   EXPECT_FALSE(r.plan);
 }
 
-// A chain of diamonds a -> {b, c} -> d -> ...: every `d` dominates what follows, so with
-// window 4 each window is one or two diamonds, solved in turn; the whole plan still runs as the
-// model says.
-TEST(MoiraiPlacer, DominatorWindowsChainIntoOneExactPlan) {
-  Tiny t = tiny(11, 1, 3, 0);
+// `n` diamonds a -> {b, c} -> d, each d feeding the next diamond; random durations on three GPUs
+// g0..g2 and activations of 0.5 to 2 GB.
+models::Graph diamond_chain(int n, std::uint64_t seed) {
   models::Graph g;
-  std::mt19937_64 rng(11);
+  std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> U(0.5, 2);
   int prev = -1;
-  for (int d = 0; d < 4; ++d) {
+  for (int d = 0; d < n; ++d) {
     int ids[3];
     for (int k = 0; k < 3; ++k) {
       models::Node n;
@@ -146,12 +144,34 @@ TEST(MoiraiPlacer, DominatorWindowsChainIntoOneExactPlan) {
     prev = ids[2];
   }
   g.validate();
-  t.problem.graph = std::make_shared<const models::Graph>(std::move(g));
+  return g;
+}
+
+// A chain of diamonds a -> {b, c} -> d -> ...: every `d` dominates what follows, so with
+// window 4 each window is one or two diamonds, solved in turn; the whole plan still runs as the
+// model says.
+TEST(MoiraiPlacer, DominatorWindowsChainIntoOneExactPlan) {
+  Tiny t = tiny(11, 1, 3, 0);
+  t.problem.graph = std::make_shared<const models::Graph>(diamond_chain(4, 11));
   const PlacerResult r =
       run_placer("{name: milp-moirai, window: 4, gap: 0, time_limit: 1000, node_limit: 100000, warm: [single-device]}",
                  t.problem);
   EXPECT_NE(r.message.find("4 solves, 4 optimal"), std::string::npos) << r.message;  // one window per diamond
   expect_exact(t.problem, r, "windows");
+}
+
+// MOIRAI solves the whole graph as one MILP: with window auto (the default), 11 diamonds (33
+// tasks, more than the fallback windows' 30) are one solve; window: 30 cuts them in two.
+TEST(MoiraiPlacer, AutoWindowSolvesTheWholeGraphOnce) {
+  Tiny t = tiny(11, 1, 3, 0);
+  t.problem.graph = std::make_shared<const models::Graph>(diamond_chain(11, 11));
+  const PlacerResult whole = run_placer("{name: milp-moirai, time_limit: 1000, node_limit: 200, warm: [single-device]}", t.problem);
+  EXPECT_EQ(whole.message.rfind("1 solve,", 0), 0u) << whole.message;
+  EXPECT_EQ(whole.message.find("windows"), std::string::npos) << whole.message;
+  expect_exact(t.problem, whole, "whole");
+  const PlacerResult cut =
+      run_placer("{name: milp-moirai, window: 30, time_limit: 1000, node_limit: 200, warm: [single-device]}", t.problem);
+  EXPECT_EQ(cut.message.rfind("2 solves,", 0), 0u) << cut.message;
 }
 
 // A DAG whose ops all start from inputs has no dominator to cut at: it is cut into runs of
@@ -163,6 +183,17 @@ TEST(MoiraiPlacer, WideGraphsAreCutIntoRuns) {
                  t.problem);
   EXPECT_EQ(r.message.rfind("1 solve,", 0), std::string::npos) << r.message;
   expect_exact(t.problem, r, "runs");
+}
+
+// With no warm start and no time, the whole graph's MILP ends without a plan: the windows
+// stand in, and the message says so.
+TEST(MoiraiPlacer, WindowsStandInWhenTheWholeGraphFindsNoPlan) {
+  Tiny t = tiny(11, 1, 3, 0);
+  t.problem.graph = std::make_shared<const models::Graph>(diamond_chain(11, 11));
+  const PlacerResult r = run_placer("{name: milp-moirai, time_limit: 1e-6, warm: none}", t.problem);
+  EXPECT_NE(r.message.find("the whole graph's MILP (33 tasks) found no plan in its limits; windows of 30 tasks stood in"),
+            std::string::npos)
+      << r.message;
 }
 
 // conv -> bn -> relu is one GCOF group (Table I): its ops share a device, and the MILP has one

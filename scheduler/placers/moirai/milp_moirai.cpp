@@ -17,16 +17,17 @@
 // Weights: MOIRAI assumes them resident (III-A); with weights: host the placer returns status
 // "error" and says so (it models no parameter copies).
 //
-// Windows: with more than `window` tasks (default 30) or 2 * `window` flows, the coarsened graph
-// is cut at its dominator partition points (models/transform/dominators.hpp) into consecutive
-// windows of at most `window` tasks and 2 * `window` flows into them (a segment between two
-// points that is larger is cut into runs in topological order), solved in order; each window
-// sees the earlier windows' placement fixed (their producers as fixed tasks feeding its flows),
-// its devices and channels busy until their last task and transfer end, their memory used and
-// parameters resident. With one window the optimum is MOIRAI's; with several, each window's
-// optimum given the earlier ones (its makespan counts the devices' busy times too).
-// Why 30: the model grows with the square of the flows (Eq. 8 pairs); a 36-task random DAG
-// with ~130 flows on two GPUs is a 19k-variable MILP whose root alone takes CBC over 8 s.
+// Windows: MOIRAI solves one MILP over the whole graph, and so does `window: auto` (the
+// default). When that MILP ends without a plan of its own within its limits (half the time
+// budget; with node_limit, that many nodes), or with `window: N`, the coarsened graph is cut at
+// its dominator partition points (models/transform/dominators.hpp) into consecutive windows of
+// at most N (auto: 30) tasks and 2 * N flows into them (a segment between two points that is
+// larger is cut into runs in topological order), solved in order; each window sees the earlier
+// windows' placement fixed (their producers as fixed tasks feeding its flows), its devices and
+// channels busy until their last task and transfer end, their memory used and parameters
+// resident. With one window the optimum is MOIRAI's; with several, each window's optimum given
+// the earlier ones (its makespan counts the devices' busy times too). The message says when the
+// windows stood in.
 //
 // Warm start and bound: the best heuristic plan of `warm` (milp_support.hpp), each task on the
 // device of its first op, run in decreasing upward rank (HEFT's order) under the model
@@ -190,8 +191,10 @@ class MilpMoirai final : public Placer {
       }
     }
     const Yaml w = o.get("window");
-    window_ = static_cast<int>(w.integer());
-    if (window_ < 1) throw InputError(w.loc(), "window must be >= 1 (tasks per MILP)");
+    if (!(w.is_scalar() && w.str() == "auto")) {
+      window_ = static_cast<int>(w.integer());
+      if (window_ < 1) throw InputError(w.loc(), "window must be auto or >= 1 (tasks per MILP)");
+    }
   }
 
   PlacerResult place(const Problem& p) const override {
@@ -202,17 +205,39 @@ class MilpMoirai final : public Placer {
                   "copies: use weights: resident";
       return r;
     }
-    const std::vector<int> devices = p.topo->compute_devices();
     const SolveBudget budget(settings_.time_limit_s);
     const Coarse c = moirai::coarse_tasks(p, rules_);
     const std::optional<ScoredPlan> warm = best_heuristic(p, settings_.warm);
     SolveSummary summary;
     if (settings_.time_limit_s <= 0) return finish_milp(p, std::nullopt, std::nullopt, summary, warm);
+    if (window_ > 0) return *solve_windows(p, c, windows(p, c, window_), warm, budget, 0, true, summary);
 
+    // window: auto. One MILP over the whole graph, as MOIRAI solves it, with half the time left
+    // for the windows should it end without a plan of its own.
+    SolveSummary whole;
+    if (std::optional<PlacerResult> r = solve_windows(p, c, {c.order}, warm, budget, 1, false, whole)) return *r;
+    summary.note = fmt::format("the whole graph's MILP ({} tasks) found no plan in its limits; windows of {} tasks stood in",
+                               c.order.size(), kFallbackWindow);
+    return *solve_windows(p, c, windows(p, c, kFallbackWindow), warm, budget, 0, true, summary);
+  }
+
+ private:
+  // Window size when the whole graph's MILP finds no plan. Why 30: the model grows with the
+  // square of the flows (Eq. 8 pairs); a 36-task random DAG with ~130 flows on two GPUs is a
+  // 19k-variable MILP whose root alone takes CBC over 8 s.
+  static constexpr int kFallbackWindow = 30;
+
+  // Solves the windows `parts` in order, each with an equal share of the time left over the
+  // windows and `reserve` more shares. A window without a plan of its own takes the warm start's
+  // assignment when `warm_stands_in`; otherwise the result is none (the caller falls back).
+  std::optional<PlacerResult> solve_windows(const Problem& p, const Coarse& c, const std::vector<std::vector<int>>& parts,
+                                            const std::optional<ScoredPlan>& warm, const SolveBudget& budget, int reserve,
+                                            bool warm_stands_in, SolveSummary& summary) const {
+    const std::vector<int> devices = p.topo->compute_devices();
     // Warm order: decreasing upward rank of each task's first op.
     const std::vector<double> rank = upward_rank(p, CommModel(p), devices);
     const int K = static_cast<int>(devices.size());
-    const std::vector<std::vector<int>> parts = windows(p, c, window_);
+    const int shares = static_cast<int>(parts.size()) + reserve;
     Placed placed(p, c, K);
     std::map<std::pair<int, int>, double> flow_start;  // (task, task) -> start, seconds
     for (size_t w = 0; w < parts.size(); ++w) {
@@ -231,7 +256,7 @@ class MilpMoirai final : public Placer {
       // A little above the bound, so the warm start stays feasible within CBC's tolerances.
       const moirai::Built b = moirai::build_model(in, std::max(bound * (1 + 1e-6), 1e-12));
       settings_.dump(b.model, static_cast<int>(w), static_cast<int>(parts.size()));
-      milp::SolveOptions opts = settings_.solve_options(p, budget.share(static_cast<int>(w), static_cast<int>(parts.size())));
+      milp::SolveOptions opts = settings_.solve_options(p, budget.share(static_cast<int>(w), shares));
       if (warm_slot) {
         const std::vector<int> canon = moirai::canonical(b, in, *warm_slot);
         opts.warm_start = moirai::warm_start(b, in, canon, moirai::evaluate(in, canon, task_key, flow_key));
@@ -249,6 +274,8 @@ class MilpMoirai final : public Placer {
       if (r.has_solution()) {
         const moirai::Solution s = moirai::read_solution(b, in, r);
         slot_of = s.slot_of, task_key = s.task_key, flow_key = s.flow_key;
+      } else if (!warm_stands_in) {
+        return std::nullopt;
       } else if (warm_slot) {
         slot_of = *warm_slot;  // the warm start stands in for this window
       } else {
@@ -260,7 +287,6 @@ class MilpMoirai final : public Placer {
     return finish_milp(p, std::move(plan), predicted, summary, warm);
   }
 
- private:
   // Records a window's schedule for the windows after it.
   static void commit(const Problem& p, const Coarse& c, const Instance& in, const std::vector<int>& slot_of,
                      const Timed& t, Placed& placed, std::map<std::pair<int, int>, double>& flow_start) {
@@ -349,7 +375,7 @@ class MilpMoirai final : public Placer {
 
   MilpSettings settings_;
   std::vector<models::FusionRule> rules_;  // empty: no coarsening
-  int window_ = 30;
+  int window_ = 0;  // 0: auto
 };
 
 }  // namespace
@@ -362,9 +388,10 @@ void register_milp_moirai(Registry<PlacerEntry>& r) {
   options.push_back({"fusion", "[eigen, epilogue]",
                      "GCOF's fusion rules, as built-in sets: eigen (MOIRAI Table I: conv/bn/relu) and epilogue "
                      "(GEMM epilogues: matmul + add / gelu / swiglu, what transformers fuse)"});
-  options.push_back({"window", "30",
-                     "most tasks (coarsened nodes) per MILP; larger graphs are cut at dominator points into windows "
-                     "solved in order"});
+  options.push_back({"window", "auto",
+                     "auto: one MILP over the whole (coarsened) graph, and windows of 30 tasks only when it ends "
+                     "without a plan in its limits (it gets half the time); a number: most tasks per MILP, larger "
+                     "graphs cut at dominator points into windows solved in order"});
   r.add("milp-moirai",
         {"MOIRAI (moirai.md III): GCOF coarsening and the MILP of Eq. 4-8 on the augmented DAG, solved by CBC",
          std::move(options), PlacerKind::Milp, [](const PlacerOptions& o) { return std::make_unique<MilpMoirai>(o); }});
