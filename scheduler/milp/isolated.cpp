@@ -48,7 +48,7 @@ class Reader {
   template <typename T>
   T get() {
     T v{};
-    if (pos_ + sizeof v > in_.size()) {
+    if (sizeof v > in_.size() - pos_) {
       ok_ = false;
       return v;
     }
@@ -57,7 +57,7 @@ class Reader {
     return v;
   }
   std::string bytes(std::uint64_t n) {
-    if (pos_ + n > in_.size()) {
+    if (n > in_.size() - pos_) {  // not pos_ + n: a corrupt n would wrap around
       ok_ = false;
       return {};
     }
@@ -76,16 +76,20 @@ class Reader {
 std::optional<Result> decode(const std::string& in) {
   Reader rd(in);
   Result r;
-  r.status = static_cast<Status>(rd.get<std::int32_t>());
+  const std::int32_t status = rd.get<std::int32_t>();
+  if (status < 0 || status > static_cast<std::int32_t>(Status::Error)) return std::nullopt;
+  r.status = static_cast<Status>(status);
   r.nodes = rd.get<std::int64_t>();
   r.objective = rd.get<double>();
   r.best_bound = rd.get<double>();
   r.gap = rd.get<double>();
   r.message = rd.bytes(rd.get<std::uint64_t>());
-  const std::string values = rd.bytes(rd.get<std::uint64_t>() * sizeof(double));
+  const std::uint64_t count = rd.get<std::uint64_t>();
+  if (count > in.size() / sizeof(double)) return std::nullopt;  // more values than bytes: corrupt
+  const std::string values = rd.bytes(count * sizeof(double));
   if (!rd.complete()) return std::nullopt;
-  r.values.resize(values.size() / sizeof(double));
-  std::memcpy(r.values.data(), values.data(), values.size());
+  r.values.resize(count);
+  if (count) std::memcpy(r.values.data(), values.data(), values.size());  // data() may be null when empty
   return r;
 }
 
