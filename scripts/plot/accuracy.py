@@ -49,7 +49,7 @@ def plot_predicted(paths):
             xs, ys = zip(*pts)
             ax.scatter(xs, ys, s=22, alpha=0.8, label=placer)
             span.add(*xs, *ys)
-    title = ", ".join(s["scenario"] for s in sets) + ": the placers' predictions vs the simulation"
+    title = ", ".join(results.names(sets)) + ": the placers' predictions vs the simulation"
     return finish(fig, ax, span, "predicted", "simulated", title)
 
 

@@ -22,12 +22,12 @@ def plot(paths):
     fig, ax = plt.subplots(figsize=(6.4, 4.6))
     colour = {p: f"C{k % 10}" for k, p in enumerate(results.placers_in_order(sets))}
     points = {}  # (file, point index) -> (label, [(memory GiB, makespan ms, placer)])
-    for f, s in enumerate(sets):
+    for f, (s, name) in enumerate(zip(sets, results.names(sets))):
         for r in s["runs"]:
             if r["makespan_s"] and r["peak_mem"]:
                 label = " ".join(f"{a}={v}" for a, v in r["point"].items())
                 if len(sets) > 1:
-                    label = f"{s['scenario']} {label}"
+                    label = f"{name} {label}"
                 entry = points.setdefault((f, r["point_index"]), (label, []))
                 entry[1].append((max(r["peak_mem"].values()) / 2**30, r["makespan_s"] * 1e3, r["placer"]))
     shown = set()
@@ -42,7 +42,7 @@ def plot(paths):
     ax.set_xlabel("peak memory of the fullest device (GiB)")
     ax.set_ylabel("simulated makespan (ms)")
     ax.set_yscale("log")
-    ax.set_title(", ".join(s["scenario"] for s in sets) + ": latency vs memory (dashed: Pareto front per point)",
+    ax.set_title(", ".join(results.names(sets)) + ": latency vs memory (dashed: Pareto front per point)",
                  fontsize=10)
     ax.legend(fontsize=7)
     fig.tight_layout()

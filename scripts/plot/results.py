@@ -44,8 +44,15 @@ def read(path):
         out.append(r)
     for row in peaks:
         out[int(row["run"])]["peak_mem"][text(row["device"])] = float(row["bytes"])
-    return {"scenario": attrs["scenario"], "baseline": attrs["baseline"], "axes": json.loads(attrs["axes"]),
-            "runs": out}
+    return {"path": path, "scenario": attrs["scenario"], "baseline": attrs["baseline"],
+            "axes": json.loads(attrs["axes"]), "runs": out}
+
+
+def names(sets):
+    """Each file's name among several, as `placesim compare` gives it in its "scenario" axis: the
+    scenario's name, or the file's path where two files share a scenario."""
+    scenarios = [s["scenario"] for s in sets]
+    return [s["path"] if scenarios.count(s["scenario"]) > 1 else s["scenario"] for s in sets]
 
 
 def placers_in_order(sets):

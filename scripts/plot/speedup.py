@@ -12,14 +12,14 @@ def speedups(sets, baseline):
     """(point, placer, speed-up) for every run with a makespan at a point where the baseline has
     one; with several files, each point gains a leading "scenario" axis."""
     out = []
-    for s in sets:
+    for s, name in zip(sets, results.names(sets)):
         base = {r["point_index"]: r["makespan_s"] for r in s["runs"] if r["placer"] == baseline}
         for r in s["runs"]:
             b, m = base.get(r["point_index"]), r["makespan_s"]
             if b and m:
                 point = dict(r["point"])
                 if len(sets) > 1:
-                    point = {"scenario": s["scenario"], **point}
+                    point = {"scenario": name, **point}
                 out.append((point, r["placer"], b / m))
     return out
 
@@ -53,8 +53,10 @@ def plot(paths, baseline):
             heights = []
             for v in values:
                 xs = [x for p, pl, x in data if pl == placer and value_at(p, axis) == v]
-                heights.append(geomean(xs) if xs else 0.0)
-            ax.bar([i + (k - (len(placers) - 1) / 2) * width for i in range(len(values))], heights, width, label=placer)
+                heights.append(geomean(xs) if xs else float("nan"))  # NaN: no bar
+            bars = ax.bar([i + (k - (len(placers) - 1) / 2) * width for i in range(len(values))], heights, width,
+                          label=placer)
+            ax.bar_label(bars, labels=["" if math.isnan(h) else f"{h:.2f}" for h in heights], fontsize=6)
         ax.axhline(1.0, color="gray", linewidth=0.8)
         ax.set_xticks(range(len(values)))
         long = max(len(v) for v in values) > 10
@@ -62,6 +64,6 @@ def plot(paths, baseline):
         ax.set_xlabel(axis or "")
         ax.set_ylabel(f"geomean speed-up over {baseline}")
     subplots[0][0].legend(fontsize=7)
-    fig.suptitle(", ".join(s["scenario"] for s in sets) + ": speed-up per placer (simulated makespan)", fontsize=10)
+    fig.suptitle(", ".join(results.names(sets)) + ": speed-up per placer (simulated makespan)", fontsize=10)
     fig.tight_layout()
     return fig

@@ -56,6 +56,8 @@ nlohmann::ordered_json runs_to_json(const RunSet& set, bool timing) {
     j["status"] = scheduler::to_string(r.status);
     j["makespan_s"] = opt(r.makespan_s);
     j["predicted_s"] = opt(r.predicted_s);
+    // A bound (critical-path) says so: its prediction bounds the makespan from below.
+    j["lower_bound_s"] = is_bound(r) ? opt(r.predicted_s) : nlohmann::ordered_json(nullptr);
     // The placer's own prediction against the simulation: (predicted - simulated) / simulated.
     j["prediction_error"] = r.predicted_s && r.makespan_s && *r.makespan_s > 0
                                 ? nlohmann::ordered_json((*r.predicted_s - *r.makespan_s) / *r.makespan_s)

@@ -17,6 +17,7 @@
 
 namespace placesim::explore {
 
+// A bound's run carries its prediction as lower_bound_s too (null for every other run).
 // timing: include placement_s (a wall-clock measurement, so it differs between runs; without
 // it the document is byte-identical for identical inputs).
 nlohmann::ordered_json runs_to_json(const RunSet& set, bool timing);

@@ -166,6 +166,22 @@ TEST_F(CompareTest, MarkdownTables) {
       << r.out;
 }
 
+// `run --json` marks a bound as one too: lower_bound_s is its prediction, null for a plan.
+TEST(RunJson, MarksABound) {
+  const std::string dir = testing::temp_dir("run-bound");
+  std::ofstream(dir + "/s.yaml") << "hardware: sortinghat-v100\n"
+                                    "model: {generator: transformer, arch: gpt2-large, layers: 1, batch: 1, seq: 32,"
+                                    " phase: prefill}\n"
+                                    "placers: [single-device, critical-path]\n";
+  const auto r = run_cli("run " + dir + "/s.yaml --json -o " + dir + "/r.h5");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["runs"][0]["lower_bound_s"].is_null());
+  EXPECT_TRUE(j["runs"][1]["makespan_s"].is_null());
+  EXPECT_GT(j["runs"][1]["lower_bound_s"].get<double>(), 0);
+  EXPECT_EQ(j["runs"][1]["lower_bound_s"], j["runs"][1]["predicted_s"]);
+}
+
 // Not a results file: a located error before any output, whichever position it is given in.
 TEST_F(CompareTest, AFileThatIsNotResultsIsAnErrorBeforeAnyOutput) {
   const std::string text = dir + "/notes.txt";
@@ -177,6 +193,14 @@ TEST_F(CompareTest, AFileThatIsNotResultsIsAnErrorBeforeAnyOutput) {
     EXPECT_EQ(r.out, "");
     EXPECT_NE(r.err.find("placesim: error: results file " + dir), std::string::npos) << r.err;
   }
+  // HDF5, but placesim validate's: no schema_version.
+  const std::string validation = std::string(PLACESIM_SOURCE_DIR) + "/results/validate/validate-transformer-cpu.h5";
+  const auto v = run_cli("compare " + grid_h5 + " " + validation);
+  EXPECT_EQ(v.code, 2);
+  EXPECT_EQ(v.out, "");
+  EXPECT_NE(v.err.find("results file " + validation + " is not a placesim results file (no schema_version)"),
+            std::string::npos)
+      << v.err;
   EXPECT_EQ(run_cli("compare " + grid_h5 + " --tie 1.5").code, 2);
 }
 
