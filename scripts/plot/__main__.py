@@ -4,10 +4,11 @@ Run through `placesim plot KIND FILE... -o OUT.png|OUT.svg`, which checks every 
 (so a wrong file is a located error before any work) and finds this folder (see
 sim/cli/plot_script.hpp). Run directly, it trusts its inputs:
 
-    /usr/bin/python3 scripts/plot speedup results/a.h5 --baseline single-device -o speedup.png
+    /usr/bin/python3 scripts/plot pareto results/quickstart.h5 -o pareto.png
 
 Kinds (one module each):
-  speedup    geomean speed-up bars per placer at each value of each sweep axis (speedup.py)
+  speedup    geomean speed-up bars per placer at each value of each sweep axis, from what
+             `placesim compare --json` prints (speedup.py)
   pareto     latency vs peak memory of every run, and the Pareto front (pareto.py)
   gantt      a Chrome trace of `placesim run --trace`: queues and links over time (gantt.py)
   predicted  the placers' predictions vs the simulated makespans (accuracy.py)
@@ -23,7 +24,6 @@ def main():
     ap.add_argument("kind", choices=["speedup", "pareto", "gantt", "predicted", "measured"])
     ap.add_argument("files", nargs="+")
     ap.add_argument("-o", "--output", required=True, help="image to write (.png or .svg)")
-    ap.add_argument("--baseline", help="speedup: the placer to take speed-ups over")
     args = ap.parse_args()
     try:
         import h5py  # noqa: F401  (each kind's module imports what it uses)
@@ -40,9 +40,7 @@ def main():
     import speedup
 
     if args.kind == "speedup":
-        if not args.baseline:
-            sys.exit("placesim plot: speedup needs --baseline")
-        fig = speedup.plot(args.files, args.baseline)
+        fig = speedup.plot(args.files[0])
     elif args.kind == "pareto":
         fig = pareto.plot(args.files)
     elif args.kind == "gantt":

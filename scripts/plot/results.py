@@ -21,13 +21,13 @@ def _opt(x):
 
 
 def read(path):
-    """The file's scenario, baseline, axes and runs: one dict per row of `runs`, with its point,
+    """The file's path, scenario and runs: one dict per row of `runs`, with its point,
     placer, status, makespan_s, predicted_s (None where absent), placement_s, peak_mem (bytes per
     device) and bound (a critical-path bound: ok, a prediction and no simulated makespan)."""
     with h5py.File(path, "r") as f:
         runs = f["runs"][()]
         peaks = f["peak_memory"][()]
-        attrs = {k: text(f.attrs[k]) for k in ("scenario", "baseline", "axes")}
+        scenario = text(f.attrs["scenario"])
     out = []
     for i in range(len(runs)):
         r = {
@@ -44,8 +44,7 @@ def read(path):
         out.append(r)
     for row in peaks:
         out[int(row["run"])]["peak_mem"][text(row["device"])] = float(row["bytes"])
-    return {"path": path, "scenario": attrs["scenario"], "baseline": attrs["baseline"],
-            "axes": json.loads(attrs["axes"]), "runs": out}
+    return {"path": path, "scenario": scenario, "runs": out}
 
 
 def names(sets):

@@ -18,7 +18,7 @@ int cmd_compare(const std::vector<std::string>& args) {
       "metric", po::value<std::string>()->default_value("makespan"),
       "makespan (simulated; a generation's end-to-end latency), predicted (placer's own), or a generation's ttft "
       "(time to first token) or tpot (time per output token)")(
-      "tie", po::value<double>()->default_value(0.01),
+      "tie", po::value<double>()->default_value(explore::kDefaultTie),
       "win/tie/loss: values within this fraction of the baseline's tie")("markdown", "print Markdown tables");
   Parsed a;
   if (!parse_args(commands()[3], args, opts, {"results"}, a)) return 0;
@@ -39,10 +39,7 @@ int cmd_compare(const std::vector<std::string>& args) {
   const explore::Comparison c = explore::compare(set, baseline, metric);
   const explore::CompareSummary s = explore::summarize(c, tie);
   if (a.json) {
-    nlohmann::ordered_json j = explore::comparison_to_json(c);
-    j["scenario"] = set.scenario;
-    j["summary"] = explore::summary_to_json(c, s);
-    print_json(j);
+    print_json(explore::compare_document(set.scenario, c, s));
   } else {
     const auto style = a.vm.count("markdown") ? explore::TableStyle::Markdown : explore::TableStyle::Text;
     const std::string text = (style == explore::TableStyle::Markdown ? "## " : "") + std::string("scenario ") +

@@ -7,11 +7,15 @@
 #include <filesystem>
 #include <map>
 
+#include <unistd.h>
+
 #include "sim/cli/command.hpp"
 #include "sim/cli/plot_script.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/file_io.hpp"
 #include "sim/core/yaml_doc.hpp"
 #include "sim/explore/compare_files.hpp"
+#include "sim/explore/compare_summary.hpp"
 #include "sim/explore/report.hpp"
 #include "sim/explore/results_h5.hpp"
 #include "sim/explore/validate_h5.hpp"
@@ -37,15 +41,27 @@ void check_trace(const std::string& path) {
     doc.fail("expected a Chrome trace of placesim run --trace (a JSON object with a traceEvents list)");
 }
 
-// The baseline the speed-ups are over: the one given, else the files' own (which must agree).
-std::string speedup_baseline(const std::vector<std::string>& files, const std::string& given) {
+// What `compare --json` prints for these files, which the speedup plot draws (its per-axis
+// pivot), so that the bars are compare's figures. The baseline: the one given, else the files'
+// own (which must agree).
+std::string speedup_document(const std::vector<std::string>& files, const std::string& given) {
   std::vector<explore::ResultsFile> sets;
   for (const std::string& path : files) sets.push_back({path, explore::read_results_h5(path)});
   const explore::RunSet set = explore::merge_results(sets, given);
   const explore::Comparison c = explore::compare(set, given, explore::Metric::Makespan);  // InputError: unknown
-  if (c.baseline.empty()) throw InputError(SourceLoc{files[0]}, "no baseline to take speed-ups over: name one with --baseline");
-  return c.baseline;
+  if (c.baseline.empty())
+    throw InputError(SourceLoc{files[0]}, "no baseline to take speed-ups over: name one with --baseline");
+  return explore::compare_document(set.scenario, c, explore::summarize(c, explore::kDefaultTie)).dump();
 }
+
+// A file removed when it goes out of scope, however the command ends.
+struct TempFile {
+  std::string path;
+  ~TempFile() {
+    std::error_code ec;
+    std::filesystem::remove(path, ec);
+  }
+};
 
 }  // namespace
 
@@ -76,12 +92,17 @@ int cmd_plot(const std::vector<std::string>& args) {
   if (a.vm.count("baseline") && kind != "speedup")
     throw InputError(SourceLoc{"--baseline"}, "only speedup plots take a baseline");
 
-  std::vector<std::string> script_args{kind, "-o", out};
+  std::vector<std::string> script_args{kind, "-o", out}, inputs = files;
+  TempFile document;
   switch (known->second) {
     case Input::Results:
       if (kind == "speedup") {
         const std::string given = a.vm.count("baseline") ? a.vm["baseline"].as<std::string>() : "";
-        script_args.insert(script_args.end(), {"--baseline", speedup_baseline(files, given)});
+        const std::string text = speedup_document(files, given);
+        document.path = (std::filesystem::temp_directory_path() / ("placesim-plot-" + std::to_string(::getpid()) + ".json"))
+                            .string();
+        write_file_atomic(document.path, text);
+        inputs = {document.path};
       } else {
         for (const std::string& path : files) explore::read_results_h5(path);
       }
@@ -94,7 +115,7 @@ int cmd_plot(const std::vector<std::string>& args) {
       for (const std::string& path : files) explore::check_validate_h5(path);
       break;
   }
-  script_args.insert(script_args.end(), files.begin(), files.end());
+  script_args.insert(script_args.end(), inputs.begin(), inputs.end());
   const int code = run_plot_script(find_plot_script(), script_args);
   if (code == 0 && a.json) print_json({{"kind", kind}, {"output", out}, {"inputs", files}});
   return code;

@@ -15,7 +15,7 @@ const std::vector<Command>& commands() {
       {"simulate", "simulate --plan P.json (--scenario S.yaml | --hardware H --graph G)",
        "score a given plan on a scenario's problem or a given one", cmd_simulate},
       {"compare", "compare RESULTS.h5... [--baseline NAME] [--markdown]",
-       "speed-ups per point and axis, geomean, win/tie/loss, memory, placement time, status", cmd_compare},
+       "speed-ups per point and axis, win/tie/loss, memory, placement time", cmd_compare},
       {"list", "list placers|presets|models|workloads|cost-models|collectives", "what is built in", cmd_list},
       {"validate", "validate SCENARIO.yaml [--backend cpu|cuda] [-o X.h5]",
        "run each plan for real and compare it with the simulation, task by task", cmd_validate},
@@ -24,8 +24,7 @@ const std::vector<Command>& commands() {
       {"discover", "discover -o FILE.yaml", "write this machine's topology (hwloc; GPUs with CUDA)", cmd_discover},
       // Last, so that the commands above keep their index (each finds its own by it).
       {"plot", "plot KIND FILE... -o OUT.png|OUT.svg",
-       "speed-up bars, latency-memory Pareto front, Gantt chart of a trace, predicted vs simulated or measured",
-       cmd_plot},
+       "speed-ups, latency vs memory, a trace's Gantt chart, predictions", cmd_plot},
   };
   return all;
 }

@@ -44,6 +44,9 @@ struct CompareSummary {
   std::vector<Pivot> pivots;           // per axis, in the points' axis order
 };
 
+// Values within 1% of the baseline's tie, unless `compare --tie` says otherwise.
+inline constexpr double kDefaultTie = 0.01;
+
 // The peak memory of the fullest device (the figure that decides whether a plan fits); none
 // for no devices.
 std::optional<double> largest_peak(const std::map<std::string, double>& peak_mem);
@@ -58,5 +61,9 @@ std::string format_summary(const Comparison& c, const CompareSummary& s, TableSt
 // {"tie", "placers": {label: {speedup: {geomean, min, max, points}, wins, ties, losses, status,
 // peak_mem_bytes, placement_s}}, "pivot": {axis: [{value, geomean_speedup: {label: x}}]}}
 nlohmann::ordered_json summary_to_json(const Comparison& c, const CompareSummary& s);
+
+// The document `placesim compare --json` prints, which `placesim plot speedup` draws:
+// comparison_to_json, the scenario's name (names, for merged files) and the summary.
+nlohmann::ordered_json compare_document(const std::string& scenario, const Comparison& c, const CompareSummary& s);
 
 }  // namespace placesim::explore

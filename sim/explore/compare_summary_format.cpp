@@ -115,4 +115,11 @@ nlohmann::ordered_json summary_to_json(const Comparison& c, const CompareSummary
   return {{"tie", s.tie}, {"placers", placers}, {"pivot", pivot}};
 }
 
+nlohmann::ordered_json compare_document(const std::string& scenario, const Comparison& c, const CompareSummary& s) {
+  nlohmann::ordered_json j = comparison_to_json(c);
+  j["scenario"] = scenario;
+  j["summary"] = summary_to_json(c, s);
+  return j;
+}
+
 }  // namespace placesim::explore

@@ -90,6 +90,18 @@ TEST_F(Plot, SvgByTheOutputsExtension) {
   EXPECT_NE(svg.find("<svg"), std::string::npos);
 }
 
+// A copy of the binary with no share/placesim/plot beside it finds the source tree's script.
+TEST_F(Plot, TheScriptIsFoundInTheSourceTreeWithoutABuildCopy) {
+  const std::string bin = dir_ + "/elsewhere/bin";
+  fs::create_directories(bin);
+  fs::copy_file(PLACESIM_BINARY, bin + "/placesim", fs::copy_options::overwrite_existing);
+  ASSERT_FALSE(fs::exists(bin + "/share/placesim/plot") || fs::exists(bin + "/../share/placesim/plot"));
+  const std::string out = dir_ + "/from-source.png";
+  const std::string cmd = bin + "/placesim plot predicted " + dir_ + "/r.h5 -o " + out + " >/dev/null 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  expect_png(out);
+}
+
 // A file of the wrong kind: exit 2 naming it, the output untouched and no temporary left.
 TEST_F(Plot, AFileOfTheWrongKindIsAnErrorAndNothingIsOverwritten) {
   const std::string out = dir_ + "/kept.png", trace = dir_ + "/traces/0-heft.json";
