@@ -14,14 +14,17 @@ const std::vector<Command>& commands() {
       {"plan", "plan SCENARIO.yaml --placer NAME [-o plan.json]", "one placer's plan, to inspect or edit", cmd_plan},
       {"simulate", "simulate --plan P.json (--scenario S.yaml | --hardware H --graph G)",
        "score a given plan on a scenario's problem or a given one", cmd_simulate},
-      {"compare", "compare RESULTS.h5 [--baseline NAME]", "makespan and speed-up table, geomean per placer",
-       cmd_compare},
+      {"compare", "compare RESULTS.h5... [--baseline NAME] [--markdown]",
+       "speed-ups per point and axis, win/tie/loss, memory, placement time", cmd_compare},
       {"list", "list placers|presets|models|workloads|cost-models|collectives", "what is built in", cmd_list},
       {"validate", "validate SCENARIO.yaml [--backend cpu|cuda] [-o X.h5]",
        "run each plan for real and compare it with the simulation, task by task", cmd_validate},
       {"calibrate", "calibrate [--backend cpu|cuda] -o FILE.yaml", "fit this machine's costs into a hardware file",
        cmd_calibrate},
       {"discover", "discover -o FILE.yaml", "write this machine's topology (hwloc; GPUs with CUDA)", cmd_discover},
+      // Last, so that the commands above keep their index (each finds its own by it).
+      {"plot", "plot KIND FILE... -o OUT.png|OUT.svg",
+       "speed-ups, latency vs memory, a trace's Gantt chart, predictions", cmd_plot},
   };
   return all;
 }
@@ -31,7 +34,10 @@ bool parse_args(const Command& cmd, const std::vector<std::string>& args, po::op
   opts.add_options()("json", "print one JSON document on stdout instead of tables")(
       "verbose,v", "log progress details to stderr")("help,h", "show this help");
   po::positional_options_description pos;
-  for (const std::string& p : positional) pos.add(p.c_str(), 1);
+  // A positional that takes several tokens (po::value<std::vector<...>>()->multitoken()) takes
+  // every word left.
+  for (const std::string& p : positional)
+    pos.add(p.c_str(), opts.find(p, false).semantic()->max_tokens() > 1 ? -1 : 1);
   try {
     po::store(po::command_line_parser(args).options(opts).positional(pos).run(), out.vm);
     if (out.vm.count("help")) {

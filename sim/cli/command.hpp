@@ -38,6 +38,7 @@ int cmd_plan(const std::vector<std::string>& args);
 int cmd_simulate(const std::vector<std::string>& args);
 int cmd_list(const std::vector<std::string>& args);
 int cmd_compare(const std::vector<std::string>& args);
+int cmd_plot(const std::vector<std::string>& args);
 int cmd_validate(const std::vector<std::string>& args);
 int cmd_calibrate(const std::vector<std::string>& args);
 int cmd_discover(const std::vector<std::string>& args);

@@ -56,6 +56,8 @@ nlohmann::ordered_json runs_to_json(const RunSet& set, bool timing) {
     j["status"] = scheduler::to_string(r.status);
     j["makespan_s"] = opt(r.makespan_s);
     j["predicted_s"] = opt(r.predicted_s);
+    // A bound (critical-path) says so: its prediction bounds the makespan from below.
+    j["lower_bound_s"] = is_bound(r) ? opt(r.predicted_s) : nlohmann::ordered_json(nullptr);
     // The placer's own prediction against the simulation: (predicted - simulated) / simulated.
     j["prediction_error"] = r.predicted_s && r.makespan_s && *r.makespan_s > 0
                                 ? nlohmann::ordered_json((*r.predicted_s - *r.makespan_s) / *r.makespan_s)
@@ -117,6 +119,10 @@ static const char* metric_title(Metric m) {
   return "?";
 }
 
+bool is_bound(const RunResult& r) {
+  return r.status == scheduler::RunStatus::Ok && !r.makespan_s && r.predicted_s.has_value();
+}
+
 Comparison compare(const RunSet& set, const std::string& baseline, Metric metric) {
   Comparison c;
   c.metric = metric;
@@ -142,31 +148,35 @@ Comparison compare(const RunSet& set, const std::string& baseline, Metric metric
       nr.comm.resize(c.placers.size());
       nr.milp.resize(c.placers.size());
       nr.gap.resize(c.placers.size());
+      nr.peak_mem.resize(c.placers.size());
+      nr.placement_s.resize(c.placers.size());
       c.rows.push_back(std::move(nr));
     }
     Comparison::Row& rr = c.rows[it->second];
     const size_t k = col[r.placer];
-    rr.value[k] = metric_of(r, metric);
-    rr.status[k] = scheduler::to_string(r.status);
+    // A bound's prediction is no placer's makespan or prediction: it stays a bound under both
+    // metrics, so no speed-up is ever taken of it.
+    const bool bound = is_bound(r);
+    rr.value[k] = bound ? std::nullopt : metric_of(r, metric);
+    if (bound && (metric == Metric::Makespan || metric == Metric::Predicted)) rr.bound[k] = r.predicted_s;
+    rr.status[k] = bound ? "bound" : scheduler::to_string(r.status);
     rr.comm[k] = r.comm_bytes;
     rr.milp[k] = r.milp;
     rr.gap[k] = r.gap;
-    if (metric == Metric::Makespan && !r.makespan_s && r.status == scheduler::RunStatus::Ok) rr.bound[k] = r.predicted_s;
+    rr.peak_mem[k] = r.peak_mem_bytes;
+    rr.placement_s[k] = r.placement_s;
   }
-  std::vector<double> log_sum(c.placers.size(), 0.0);
-  std::vector<int> count(c.placers.size(), 0);
+  std::vector<std::vector<double>> speedups(c.placers.size());
   for (Comparison::Row& rr : c.rows) {
     if (c.baseline.empty()) break;
     const auto& base = rr.value[col[c.baseline]];
     for (size_t k = 0; k < c.placers.size(); ++k)
       if (base && rr.value[k] && *rr.value[k] > 0) {
         rr.speedup[k] = *base / *rr.value[k];
-        log_sum[k] += std::log(*rr.speedup[k]);
-        ++count[k];
+        speedups[k].push_back(*rr.speedup[k]);
       }
   }
-  for (size_t k = 0; k < c.placers.size(); ++k)
-    c.geomean.push_back(count[k] ? std::optional<double>(std::exp(log_sum[k] / count[k])) : std::nullopt);
+  for (size_t k = 0; k < c.placers.size(); ++k) c.stats.push_back(speedup_stats(speedups[k]));
   return c;
 }
 
@@ -197,31 +207,12 @@ static std::string point_label(const std::vector<std::pair<std::string, std::str
   return label.empty() ? "(single point)" : label;
 }
 
-// Columns aligned, a rule under the head row and, with rule_before_last, above the last row.
-static std::string render(const std::vector<std::vector<std::string>>& table, bool rule_before_last) {
-  std::vector<size_t> width(table[0].size(), 0);
-  for (auto& line : table)
-    for (size_t k = 0; k < line.size(); ++k) width[k] = std::max(width[k], line[k].size());
-  std::string out;
-  for (size_t i = 0; i < table.size(); ++i) {
-    for (size_t k = 0; k < table[i].size(); ++k)
-      out += k == 0 ? fmt::format("{:<{}}", table[i][k], width[k]) : fmt::format("  {:>{}}", table[i][k], width[k]);
-    out += "\n";
-    if (i == 0 || (i + 2 == table.size() && rule_before_last)) {
-      size_t total = 0;
-      for (size_t w : width) total += w + 2;
-      out += std::string(total - 2, '-') + "\n";
-    }
-  }
-  return out;
-}
-
 static std::string comm_cell(const std::optional<scheduler::CommBytes>& c) {
   if (!c) return "-";
   return units::format_bytes(c->total) + " (" + units::format_bytes(c->inter_node) + ")";
 }
 
-std::string format_comparison(const Comparison& c) {
+std::string format_comparison(const Comparison& c, TableStyle style) {
   std::vector<std::string> head{"point"};
   for (auto& p : c.placers) head.push_back(p);
   std::vector<std::vector<std::string>> table{head}, comm{head};
@@ -247,16 +238,21 @@ std::string format_comparison(const Comparison& c) {
   }
   if (!c.baseline.empty()) {
     std::vector<std::string> line{"geomean speed-up"};
-    for (auto& g : c.geomean) line.push_back(g ? fmt::format("{:.3f}x", *g) : "-");
+    for (auto& s : c.stats) line.push_back(s.geomean ? fmt::format("{:.3f}x", *s.geomean) : "-");
     table.push_back(line);
   }
-  std::string out = fmt::format("{} per point{}\n", metric_title(c.metric),
-                                c.baseline.empty() ? "" : fmt::format(" (speed-up over {})", c.baseline));
-  out += render(table, !c.baseline.empty());
-  if (any_comm) out += "\nbytes sent between devices per point: total (inter-node)\n" + render(comm, false);
+  std::string out = table_title(fmt::format("{} per point{}", metric_title(c.metric),
+                                            c.baseline.empty() ? "" : fmt::format(" (speed-up over {})", c.baseline)),
+                                style);
+  out += render_table(table, style, !c.baseline.empty());
+  if (any_comm)
+    out += "\n" + table_title("bytes sent between devices per point: total (inter-node)", style) +
+           render_table(comm, style);
   if (!milp_cols.empty())
-    out += "\nthe MILP's own plan per point, returned or not: simulated makespan (largest gap of its solves)\n" +
-           render(milp, false);
+    out += "\n" +
+           table_title("the MILP's own plan per point, returned or not: simulated makespan (largest gap of its solves)",
+                       style) +
+           render_table(milp, style);
   return out;
 }
 
@@ -270,16 +266,24 @@ nlohmann::ordered_json comparison_to_json(const Comparison& c) {
     for (auto& [axis, value] : r.point) point[axis] = value;
     nlohmann::ordered_json placers = nlohmann::ordered_json::object();
     for (size_t k = 0; k < c.placers.size(); ++k)
+    {
+      nlohmann::ordered_json mem = nlohmann::ordered_json::object();
+      for (auto& [dev, bytes] : r.peak_mem[k]) mem[dev] = bytes;
+      // A bound has value_s and speedup null and says what it is in lower_bound_s.
       placers[c.placers[k]] = {{"value_s", opt(r.value[k])},
+                               {"lower_bound_s", opt(r.bound[k])},
                                {"speedup", opt(r.speedup[k])},
                                {"status", r.status[k]},
+                               {"peak_mem_bytes", mem},
+                               {"placement_s", opt(r.placement_s[k])},
                                {"comm_bytes", comm_json(r.comm[k])},
                                {"milp", milp_json(r.milp[k])}};
+    }
     rows.push_back({{"point", point}, {"placers", placers}});
   }
   j["points"] = rows;
   nlohmann::ordered_json g = nlohmann::ordered_json::object();
-  for (size_t k = 0; k < c.placers.size(); ++k) g[c.placers[k]] = opt(c.geomean[k]);
+  for (size_t k = 0; k < c.placers.size(); ++k) g[c.placers[k]] = opt(c.stats[k].geomean);
   j["geomean_speedup"] = g;
   return j;
 }

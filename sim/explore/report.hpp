@@ -1,8 +1,9 @@
 // Presenting a RunSet: the `--json` document of `placesim run`, and the comparison table
 // (makespan and speed-up over the baseline per sweep point, geometric mean per placer, a MILP
-// placer's cell marked with the warm start it returned; then the bytes each plan sent between
-// devices, in total and across nodes; then each MILP placer's own plan, returned or not) that
-// `placesim run` and `placesim compare` print.
+// placer's cell marked with the warm start it returned, a bound shown as one: ">= 4.0 ms", never
+// a speed-up; then the bytes each plan sent between devices, in total and across nodes; then
+// each MILP placer's own plan, returned or not) that `placesim run` and `placesim compare` print.
+// What `compare` adds (summary, pivots, memory, placement time) is in compare_summary.hpp.
 #pragma once
 
 #include <map>
@@ -11,9 +12,12 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/explore/run_result.hpp"
+#include "sim/explore/speedup_stats.hpp"
+#include "sim/explore/text_table.hpp"
 
 namespace placesim::explore {
 
+// A bound's run carries its prediction as lower_bound_s too (null for every other run).
 // timing: include placement_s (a wall-clock measurement, so it differs between runs; without
 // it the document is byte-identical for identical inputs).
 nlohmann::ordered_json runs_to_json(const RunSet& set, bool timing);
@@ -29,6 +33,10 @@ enum class Metric { Makespan, Predicted, Ttft, Tpot };
 Metric parse_metric(const std::string& s);  // InputError when unknown
 const char* to_string(Metric m);
 
+// A bound (critical-path): a run that ended ok with a prediction and no simulated makespan. Its
+// prediction bounds the makespan from below; it is never a placement to take a speed-up of.
+bool is_bound(const RunResult& r);
+
 struct Comparison {
   std::string baseline;
   Metric metric = Metric::Makespan;
@@ -37,19 +45,21 @@ struct Comparison {
     std::vector<std::pair<std::string, std::string>> point;
     std::vector<std::optional<double>> value;    // per placer: the metric, seconds
     std::vector<std::optional<double>> speedup;  // per placer: baseline value / value
-    std::vector<std::optional<double>> bound;    // per placer: a bound's prediction (no makespan)
-    std::vector<std::string> status;
+    std::vector<std::optional<double>> bound;    // per placer: a bound's prediction (makespan, predicted)
+    std::vector<std::string> status;  // per placer: its RunStatus word, "bound" for a bound; "": no run
     std::vector<std::optional<scheduler::CommBytes>> comm;  // per placer: what its plan moved
     std::vector<std::optional<scheduler::MilpRecord>> milp;  // per placer: a MILP placer's record
     std::vector<std::optional<double>> gap;                  // per placer: a MILP placer's gap
+    std::vector<std::map<std::string, double>> peak_mem;     // per placer: peak bytes per device
+    std::vector<std::optional<double>> placement_s;          // per placer: measured; none without a run
   };
   std::vector<Row> rows;
-  std::vector<std::optional<double>> geomean;  // per placer, over points where defined
+  std::vector<SpeedupStats> stats;  // per placer: its speed-ups, over the points where defined
 };
 
 // baseline: "" uses the run's own baseline; a name not among the placers is an InputError.
 Comparison compare(const RunSet& set, const std::string& baseline, Metric metric);
-std::string format_comparison(const Comparison& c);
+std::string format_comparison(const Comparison& c, TableStyle style = TableStyle::Text);
 nlohmann::ordered_json comparison_to_json(const Comparison& c);
 
 }  // namespace placesim::explore

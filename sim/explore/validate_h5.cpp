@@ -122,4 +122,20 @@ void write_validate_h5(const std::string& path, const ValidateSet& v, const std:
   commit_temp_file(tmp, path);
 }
 
+void check_validate_h5(const std::string& path) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // failures are reported by our exceptions
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw InputError(SourceLoc{path}, "no such file");
+  if (H5Fis_hdf5(path.c_str()) <= 0) throw InputError(SourceLoc{path}, "not an HDF5 file (expected a validation file)");
+  const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (id < 0) throw InputError(SourceLoc{path}, "cannot open it as HDF5");
+  Handle file(id, H5Fclose, "open");
+  for (const char* table : {"validation", "validation_tasks"})
+    if (H5Lexists(file, table, H5P_DEFAULT) <= 0)
+      throw InputError(SourceLoc{path}, std::string("not a validation file of placesim validate (no `") + table +
+                                            "` table)");
+  if (H5Aexists(file, "scenario") <= 0)
+    throw InputError(SourceLoc{path}, "not a validation file of placesim validate (no scenario attribute)");
+}
+
 }  // namespace placesim::explore

@@ -7,7 +7,7 @@
 //                     fastest) / measured_s), repeats (NaN / 0 where the run was not measured)
 //   validation_tasks  one row per compared task: run (row of `validation`), task (TaskId),
 //                     name, predicted_s, measured_s: the points of the predicted-vs-measured
-//                     scatter (scripts/plot_validate.py)
+//                     scatter (`placesim plot measured`)
 // Root attributes (strings): scenario, backend, scenario_text, hardware_text, command,
 // created (UTC). Written to a temporary file and renamed (sim/core/file_io.hpp).
 #pragma once
@@ -19,5 +19,9 @@
 namespace placesim::explore {
 
 void write_validate_h5(const std::string& path, const ValidateSet& v, const std::string& command);
+
+// Throws InputError naming `path` unless it is a validation file: HDF5 with both tables and the
+// scenario attribute (what `placesim plot measured` reads).
+void check_validate_h5(const std::string& path);
 
 }  // namespace placesim::explore

@@ -1,0 +1,23 @@
+// Several results files as one RunSet, so that `placesim compare A.h5 B.h5` tabulates them side
+// by side: each file's points become points of their own under a leading "scenario" axis (the
+// scenario's name, or the file's path where two files share a name), and the placers are those
+// of every file, in order of first appearance.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/explore/run_result.hpp"
+
+namespace placesim::explore {
+
+struct ResultsFile {
+  std::string path;
+  RunSet set;
+};
+
+// One file is returned as it is. baseline: "" takes the files' own, which must then agree (an
+// InputError names them when they do not).
+RunSet merge_results(const std::vector<ResultsFile>& files, const std::string& baseline);
+
+}  // namespace placesim::explore
