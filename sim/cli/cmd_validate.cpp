@@ -71,9 +71,7 @@ int cmd_validate(const std::vector<std::string>& args) {
   const explore::ValidateSet v = explore::validate_scenario(s, vo);
   const std::string out = a.vm.count("output") ? a.vm["output"].as<std::string>()
                                                : fmt::format("results/{}-{}.h5", s.name, vo.backend);
-  std::string command = "placesim validate";
-  for (const std::string& w : args) command += " " + w;
-  explore::write_validate_h5(out, v, command);
+  explore::write_validate_h5(out, v, command_line("validate", args));
 
   if (a.json) {
     print_json(explore::to_json(v));

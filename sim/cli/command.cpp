@@ -22,6 +22,7 @@ const std::vector<Command>& commands() {
       {"calibrate", "calibrate [--backend cpu|cuda] -o FILE.yaml", "fit this machine's costs into a hardware file",
        cmd_calibrate},
       {"discover", "discover -o FILE.yaml", "write this machine's topology (hwloc; GPUs with CUDA)", cmd_discover},
+      {"export", "export RESULTS.h5 --csv [-o FILE.csv]", "a results file as CSV, one row per run", cmd_export},
   };
   return all;
 }
@@ -50,6 +51,22 @@ bool parse_args(const Command& cmd, const std::vector<std::string>& args, po::op
 void print_json(const nlohmann::ordered_json& j) {
   const std::string s = j.dump(2) + "\n";
   std::fwrite(s.data(), 1, s.size(), stdout);
+}
+
+std::string command_line(const std::string& name, const std::vector<std::string>& args) {
+  std::string line = "placesim " + name;
+  for (const std::string& w : args) {
+    const bool plain = !w.empty() && w.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                                         "0123456789_-./=:,+@%") == std::string::npos;
+    if (plain) {
+      line += " " + w;
+      continue;
+    }
+    line += " '";
+    for (const char c : w) line += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    line += "'";
+  }
+  return line;
 }
 
 }  // namespace placesim::cli

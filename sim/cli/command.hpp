@@ -33,6 +33,10 @@ bool parse_args(const Command& cmd, const std::vector<std::string>& args, po::op
 
 void print_json(const nlohmann::ordered_json& j);  // one document on stdout, newline-terminated
 
+// "placesim NAME ARGS...", each word quoted for a POSIX shell where it needs it: what results
+// files record as the command that wrote them.
+std::string command_line(const std::string& name, const std::vector<std::string>& args);
+
 int cmd_run(const std::vector<std::string>& args);
 int cmd_plan(const std::vector<std::string>& args);
 int cmd_simulate(const std::vector<std::string>& args);
@@ -41,5 +45,6 @@ int cmd_compare(const std::vector<std::string>& args);
 int cmd_validate(const std::vector<std::string>& args);
 int cmd_calibrate(const std::vector<std::string>& args);
 int cmd_discover(const std::vector<std::string>& args);
+int cmd_export(const std::vector<std::string>& args);
 
 }  // namespace placesim::cli
