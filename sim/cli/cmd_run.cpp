@@ -10,6 +10,7 @@
 #include "sim/cli/run_to_file.hpp"
 #include "sim/cli/scenario_args.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/file_io.hpp"
 #include "sim/explore/report.hpp"
 #include "sim/explore/runner.hpp"
 
@@ -28,6 +29,8 @@ int cmd_run(const std::vector<std::string>& args) {
   Parsed a;
   if (!parse_args(commands()[0], args, opts, {"scenario"}, a)) return 0;
 
+  // An unwritable -o fails at once, before a large sweep's scenario takes its time to expand.
+  if (a.vm.count("output")) check_writable(a.vm["output"].as<std::string>());
   const explore::Scenario s = load_scenario_args(a.vm);
   explore::RunOptions ro;
   ro.jobs = a.vm["jobs"].as<int>();
