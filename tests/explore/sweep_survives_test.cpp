@@ -10,6 +10,7 @@
 
 #include <fcntl.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -130,11 +131,22 @@ class SweepSurvives : public ::testing::Test {
 };
 
 TEST_F(SweepSurvives, SigkillAtTwentyRandomMomentsLeavesWholePointsAndResumeCompletesThem) {
+  // How long the sweep runs once its file exists, on this machine now: the kills land at
+  // seeded fractions of it.
+  const auto sweep_ms = [&] {
+    const std::string path = dir_ + "/timed/r.h5";
+    fs::create_directories(dir_ + "/timed");
+    const pid_t pid = spawn({"run", scenario_, "-j", "1", "-o", path});
+    wait_for_file(path, pid);
+    const auto t0 = std::chrono::steady_clock::now();
+    ::waitpid(pid, nullptr, 0);
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }();
   std::mt19937 rng(20261124);
-  std::uniform_int_distribution<int> moment_ms(0, 1000);
+  std::uniform_real_distribution<double> fraction(0, 1);
   int partial = 0;
   for (int i = 0; i < 20; ++i) {
-    const int ms = moment_ms(rng);
+    const int ms = static_cast<int>(fraction(rng) * sweep_ms);
     SCOPED_TRACE("kill " + std::to_string(i) + " at " + std::to_string(ms) + " ms");
     const std::string path = dir_ + "/k" + std::to_string(i) + "/r.h5";
     fs::create_directories(fs::path(path).parent_path());
@@ -183,7 +195,8 @@ TEST_F(SweepSurvives, AnUnwritableOutputFailsBeforeTheFirstPoint) {
   const CliResult r = run_cli("run " + scenario_ + " --trace " + dir_ + "/traces -o " + dir_ + "/plain/r.h5");
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_NE(r.err.find(dir_ + "/plain/r.h5: cannot write file: Not a directory"), std::string::npos) << r.err;
-  EXPECT_TRUE(fs::is_empty(dir_ + "/traces")) << "a point ran before the output was checked";
+  // No trace: no point ran (the check comes before the scenario is even read).
+  EXPECT_TRUE(!fs::exists(dir_ + "/traces") || fs::is_empty(dir_ + "/traces")) << "a point ran before the output was checked";
 }
 
 TEST_F(SweepSurvives, ResumeRefusesAnotherScenariosFileAndChangesNothing) {
@@ -194,6 +207,21 @@ TEST_F(SweepSurvives, ResumeRefusesAnotherScenariosFileAndChangesNothing) {
   EXPECT_NE(r.err.find("whole.h5: was made from a different scenario or hardware text"), std::string::npos) << r.err;
   EXPECT_EQ(read_all(dir_ + "/whole.h5"), before);
   EXPECT_TRUE(fs::is_empty(dir_ + "/traces"));
+}
+
+TEST_F(SweepSurvives, ExportPrintsOneCsvRowPerRunWithTypedAxes) {
+  const CliResult csv = run_cli("export " + dir_ + "/whole.h5 --csv");
+  ASSERT_EQ(csv.code, 0) << csv.err;
+  EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 1 + kPoints * kPlacers);
+  EXPECT_EQ(csv.out.rfind("point_index,model.seq,model.batch,model.layers,placer,status,", 0), 0u) << csv.out.substr(0, 200);
+  // The last axis varies fastest: point 1 is seq 32, batch 1, layers 2, numbers unquoted.
+  EXPECT_NE(csv.out.find("\r\n1,32,1,2,single-device,ok,"), std::string::npos);
+  const CliResult to_file = run_cli("export " + dir_ + "/whole.h5 --csv -o " + dir_ + "/whole.csv");
+  ASSERT_EQ(to_file.code, 0) << to_file.err;
+  EXPECT_EQ(read_all(dir_ + "/whole.csv"), csv.out);
+  const CliResult no_format = run_cli("export " + dir_ + "/whole.h5");
+  EXPECT_EQ(no_format.code, 2);
+  EXPECT_NE(no_format.err.find("--csv"), std::string::npos) << no_format.err;
 }
 
 TEST_F(SweepSurvives, ThreadsAndMpiRanksGiveTheSameResults) {
