@@ -34,9 +34,8 @@ int cmd_calibrate(const std::vector<std::string>& args) {
       "cores", po::value<int>()->default_value(0), "cpu: cores to calibrate (0: all)")(
       "repeats", po::value<int>()->default_value(7),
       "cpu: interleaved rounds, each measuring every point once (the median is used); cuda: timings per measurement");
-  const Command& self = *std::find_if(commands().begin(), commands().end(), [](const Command& c) { return c.name == "calibrate"; });
   Parsed a;
-  if (!parse_args(self, args, opts, {}, a)) return 0;
+  if (!parse_args(command_named("calibrate"), args, opts, {}, a)) return 0;
   const std::string backend_name = a.vm["backend"].as<std::string>();
   backend::require_backend(backend_name);
   const std::string out = a.vm["output"].as<std::string>();

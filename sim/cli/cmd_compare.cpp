@@ -21,7 +21,7 @@ int cmd_compare(const std::vector<std::string>& args) {
       "tie", po::value<double>()->default_value(explore::kDefaultTie),
       "win/tie/loss: values within this fraction of the baseline's tie")("markdown", "print Markdown tables");
   Parsed a;
-  if (!parse_args(commands()[3], args, opts, {"results"}, a)) return 0;
+  if (!parse_args(command_named("compare"), args, opts, {"results"}, a)) return 0;
   explore::Metric metric;
   try {
     metric = explore::parse_metric(a.vm["metric"].as<std::string>());

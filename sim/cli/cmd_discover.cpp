@@ -14,10 +14,8 @@ namespace placesim::cli {
 int cmd_discover(const std::vector<std::string>& args) {
   po::options_description opts("options");
   opts.add_options()("output,o", po::value<std::string>()->required(), "topology YAML file to write");
-  const auto& all = commands();
-  const Command& me = *std::find_if(all.begin(), all.end(), [](const Command& c) { return c.name == "discover"; });
   Parsed a;
-  if (!parse_args(me, args, opts, {}, a)) return 0;
+  if (!parse_args(command_named("discover"), args, opts, {}, a)) return 0;
   const std::string path = a.vm["output"].as<std::string>();
   const hw::Discovered d = hw::discover_machine();
   // Checked before it is written: a file `run` would refuse is a bug here, not the user's.

@@ -104,7 +104,7 @@ int cmd_list(const std::vector<std::string>& args) {
   po::options_description opts("options");
   opts.add_options()("what", po::value<std::string>()->required(), ("one of: " + names).c_str());
   Parsed a;
-  if (!parse_args(commands()[4], args, opts, {"what"}, a)) return 0;
+  if (!parse_args(command_named("list"), args, opts, {"what"}, a)) return 0;
   const std::string what = a.vm["what"].as<std::string>();
   for (const Listing& l : kListings) {
     if (what != l.name) continue;

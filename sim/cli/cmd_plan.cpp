@@ -27,7 +27,7 @@ int cmd_plan(const std::vector<std::string>& args) {
       "MILP placers: write the model(s) they solve to this .lp or .mps file (several: <stem>.<k><ext>)");
   add_override_options(opts);
   Parsed a;
-  if (!parse_args(commands()[1], args, opts, {"scenario"}, a)) return 0;
+  if (!parse_args(command_named("plan"), args, opts, {"scenario"}, a)) return 0;
   const explore::Scenario s = load_scenario_args(a.vm);
   const explore::Point& point = chosen_point(s, a.vm, "placesim plan");
   const std::string name = a.vm["placer"].as<std::string>();

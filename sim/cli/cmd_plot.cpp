@@ -78,7 +78,7 @@ int cmd_plot(const std::vector<std::string>& args) {
       "output,o", po::value<std::string>()->required(), "the image to write: .png or .svg")(
       "baseline", po::value<std::string>(), "speedup: the placer to take speed-ups over (default: the run's)");
   Parsed a;
-  if (!parse_args(commands()[8], args, opts, {"kind", "files"}, a)) return 0;
+  if (!parse_args(command_named("plot"), args, opts, {"kind", "files"}, a)) return 0;
   const std::string kind = a.vm["kind"].as<std::string>();
   const auto known = kinds().find(kind);
   if (known == kinds().end())

@@ -1,5 +1,5 @@
 // placesim run: every placer at every sweep point; a table (or --json), an HDF5 results file,
-// and optionally a Chrome trace per run.
+// written as the sweep goes (run_to_file.hpp), and optionally a Chrome trace per run.
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
@@ -7,10 +7,11 @@
 #include <unistd.h>
 
 #include "sim/cli/command.hpp"
+#include "sim/cli/run_to_file.hpp"
 #include "sim/cli/scenario_args.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/file_io.hpp"
 #include "sim/explore/report.hpp"
-#include "sim/explore/results_h5.hpp"
 #include "sim/explore/runner.hpp"
 
 namespace placesim::cli {
@@ -22,11 +23,14 @@ int cmd_run(const std::vector<std::string>& args) {
       "trace", po::value<std::string>(), "write a Chrome trace (Perfetto) per simulated run into this directory")(
       "jobs,j", po::value<int>()->default_value(static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
       "sweep points run in parallel")(
-      "timing", "include placement_s (wall-clock seconds of each placer) in --json output");
+      "timing", "include placement_s (wall-clock seconds of each placer) in --json output")(
+      "resume", "continue the results file of an interrupted run of this scenario: run only the points it lacks");
   add_override_options(opts);
   Parsed a;
-  if (!parse_args(commands()[0], args, opts, {"scenario"}, a)) return 0;
+  if (!parse_args(command_named("run"), args, opts, {"scenario"}, a)) return 0;
 
+  // An unwritable -o fails at once, before a large sweep's scenario takes its time to expand.
+  if (a.vm.count("output")) check_writable(a.vm["output"].as<std::string>());
   const explore::Scenario s = load_scenario_args(a.vm);
   explore::RunOptions ro;
   ro.jobs = a.vm["jobs"].as<int>();
@@ -42,10 +46,12 @@ int cmd_run(const std::vector<std::string>& args) {
       std::fprintf(stderr, "\rplacesim: %d/%d sweep points%s", done, total, done == total ? "\n" : "");
       std::fflush(stderr);
     };
-  const explore::RunSet set = explore::run_scenario(s, ro);
   const std::string out =
       a.vm.count("output") ? a.vm["output"].as<std::string>() : fmt::format("results/{}.h5", s.name);
-  explore::write_results_h5(out, set);
+  const std::optional<explore::RunSet> sweep =
+      run_to_file(s, ro, {out, a.vm.count("resume") != 0, command_line("run", args)});
+  if (!sweep) return 0;  // an MPI rank other than 0: rank 0 reports
+  const explore::RunSet& set = *sweep;
 
   if (a.json) {
     print_json(explore::runs_to_json(set, a.vm.count("timing") != 0));

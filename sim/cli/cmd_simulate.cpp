@@ -74,7 +74,7 @@ int cmd_simulate(const std::vector<std::string>& args) {
       "without --scenario: cost model (placesim list cost-models)")(
       "trace", po::value<std::string>(), "write a Chrome trace (Perfetto) here");
   Parsed a;
-  if (!parse_args(commands()[2], args, opts, {}, a)) return 0;
+  if (!parse_args(command_named("simulate"), args, opts, {}, a)) return 0;
 
   const scheduler::Problem p = given(a.vm, "scenario") ? scenario_problem(a.vm) : direct_problem(a.vm);
   const scheduler::Plan plan = scheduler::load_plan_json(a.vm["plan"].as<std::string>(), *p.graph, *p.topo);

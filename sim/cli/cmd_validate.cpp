@@ -47,9 +47,8 @@ int cmd_validate(const std::vector<std::string>& args) {
       "cpu-cores", po::value<std::string>(),
       "run every plan once per core count in this list (such as 1,2), its CPU ops on that many cores")(
       "set", po::value<std::vector<std::string>>()->composing(), "override a scenario key: --set hardware=local.yaml");
-  const Command& self = *std::find_if(commands().begin(), commands().end(), [](const Command& c) { return c.name == "validate"; });
   Parsed a;
-  if (!parse_args(self, args, opts, {"scenario"}, a)) return 0;
+  if (!parse_args(command_named("validate"), args, opts, {"scenario"}, a)) return 0;
   std::vector<std::string> sets;
   if (a.vm.count("set")) sets = a.vm["set"].as<std::vector<std::string>>();
 
@@ -71,9 +70,7 @@ int cmd_validate(const std::vector<std::string>& args) {
   const explore::ValidateSet v = explore::validate_scenario(s, vo);
   const std::string out = a.vm.count("output") ? a.vm["output"].as<std::string>()
                                                : fmt::format("results/{}-{}.h5", s.name, vo.backend);
-  std::string command = "placesim validate";
-  for (const std::string& w : args) command += " " + w;
-  explore::write_validate_h5(out, v, command);
+  explore::write_validate_h5(out, v, command_line("validate", args));
 
   if (a.json) {
     print_json(explore::to_json(v));

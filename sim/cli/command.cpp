@@ -2,6 +2,8 @@
 
 #include <cstdio>
 #include <iostream>
+#include <stdexcept>
+#include <string_view>
 
 #include "sim/core/error.hpp"
 #include "sim/core/log.hpp"
@@ -10,7 +12,7 @@ namespace placesim::cli {
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> all = {
-      {"run", "run SCENARIO.yaml [-o X.h5] [--trace DIR] [-j N]", "run every placer at every sweep point", cmd_run},
+      {"run", "run SCENARIO.yaml [-o X.h5] [--resume] [--trace DIR] [-j N]", "run every placer at every sweep point", cmd_run},
       {"plan", "plan SCENARIO.yaml --placer NAME [-o plan.json]", "one placer's plan, to inspect or edit", cmd_plan},
       {"simulate", "simulate --plan P.json (--scenario S.yaml | --hardware H --graph G)",
        "score a given plan on a scenario's problem or a given one", cmd_simulate},
@@ -22,11 +24,17 @@ const std::vector<Command>& commands() {
       {"calibrate", "calibrate [--backend cpu|cuda] -o FILE.yaml", "fit this machine's costs into a hardware file",
        cmd_calibrate},
       {"discover", "discover -o FILE.yaml", "write this machine's topology (hwloc; GPUs with CUDA)", cmd_discover},
-      // Last, so that the commands above keep their index (each finds its own by it).
+      {"export", "export RESULTS.h5 --csv [-o FILE.csv]", "a results file as CSV, one row per run", cmd_export},
       {"plot", "plot KIND FILE... -o OUT.png|OUT.svg",
        "speed-ups, latency vs memory, a trace's Gantt chart, predictions", cmd_plot},
   };
   return all;
+}
+
+const Command& command_named(std::string_view name) {
+  for (const Command& c : commands())
+    if (c.name == name) return c;
+  throw std::logic_error("no command named " + std::string(name));
 }
 
 bool parse_args(const Command& cmd, const std::vector<std::string>& args, po::options_description opts,
@@ -56,6 +64,22 @@ bool parse_args(const Command& cmd, const std::vector<std::string>& args, po::op
 void print_json(const nlohmann::ordered_json& j) {
   const std::string s = j.dump(2) + "\n";
   std::fwrite(s.data(), 1, s.size(), stdout);
+}
+
+std::string command_line(const std::string& name, const std::vector<std::string>& args) {
+  std::string line = "placesim " + name;
+  for (const std::string& w : args) {
+    const bool plain = !w.empty() && w.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                                         "0123456789_-./=:,+@%") == std::string::npos;
+    if (plain) {
+      line += " " + w;
+      continue;
+    }
+    line += " '";
+    for (const char c : w) line += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    line += "'";
+  }
+  return line;
 }
 
 }  // namespace placesim::cli

@@ -6,6 +6,7 @@
 #include <boost/program_options.hpp>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 #include <nlohmann/json.hpp>
 
@@ -21,6 +22,7 @@ struct Command {
 };
 
 const std::vector<Command>& commands();
+const Command& command_named(std::string_view name);  // each command's main finds its own entry
 
 // Parses `args` against `opts` (+ --help, --json, --verbose) with `positional` names in order.
 // Returns false when --help was printed. Throws InputError on bad options.
@@ -33,6 +35,10 @@ bool parse_args(const Command& cmd, const std::vector<std::string>& args, po::op
 
 void print_json(const nlohmann::ordered_json& j);  // one document on stdout, newline-terminated
 
+// "placesim NAME ARGS...", each word quoted for a POSIX shell where it needs it: what results
+// files record as the command that wrote them.
+std::string command_line(const std::string& name, const std::vector<std::string>& args);
+
 int cmd_run(const std::vector<std::string>& args);
 int cmd_plan(const std::vector<std::string>& args);
 int cmd_simulate(const std::vector<std::string>& args);
@@ -42,5 +48,6 @@ int cmd_plot(const std::vector<std::string>& args);
 int cmd_validate(const std::vector<std::string>& args);
 int cmd_calibrate(const std::vector<std::string>& args);
 int cmd_discover(const std::vector<std::string>& args);
+int cmd_export(const std::vector<std::string>& args);
 
 }  // namespace placesim::cli

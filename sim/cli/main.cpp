@@ -1,5 +1,6 @@
 // placesim: simulate and compare placements of DL inference on heterogeneous hardware.
-// Exit codes: 0 success, 2 bad input (with file:line:column), 1 internal failure.
+// Exit codes: 0 success, 2 bad input (with file:line:column), 1 internal failure, 130 a sweep
+// stopped by Ctrl-C (its results file whole, resumable).
 #include <algorithm>
 #include <cstdio>
 #include <exception>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "sim/cli/command.hpp"
+#include "sim/cli/run_to_file.hpp"
 #include "sim/core/error.hpp"
 
 using namespace placesim;
@@ -42,6 +44,9 @@ int main(int argc, char** argv) {
   } catch (const InputError& e) {
     std::fprintf(stderr, "placesim: error: %s\n", e.what());
     return 2;
+  } catch (const cli::Interrupted& e) {
+    std::fprintf(stderr, "\nplacesim: %s\n", e.what());
+    return 130;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "placesim: internal error: %s\n", e.what());
     return 1;

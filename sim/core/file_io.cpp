@@ -1,6 +1,9 @@
 #include "sim/core/file_io.hpp"
 
 #include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
@@ -20,6 +23,20 @@ std::string file_safe_name(const std::string& s) {
 std::string temp_path_for(const std::string& path) {
   if (path.empty()) throw InputError("an output path is empty (-o ''): name the file to write");
   return path + ".tmp-" + std::to_string(::getpid());
+}
+
+void check_writable(const std::string& path) {
+  std::error_code ec;
+  const fs::path parent = fs::path(path).parent_path();
+  if (!parent.empty()) fs::create_directories(parent, ec);
+  const fs::file_status st = fs::status(path, ec);
+  if (!ec && fs::exists(st) && !fs::is_regular_file(st))
+    throw InputError(SourceLoc{path}, "is not a regular file: placesim writes only to a new path or over a regular file");
+  const std::string tmp = temp_path_for(path);
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f) throw InputError(SourceLoc{path}, std::string("cannot write file: ") + std::strerror(errno));
+  std::fclose(f);
+  fs::remove(tmp, ec);
 }
 
 void commit_temp_file(const std::string& tmp, const std::string& path) {

@@ -18,6 +18,10 @@ std::string file_safe_name(const std::string& s);
 
 // The temporary name write_file_atomic uses for `path` (for writers that need a file name).
 std::string temp_path_for(const std::string& path);
+// Checks that `path` can be written this way before work starts: creates missing parent
+// directories and the temporary file (then removes it); InputError naming the path and the
+// reason (such as "Permission denied") otherwise, or when `path` is not a regular file.
+void check_writable(const std::string& path);
 // Renames `tmp` over `path`; removes `tmp` and throws InputError on failure.
 void commit_temp_file(const std::string& tmp, const std::string& path);
 

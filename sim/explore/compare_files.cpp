@@ -39,6 +39,16 @@ RunSet merge_results(const std::vector<ResultsFile>& files, const std::string& b
     }
     offset += points;
   }
+  // An axis is numeric in the merge when it is in every file that has it; `scenario` is a name.
+  for (const std::string& a : out.axes) {
+    bool numeric = a != "scenario";
+    for (const ResultsFile& f : files) {
+      const auto it = std::find(f.set.axes.begin(), f.set.axes.end(), a);
+      const size_t k = static_cast<size_t>(it - f.set.axes.begin());
+      if (it != f.set.axes.end()) numeric = numeric && k < f.set.axis_numeric.size() && f.set.axis_numeric[k];
+    }
+    out.axis_numeric.push_back(numeric);
+  }
   return out;
 }
 

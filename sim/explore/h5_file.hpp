@@ -64,15 +64,33 @@ inline void write_int_attr(hid_t file, const char* name, int value) {
   check(H5Awrite(attr, H5T_NATIVE_INT, &value), name);
 }
 
+// Creation properties of datasets and groups without modification times, so that the same
+// content gives the same bytes.
+inline Handle untimed(hid_t cls) {
+  Handle p(H5Pcreate(cls), H5Pclose, "creation properties");
+  check(H5Pset_obj_track_times(p, false), "creation properties");
+  return p;
+}
+
+// A 1-D dataset of `n` elements of memory type `mem` at `data`, stored in file type `file_type`.
+inline void write_array(hid_t where, const char* name, hid_t file_type, hid_t mem, hsize_t n, const void* data) {
+  Handle space(H5Screate_simple(1, &n, nullptr), H5Sclose, name);
+  Handle props = untimed(H5P_DATASET_CREATE);
+  Handle set(H5Dcreate2(where, name, file_type, space, H5P_DEFAULT, props, H5P_DEFAULT), H5Dclose, name);
+  if (n > 0) check(H5Dwrite(set, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), name);
+}
+
 // A 1-D dataset of `rows` in memory type `mem`, stored as its packed copy.
 template <class Row>
 void write_table(hid_t file, const char* name, hid_t mem, const std::vector<Row>& rows) {
   Handle file_type(H5Tcopy(mem), H5Tclose, name);
   check(H5Tpack(file_type), name);
-  const hsize_t n = rows.size();
-  Handle space(H5Screate_simple(1, &n, nullptr), H5Sclose, name);
-  Handle set(H5Dcreate2(file, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose, name);
-  if (n > 0) check(H5Dwrite(set, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data()), name);
+  write_array(file, name, file_type, mem, rows.size(), rows.data());
 }
+
+// Root attributes every placesim file carries, to say what wrote it: schema_version,
+// placesim_version, git_commit (the commit the build was configured at) and command (the
+// command line that wrote it). Defined in h5_provenance.cpp, which the build gives the commit.
+void write_provenance(hid_t file, int schema_version, const std::string& command);
 
 }  // namespace placesim::explore::h5

@@ -4,7 +4,7 @@
 // file does not matter):
 //   runs:        point_index int32, point str, placer str, status str, makespan_s f64,
 //                predicted_s f64, speedup f64, gap f64 (MILP placers), placement_s f64, message str,
-//                seed uint64
+//                seed uint64, choices str (schema 6: the placer's decisions as JSON text, "null": none)
 //   peak_memory: run int32 (row of `runs`), device str, bytes f64
 //   comm_bytes:  run int32, scope str, name str, bytes f64: a run's communication volume
 //                (scheduler/comm_bytes.hpp), one row per figure: scope "total" and "inter_node"
@@ -20,9 +20,14 @@
 //                int32, nodes int64: one row per run of a MILP placer (scheduler::MilpRecord); other
 //                runs have no row. Files before schema 5 have no such table.
 // Strings are variable-length UTF-8. `point` is a JSON object {axis: value} in axis order; absent
-// optionals are NaN. Root attributes: schema_version (int) and variable-length strings
-// placesim_version, git_commit, scenario, scenario_text, hardware_text, baseline,
-// axes (a JSON array of the axis names) and created (UTC, ISO 8601).
+// optionals are NaN.
+// Group `point` (schema 6): one 1-D dataset per sweep axis, aligned with `runs` (row i: run i's
+// value), named by the axis ('/' written '_') with the axis name in its attribute `axis`: f64
+// where every value of the axis is a number (axis_values.hpp), else str (the YAML text).
+// Root attributes: schema_version (int) and variable-length strings placesim_version,
+// git_commit, command (h5_file.hpp), scenario, scenario_text, hardware_text, scenario_hash
+// (results_h5.hpp), baseline, axes (a JSON array of the axis names) and created (UTC, ISO 8601:
+// the one attribute that differs between two runs of the same command, with placement_s).
 #include "sim/explore/results_h5.hpp"
 
 #include "sim/core/file_io.hpp"
@@ -30,8 +35,10 @@
 #include <hdf5.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <limits>
@@ -43,11 +50,8 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/core/error.hpp"
+#include "sim/explore/axis_values.hpp"
 #include "sim/explore/h5_file.hpp"
-
-#ifndef PLACESIM_GIT_COMMIT
-#define PLACESIM_GIT_COMMIT "unknown"
-#endif
 
 namespace placesim::explore {
 
@@ -69,6 +73,7 @@ struct RunRow {
   double placement_s;
   const char* message;
   std::uint64_t seed;
+  const char* choices;
 };
 
 struct PeakRow {
@@ -105,7 +110,8 @@ struct MilpRow {
   std::int64_t nodes;
 };
 
-Handle run_type(hid_t str) {
+// Files before schema 6 have no `choices` member, and HDF5 reads only members the file has.
+Handle run_type(hid_t str, bool with_choices = true) {
   Handle t(H5Tcreate(H5T_COMPOUND, sizeof(RunRow)), H5Tclose, "runs type");
   check(H5Tinsert(t, "point_index", HOFFSET(RunRow, point_index), H5T_NATIVE_INT32), "runs type");
   check(H5Tinsert(t, "point", HOFFSET(RunRow, point), str), "runs type");
@@ -118,6 +124,7 @@ Handle run_type(hid_t str) {
   check(H5Tinsert(t, "placement_s", HOFFSET(RunRow, placement_s), H5T_NATIVE_DOUBLE), "runs type");
   check(H5Tinsert(t, "message", HOFFSET(RunRow, message), str), "runs type");
   check(H5Tinsert(t, "seed", HOFFSET(RunRow, seed), H5T_NATIVE_UINT64), "runs type");
+  if (with_choices) check(H5Tinsert(t, "choices", HOFFSET(RunRow, choices), str), "runs type");
   return t;
 }
 
@@ -187,20 +194,51 @@ std::string point_json(const RunResult& r) {
   return point.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
+// An axis's dataset in group `point`: HDF5 names cannot hold '/'.
+std::string axis_dataset(std::string axis) {
+  std::replace(axis.begin(), axis.end(), '/', '_');
+  return axis;
+}
+
+// Group `point`: the typed value of each axis per row of `runs`.
+void write_axes(hid_t file, const RunSet& set) {
+  Handle props = untimed(H5P_GROUP_CREATE);
+  Handle group(H5Gcreate2(file, "point", H5P_DEFAULT, props, H5P_DEFAULT), H5Gclose, "point");
+  Handle str = string_type();
+  for (size_t k = 0; k < set.axes.size(); ++k) {
+    const std::string name = axis_dataset(set.axes[k]);
+    const auto text = [&](const RunResult& r) -> const std::string& {
+      static const std::string none;
+      return k < r.point.size() ? r.point[k].second : none;
+    };
+    if (k < set.axis_numeric.size() && set.axis_numeric[k]) {
+      std::vector<double> values;
+      for (const RunResult& r : set.runs) values.push_back(axis_number(text(r)).value_or(std::numeric_limits<double>::quiet_NaN()));
+      write_array(group, name.c_str(), H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, values.size(), values.data());
+    } else {
+      std::vector<const char*> values;
+      for (const RunResult& r : set.runs) values.push_back(text(r).c_str());
+      write_array(group, name.c_str(), str, str, values.size(), values.data());
+    }
+    Handle set_id(H5Dopen2(group, name.c_str(), H5P_DEFAULT), H5Dclose, name.c_str());
+    write_string_attr(set_id, "axis", set.axes[k]);
+  }
+}
+
 void write_file(const std::string& path, const RunSet& set) {
   Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, "create");
-  write_int_attr(file, "schema_version", kResultsSchemaVersion);
-  write_string_attr(file, "placesim_version", PLACESIM_VERSION);
-  write_string_attr(file, "git_commit", PLACESIM_GIT_COMMIT);
+  write_provenance(file, kResultsSchemaVersion, set.command);
   write_string_attr(file, "scenario", set.scenario);
   write_string_attr(file, "scenario_text", set.scenario_text);
   write_string_attr(file, "hardware_text", set.hardware_text);
+  write_string_attr(file, "scenario_hash", scenario_hash(set.scenario_text, set.hardware_text));
   write_string_attr(file, "baseline", set.baseline);
   write_string_attr(file, "axes", Json(set.axes).dump());
   write_string_attr(file, "created", utc_now_iso());
 
-  std::vector<std::string> points;  // owns the point texts the rows point into
+  std::vector<std::string> points, choices;  // own the texts the rows point into
   points.reserve(set.runs.size());
+  choices.reserve(set.runs.size());
   std::vector<RunRow> runs;
   std::vector<PeakRow> peaks;
   std::vector<CommRow> comms;
@@ -209,8 +247,10 @@ void write_file(const std::string& path, const RunSet& set) {
   for (std::size_t i = 0; i < set.runs.size(); ++i) {
     const RunResult& r = set.runs[i];
     points.push_back(point_json(r));
+    choices.push_back(r.choices.dump(-1, ' ', false, Json::error_handler_t::replace));
     runs.push_back({r.point_index, points.back().c_str(), r.placer.c_str(), scheduler::to_string(r.status), or_nan(r.makespan_s),
-                    or_nan(r.predicted_s), or_nan(r.speedup), or_nan(r.gap), r.placement_s, r.message.c_str(), r.seed});
+                    or_nan(r.predicted_s), or_nan(r.speedup), or_nan(r.gap), r.placement_s, r.message.c_str(), r.seed,
+                    choices.back().c_str()});
     for (const auto& [device, bytes] : r.peak_mem_bytes) {
       peaks.push_back({static_cast<std::int32_t>(i), device.c_str(), bytes});
     }
@@ -233,6 +273,7 @@ void write_file(const std::string& path, const RunSet& set) {
   write_table(file, "comm_bytes", comm_type(str), comms);
   write_table(file, "generation", generation_type(), generations);
   write_table(file, "milp", milp_type(str), milps);
+  write_axes(file, set);
   check(H5Fflush(file, H5F_SCOPE_GLOBAL), "flush");
 }
 
@@ -310,9 +351,19 @@ RunSet read_file(const std::string& path) {
   set.hardware_text = read_string_attr(file, "hardware_text");
   set.baseline = read_string_attr(file, "baseline");
   set.axes = Json::parse(read_string_attr(file, "axes")).get<std::vector<std::string>>();
+  set.axis_numeric.assign(set.axes.size(), false);
+  if (version >= 6) {
+    set.command = read_string_attr(file, "command");
+    for (size_t k = 0; k < set.axes.size(); ++k) {
+      const std::string name = "point/" + axis_dataset(set.axes[k]);
+      Handle axis(H5Dopen2(file, name.c_str(), H5P_DEFAULT), H5Dclose, name.c_str());
+      Handle type(H5Dget_type(axis), H5Tclose, name.c_str());
+      set.axis_numeric[k] = H5Tget_class(type) == H5T_FLOAT;
+    }
+  }
 
   Handle str = string_type();
-  read_table<RunRow>(file, "runs", run_type(str), [&](const RunRow& row) {
+  read_table<RunRow>(file, "runs", run_type(str, version >= 6), [&](const RunRow& row) {
     RunResult r;
     r.point_index = row.point_index;
     r.point = parse_point(text_of(row.point));
@@ -325,6 +376,7 @@ RunSet read_file(const std::string& path) {
     r.placement_s = row.placement_s;
     r.message = text_of(row.message);
     r.seed = row.seed;
+    if (version >= 6) r.choices = Json::parse(text_of(row.choices));
     set.runs.push_back(std::move(r));
   });
   // The run a row of `table` belongs to.
@@ -374,6 +426,19 @@ RunSet read_file(const std::string& path) {
 }
 
 }  // namespace
+
+std::string scenario_hash(const std::string& scenario_text, const std::string& hardware_text) {
+  std::uint64_t h = 14695981039346656037ull;
+  const auto mix = [&](const std::string& text) {
+    for (const unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+  };
+  mix(scenario_text);
+  mix(std::string(1, '\0'));  // "ab" + "c" and "a" + "bc" differ
+  mix(hardware_text);
+  char out[17];
+  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
+  return out;
+}
 
 void write_results_h5(const std::string& path, const RunSet& set) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // failures are reported by our exceptions

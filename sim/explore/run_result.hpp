@@ -58,6 +58,10 @@ struct RunSet {
   std::string hardware_text;   // the hardware description used
   std::string baseline;        // baseline placer label, "" when none
   std::vector<std::string> axes;
+  // Per axis: whether every value of it is a number (axis_values.hpp); the results file stores
+  // such an axis as numbers, and readers get them with axis_number(run.point[k].second).
+  std::vector<bool> axis_numeric;
+  std::string command;         // the command line that wrote the results file ("" when unknown)
   std::vector<RunResult> runs; // ordered by (point_index, placer order in the scenario)
 };
 

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "scheduler/score_plan.hpp"
+#include "sim/explore/axis_values.hpp"
 #include "sim/explore/generation_run.hpp"
 #include "sim/explore/report.hpp"
 #include "sim/trace/chrome_trace.hpp"
@@ -74,54 +75,108 @@ void fill_speedups(RunSet& set) {
   }
 }
 
-RunSet run_scenario(const Scenario& s, const RunOptions& opts) {
-  RunSet set;
-  set.scenario = s.name;
-  set.scenario_text = s.text;
-  set.hardware_text = s.hardware_text;
-  set.baseline = s.baseline;
-  set.axes = s.axes;
-  const size_t np = s.points.size(), nl = s.placers.size();
-  set.runs.resize(np * nl);
+std::vector<RunResult> run_point(const Scenario& s, const Point& pt, const std::string& trace_dir) {
+  std::optional<models::Generation> gen = point_generation(s, pt);
+  const scheduler::Problem prob = gen ? build_problem(s, pt, gen->prefill) : build_problem(s, pt);
+  RunSet point;  // this point alone: speed-ups compare runs of one point
+  point.baseline = s.baseline;
+  for (const scheduler::PlacerSpec& placer : s.placers) {
+    std::string trace_stem;
+    if (!trace_dir.empty()) trace_stem = fmt::format("{}/{}-{}", trace_dir, pt.index, file_safe_name(placer.label));
+    RunResult r = gen ? run_generation(prob, *gen, placer, trace_stem)
+                      : run_placer(prob, placer, trace_stem.empty() ? "" : trace_stem + ".json").result;
+    r.point_index = pt.index;
+    r.point = pt.values;
+    point.runs.push_back(std::move(r));
+  }
+  fill_speedups(point);
+  return std::move(point.runs);
+}
 
-  std::atomic<size_t> next{0};
-  std::atomic<bool> stop{false};
-  std::mutex mu;
-  std::exception_ptr failure;
-  int done = 0;
+namespace {
+
+// The points of one run_scenario call: handed out in order, their runs stored by position.
+class Sweep final : public PointQueue {
+ public:
+  Sweep(const Scenario& s, const RunOptions& opts) : opts_(opts) {
+    for (size_t i = 0; i < s.points.size(); ++i)
+      if (!opts.skip.count(s.points[i].index)) todo_.push_back(i);
+    runs_.resize(s.points.size());
+  }
+
+  std::optional<size_t> next() override {
+    if (stopped_ || (opts_.stop && *opts_.stop)) return std::nullopt;
+    const size_t k = next_++;
+    if (k >= todo_.size()) return std::nullopt;
+    return todo_[k];
+  }
+
+  void finished(std::vector<RunResult> runs) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (failure_ || runs.empty()) return;
+    if (opts_.on_point) opts_.on_point(runs);
+    runs_[static_cast<size_t>(runs.front().point_index)] = std::move(runs);  // Point::index: its position
+    if (opts_.progress) opts_.progress(++done_, static_cast<int>(todo_.size()));
+  }
+
+  void failed(std::exception_ptr failure) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!failure_) failure_ = failure;
+    stopped_ = true;
+  }
+
+  RunSet result(const Scenario& s) {
+    if (failure_) std::rethrow_exception(failure_);
+    RunSet set;
+    set.scenario = s.name;
+    set.scenario_text = s.text;
+    set.hardware_text = s.hardware_text;
+    set.baseline = s.baseline;
+    set.axes = s.axes;
+    set.axis_numeric = numeric_axes(s);
+    for (std::vector<RunResult>& point : runs_)
+      for (RunResult& r : point) set.runs.push_back(std::move(r));
+    return set;
+  }
+
+ private:
+  const RunOptions& opts_;
+  std::vector<size_t> todo_;
+  std::atomic<size_t> next_{0};
+  std::atomic<bool> stopped_{false};
+  std::mutex mu_;
+  std::exception_ptr failure_;
+  int done_ = 0;
+  std::vector<std::vector<RunResult>> runs_;  // per position in Scenario::points
+};
+
+}  // namespace
+
+RunSet run_scenario(const Scenario& s, const RunOptions& opts) {
+  Sweep sweep(s, opts);
   auto worker = [&] {
-    for (size_t i; !stop && (i = next++) < np;) {
+    while (const std::optional<size_t> i = sweep.next()) {
       try {
-        const Point& pt = s.points[i];
-        std::optional<models::Generation> gen = point_generation(s, pt);
-        const scheduler::Problem prob = gen ? build_problem(s, pt, gen->prefill) : build_problem(s, pt);
-        for (size_t k = 0; k < nl; ++k) {
-          std::string trace_stem;
-          if (!opts.trace_dir.empty())
-            trace_stem = fmt::format("{}/{}-{}", opts.trace_dir, pt.index, file_safe_name(s.placers[k].label));
-          RunResult r = gen ? run_generation(prob, *gen, s.placers[k], trace_stem)
-                            : run_placer(prob, s.placers[k], trace_stem.empty() ? "" : trace_stem + ".json").result;
-          r.point_index = pt.index;
-          r.point = pt.values;
-          set.runs[i * nl + k] = std::move(r);
-        }
+        sweep.finished(run_point(s, s.points[*i], opts.trace_dir));
       } catch (...) {
-        std::lock_guard<std::mutex> lock(mu);
-        if (!failure) failure = std::current_exception();
-        stop = true;
+        sweep.failed(std::current_exception());
       }
-      std::lock_guard<std::mutex> lock(mu);
-      if (opts.progress && !stop) opts.progress(++done, static_cast<int>(np));
     }
   };
-  const int jobs = std::max(1, std::min<int>(opts.jobs, static_cast<int>(np)));
+  const int jobs = std::max(1, std::min<int>(opts.jobs, static_cast<int>(s.points.size())));
   std::vector<std::thread> threads;
-  for (int j = 1; j < jobs; ++j) threads.emplace_back(worker);
-  worker();
+  for (int j = opts.serve ? 0 : 1; j < jobs; ++j) threads.emplace_back(worker);
+  if (opts.serve) {
+    try {
+      opts.serve(sweep);
+    } catch (...) {
+      sweep.failed(std::current_exception());
+    }
+  } else {
+    worker();
+  }
   for (auto& t : threads) t.join();
-  if (failure) std::rethrow_exception(failure);
-  fill_speedups(set);
-  return set;
+  return sweep.result(s);
 }
 
 }  // namespace placesim::explore

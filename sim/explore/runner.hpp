@@ -2,27 +2,58 @@
 // A point whose model is a whole generation (phase: generate) runs its prefill and decode steps
 // as sim/explore/generation_run.hpp says.
 //
-// Points run in parallel on local threads; results are stored by index, so the output does not
-// depend on the number of threads or on timing. A placer's bad option (InputError) stops the
-// whole run; any other failure of one placer is that run's status "error" and the rest go on.
+// Points run in parallel on local threads (and, under MPI, on other ranks: sim/explore/mpi);
+// each finished point's runs are handed on whole, and results are stored by index, so the
+// output does not depend on the number of threads or ranks, or on timing. A placer's bad option
+// (InputError) stops the whole run; any other failure of one placer is that run's status "error"
+// and the rest go on.
 #pragma once
 
+#include <atomic>
+#include <exception>
 #include <functional>
+#include <optional>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "sim/explore/run_result.hpp"
 #include "sim/explore/scenario.hpp"
 
 namespace placesim::explore {
 
+// Hands out the points of one sweep and takes what they give; the local threads draw from it,
+// and so does RunOptions::serve (the MPI rank 0, for the other ranks).
+class PointQueue {
+ public:
+  virtual ~PointQueue() = default;
+  // The next point to run (a position in Scenario::points); none once all are handed out, the
+  // run is stopped or a point failed.
+  virtual std::optional<size_t> next() = 0;
+  // A point's runs (run_point), in any order: serialised here.
+  virtual void finished(std::vector<RunResult> runs) = 0;
+  // A point that threw: the run stops, and run_scenario rethrows the first failure.
+  virtual void failed(std::exception_ptr failure) = 0;
+};
+
 struct RunOptions {
   int jobs = 1;
   std::string trace_dir;  // write a Chrome trace per simulated run when not empty (a generation: two)
-  // Called after each finished point (from worker threads, serialised): done, total.
+  // Called after each finished point (serialised): done, total (of the points this run runs).
   std::function<void(int, int)> progress;
+  // Called with each finished point's runs, speed-ups filled, serialised, in finishing order.
+  std::function<void(std::vector<RunResult>)> on_point;
+  std::set<int> skip;                     // Point::index of points already done (--resume)
+  const std::atomic<bool>* stop = nullptr;  // once true, no further point starts (SIGINT)
+  // When set, run on the calling thread beside `jobs` worker threads, until it returns.
+  std::function<void(PointQueue&)> serve;
 };
 
+// The runs of the points it ran (all but `skip`; fewer when stopped), in point order.
 RunSet run_scenario(const Scenario& s, const RunOptions& opts);
+
+// Every placer of `s` at point `pt`, in placer order, speed-ups filled.
+std::vector<RunResult> run_point(const Scenario& s, const Point& pt, const std::string& trace_dir);
 
 // One placer on one problem (also used by `placesim plan` and `simulate`-like tools).
 struct SingleRun {

@@ -98,11 +98,11 @@ void write_file(const std::string& path, const ValidateSet& v, const std::string
   char date[32];
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  write_provenance(file, kValidateSchemaVersion, command);
   write_string_attr(file, "scenario", v.scenario);
   write_string_attr(file, "backend", v.backend);
   write_string_attr(file, "scenario_text", v.scenario_text);
   write_string_attr(file, "hardware_text", v.hardware_text);
-  write_string_attr(file, "command", command);
   write_string_attr(file, "created", date);
 }
 

@@ -8,8 +8,10 @@
 //   validation_tasks  one row per compared task: run (row of `validation`), task (TaskId),
 //                     name, predicted_s, measured_s: the points of the predicted-vs-measured
 //                     scatter (`placesim plot measured`)
-// Root attributes (strings): scenario, backend, scenario_text, hardware_text, command,
-// created (UTC). Written to a temporary file and renamed (sim/core/file_io.hpp).
+// Root attributes: schema_version (int; 1: the first to carry one), and strings
+// placesim_version, git_commit, command (h5_file.hpp, write_provenance), scenario, backend,
+// scenario_text, hardware_text, created (UTC). Written to a temporary file and renamed
+// (sim/core/file_io.hpp).
 #pragma once
 
 #include <string>
@@ -17,6 +19,8 @@
 #include "sim/explore/validate.hpp"
 
 namespace placesim::explore {
+
+inline constexpr int kValidateSchemaVersion = 1;
 
 void write_validate_h5(const std::string& path, const ValidateSet& v, const std::string& command);
 

@@ -38,12 +38,13 @@ RunResult run(int point, std::string placer, double makespan) {
 }
 
 TEST(MergeResults, PointsGainAScenarioAxisNamedByScenarioOrPath) {
-  RunSet x{"x", "", "", "base", {"a"}, {run(0, "base", 1), run(1, "base", 2)}};
-  RunSet y{"y", "", "", "base", {"a"}, {run(0, "base", 3), run(0, "other", 4)}};
+  RunSet x{.scenario = "x", .baseline = "base", .axes = {"a"}, .axis_numeric = {true}, .runs = {run(0, "base", 1), run(1, "base", 2)}};
+  RunSet y{.scenario = "y", .baseline = "base", .axes = {"a"}, .axis_numeric = {true}, .runs = {run(0, "base", 3), run(0, "other", 4)}};
   const RunSet m = merge_results({{"x.h5", x}, {"y.h5", y}}, "");
   EXPECT_EQ(m.scenario, "x, y");
   EXPECT_EQ(m.baseline, "base");
   EXPECT_EQ(m.axes, (std::vector<std::string>{"scenario", "a"}));
+  EXPECT_EQ(m.axis_numeric, (std::vector<bool>{false, true}));
   ASSERT_EQ(m.runs.size(), 4u);
   EXPECT_EQ(m.runs[2].point_index, 2);  // after x's two points
   EXPECT_EQ(m.runs[3].point_index, 2);

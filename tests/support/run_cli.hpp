@@ -33,18 +33,27 @@ inline std::string temp_dir(const std::string& tag) {
   return d.string();
 }
 
-// `args` is appended to the binary's path as shell words (the tests quote what they pass).
-inline CliResult run_cli(const std::string& args) {
+// Runs `cmd` with /bin/sh, capturing its exit code, stdout and stderr.
+inline CliResult run_command(const std::string& cmd) {
   static int n = 0;
   const std::string dir = temp_dir("cli");
   const std::string out = dir + "/out" + std::to_string(n), err = dir + "/err" + std::to_string(n++);
-  const std::string cmd = std::string(PLACESIM_BINARY) + " " + args + " >" + out + " 2>" + err;
-  const int status = std::system(cmd.c_str());
+  const std::string line = cmd + " >" + out + " 2>" + err;
+  const int status = std::system(line.c_str());
   CliResult r;
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   r.out = read_all(out);
   r.err = read_all(err);
   return r;
+}
+
+// `args` is appended to the binary's path as shell words (the tests quote what they pass).
+inline CliResult run_cli(const std::string& args) { return run_command(std::string(PLACESIM_BINARY) + " " + args); }
+
+// A results file as canonical JSON read with h5py (tests/support/results_h5_dump.py): exit code
+// 0 and the text when h5py opens and reads it.
+inline CliResult dump_results_h5(const std::string& path) {
+  return run_command("/usr/bin/python3 " PLACESIM_SOURCE_DIR "/tests/support/results_h5_dump.py '" + path + "'");
 }
 
 }  // namespace placesim::testing

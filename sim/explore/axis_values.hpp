@@ -1,0 +1,21 @@
+// Sweep axes as typed columns: a value (YAML text) is a number when it reads as one, and an
+// axis is numeric when every point's value is, so the results file stores it as numbers
+// (results_h5.hpp, group `point`) and `placesim export --csv` prints it unquoted.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/explore/scenario.hpp"
+
+namespace placesim::explore {
+
+// "32", "-1.5e3", "0.25" -> the number; "inf", ".nan", "[1, 32]", "'32'", "gpt2-large" -> none.
+std::optional<double> axis_number(const std::string& text);
+
+// Per axis of `s`, in axis order: whether every point's value of it is a number. Decided over
+// all points, so a partial file and a whole one type an axis alike.
+std::vector<bool> numeric_axes(const Scenario& s);
+
+}  // namespace placesim::explore

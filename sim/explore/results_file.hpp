@@ -1,0 +1,53 @@
+// A sweep's results file, kept current while the sweep runs, so that a kill at any moment
+// leaves a file that opens and holds every point written so far, each whole.
+//
+// Each time points finish, the whole file is written again to PATH.tmp-<pid> and renamed over
+// PATH (results_h5.hpp): a rename is atomic, so PATH is always one complete file, never a
+// half-written one, whatever HDF5 was doing when the process died. Rewriting costs time
+// proportional to the file, so a rewrite waits until nine times its predecessor's duration
+// has passed: writing stays under a tenth of the run, and on small files (milliseconds) every
+// point is written as it finishes. Rows are in point order, so the finished file does not
+// depend on the order points finished in.
+#pragma once
+
+#include <chrono>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sim/explore/run_result.hpp"
+
+namespace placesim::explore {
+
+class ResultsFile {
+ public:
+  // `header`: a RunSet without runs (scenario, texts, baseline, axes, command). Checks before
+  // any point runs that `path` can be written: without `resume` it writes it at once, with no
+  // points; with `resume` it reads the points already there (none when there is no file) and
+  // throws InputError, changing nothing, when the file was made from another scenario or
+  // hardware text (results_h5.hpp, scenario_hash).
+  ResultsFile(std::string path, RunSet header, bool resume);
+
+  const std::string& path() const { return path_; }
+  // Point::index of the points the file held when opened (--resume skips them).
+  const std::set<int>& done() const { return done_; }
+  // One finished point's runs; written now, or at the next add() or finish() when the last
+  // write was too recent (see above).
+  void add(std::vector<RunResult> runs);
+  // Writes what add() has not yet written; the whole set, points in order.
+  const RunSet& finish();
+  // Removes the file when this run created it: bad input found mid-sweep leaves nothing.
+  void discard();
+
+ private:
+  void write();
+
+  std::string path_;
+  RunSet set_;
+  std::set<int> done_;
+  bool created_ = false;
+  bool dirty_ = false;
+  std::chrono::steady_clock::time_point next_write_{};
+};
+
+}  // namespace placesim::explore

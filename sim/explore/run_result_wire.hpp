@@ -1,0 +1,15 @@
+// A point's runs as bytes and back, exactly (CBOR: doubles bit for bit, the placer's choices
+// included): how MPI ranks send rank 0 what they ran.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/explore/run_result.hpp"
+
+namespace placesim::explore {
+
+std::vector<std::uint8_t> runs_to_wire(const std::vector<RunResult>& runs);
+std::vector<RunResult> runs_from_wire(const std::vector<std::uint8_t>& bytes);
+
+}  // namespace placesim::explore
