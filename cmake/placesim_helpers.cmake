@@ -16,3 +16,12 @@ function(placesim_library name)
   target_include_directories(placesim_${name} PUBLIC ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR}/generated)
   target_link_libraries(placesim_${name} PUBLIC ${ARG_DEPS})
 endfunction()
+
+# placesim_loads_cuda(TARGET): a program that may load the CUDA module (hw/backend/cuda_api.hpp)
+# exports its symbols, which the module calls, and has the module built with it.
+function(placesim_loads_cuda target)
+  if(TARGET placesim_cuda)
+    set_target_properties(${target} PROPERTIES ENABLE_EXPORTS ON)
+    add_dependencies(${target} placesim_cuda)
+  endif()
+endfunction()

@@ -1,4 +1,4 @@
-// Graph files: JSON read through Yaml (every error located), written with nlohmann::json.
+// Graph files: JSON read through Json (every error located), written with nlohmann::json.
 //
 // Writing omits fields at their defaults (zero work, layer -1, an edge's default bytes) and
 // prints doubles with nlohmann's shortest round-tripping form; reading parses numbers exactly
@@ -23,7 +23,7 @@ namespace {
 constexpr double kShapeFlopsTolerance = 1e-9;
 
 // An op's shape, and its flops: given (checked against the shape) or else the shape's.
-void read_shape(const Yaml& y, Node& n) {
+void read_shape(const Json& y, Node& n) {
   n.shape = parse_op_shape(y.at("shape"));
   const double derived = shape_flops(n.shape);
   if (!y.has("flops")) {
@@ -40,7 +40,7 @@ double default_edge_bytes(const Node& src) {
   return src.kind == NodeKind::Param ? src.param_bytes : src.output_bytes;
 }
 
-Node parse_node(const Yaml& y) {
+Node parse_node(const Json& y) {
   Node n;
   n.loc = y.loc();
   if (y.has("param_bytes")) {
@@ -60,7 +60,7 @@ Node parse_node(const Yaml& y) {
     if (y.has("shape")) read_shape(y, n);
   }
   n.name = y.at("name").str();
-  const Yaml layer = y.get("layer");
+  const Json layer = y.get("layer");
   if (layer.defined()) {
     const auto l = layer.integer();
     if (l < -1 || l > 1'000'000) layer.fail("expected a layer index >= 0 (or -1 for none)");
@@ -69,7 +69,7 @@ Node parse_node(const Yaml& y) {
   return n;
 }
 
-int node_index(const Yaml& y, const std::unordered_map<std::string, int>& by_name) {
+int node_index(const Json& y, const std::unordered_map<std::string, int>& by_name) {
   const std::string name = y.str();
   auto it = by_name.find(name);
   if (it == by_name.end()) y.fail("edge to missing node '" + name + "'");
@@ -78,12 +78,12 @@ int node_index(const Yaml& y, const std::unordered_map<std::string, int>& by_nam
 
 }  // namespace
 
-Graph parse_graph(const Yaml& doc) {
+Graph parse_graph(const Json& doc) {
   doc.allow_keys({"name", "dtype", "nodes", "edges"});
   Graph g;
   g.name = doc.has("name") ? doc.at("name").str() : std::filesystem::path(doc.file()).stem().string();
   if (doc.has("dtype")) {
-    const Yaml d = doc.at("dtype");
+    const Json d = doc.at("dtype");
     try {
       g.dtype = parse_dtype(d.str());
     } catch (const InputError& e) {
@@ -92,7 +92,10 @@ Graph parse_graph(const Yaml& doc) {
   }
 
   std::unordered_map<std::string, int> by_name;
-  for (const Yaml& item : doc.at("nodes").items()) {
+  const std::vector<Json> nodes = doc.at("nodes").items();
+  by_name.reserve(nodes.size());
+  g.nodes.reserve(nodes.size());
+  for (const Json& item : nodes) {
     Node n = parse_node(item);
     auto [it, fresh] = by_name.emplace(n.name, static_cast<int>(g.nodes.size()));
     if (!fresh)
@@ -102,7 +105,7 @@ Graph parse_graph(const Yaml& doc) {
   }
 
   if (doc.has("edges"))
-    for (const Yaml& item : doc.at("edges").items()) {
+    for (const Json& item : doc.at("edges").items()) {
       item.allow_keys({"src", "dst", "bytes", "time"});
       Edge e;
       e.loc = item.loc();
@@ -117,13 +120,13 @@ Graph parse_graph(const Yaml& doc) {
   return g;
 }
 
-Graph load_graph_json(const std::string& path) { return parse_graph(Yaml::load_file(path)); }
+Graph load_graph_json(const std::string& path) { return parse_graph(Json::load_file(path)); }
 
 std::string graph_to_json(const Graph& g) {
-  using Json = nlohmann::ordered_json;
-  Json nodes = Json::array();
+  using Out = nlohmann::ordered_json;
+  Out nodes = Out::array();
   for (const Node& n : g.nodes) {
-    Json j;
+    Out j;
     j["name"] = n.name;
     if (n.kind == NodeKind::Param) {
       j["param_bytes"] = n.param_bytes;
@@ -134,7 +137,7 @@ std::string graph_to_json(const Graph& g) {
       if (n.output_bytes != 0) j["output_bytes"] = n.output_bytes;
       if (n.state_bytes != 0) j["state_bytes"] = n.state_bytes;
       if (!n.durations.empty()) {
-        Json d = Json::object();
+        Out d = Out::object();
         for (const auto& [dev, s] : n.durations) d[dev] = s;
         j["durations"] = d;
       }
@@ -143,16 +146,16 @@ std::string graph_to_json(const Graph& g) {
     if (n.layer != -1) j["layer"] = n.layer;
     nodes.push_back(std::move(j));
   }
-  Json edges = Json::array();
+  Out edges = Out::array();
   for (const Edge& e : g.edges) {
-    Json j;
+    Out j;
     j["src"] = g.nodes[e.src].name;
     j["dst"] = g.nodes[e.dst].name;
     if (e.bytes != default_edge_bytes(g.nodes[e.src])) j["bytes"] = e.bytes;
     if (e.time_s) j["time"] = *e.time_s;
     edges.push_back(std::move(j));
   }
-  Json doc;
+  Out doc;
   doc["name"] = g.name;
   doc["dtype"] = to_string(g.dtype);
   doc["nodes"] = std::move(nodes);

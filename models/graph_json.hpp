@@ -23,12 +23,12 @@
 #include <string>
 
 #include "models/graph.hpp"
-#include "sim/core/yaml_doc.hpp"
+#include "sim/core/json_doc.hpp"
 
 namespace placesim::models {
 
 Graph load_graph_json(const std::string& path);
-Graph parse_graph(const Yaml& doc);
+Graph parse_graph(const Json& doc);
 std::string graph_to_json(const Graph& g);  // pretty JSON; load(save(g)) == g
 
 }  // namespace placesim::models

@@ -11,25 +11,25 @@ namespace placesim::models {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
+using Out = nlohmann::ordered_json;
 
-double positive_dim(const Yaml& y) {
+double positive_dim(const Json& y) {
   const auto v = y.integer();
   if (v < 1) y.fail(fmt::format("expected a positive integer dimension, got {}", v));
   return static_cast<double>(v);
 }
 
-double dim_or(const Yaml& y, std::string_view key, double def) { return y.has(key) ? positive_dim(y.at(key)) : def; }
+double dim_or(const Json& y, std::string_view key, double def) { return y.has(key) ? positive_dim(y.at(key)) : def; }
 
-double count_or(const Yaml& y, std::string_view key, double def) {
+double count_or(const Json& y, std::string_view key, double def) {
   if (!y.has(key)) return def;
-  const Yaml v = y.at(key);
+  const Json v = y.at(key);
   const auto n = v.integer();
   if (n < 0) v.fail(fmt::format("expected an integer >= 0, got {}", n));
   return static_cast<double>(n);
 }
 
-GemmShape parse_gemm(const Yaml& y) {
+GemmShape parse_gemm(const Json& y) {
   y.allow_keys({"batch", "m", "n", "k", "weight", "bias"});
   GemmShape g;
   g.batch = dim_or(y, "batch", 1);
@@ -37,7 +37,7 @@ GemmShape parse_gemm(const Yaml& y) {
   g.n = positive_dim(y.at("n"));
   g.k = positive_dim(y.at("k"));
   if (y.has("weight")) {
-    const Yaml w = y.at("weight");
+    const Json w = y.at("weight");
     if (w.str() == "b") g.weight = GemmWeight::B;
     else if (w.str() != "none") w.fail("expected weight 'b' (operand B is a parameter) or 'none', got '" + w.str() + "'");
   }
@@ -45,7 +45,7 @@ GemmShape parse_gemm(const Yaml& y) {
   return g;
 }
 
-AttentionShape parse_attention(const Yaml& y) {
+AttentionShape parse_attention(const Json& y) {
   y.allow_keys({"batch", "heads", "kv_heads", "head_dim", "q_len", "kv_len"});
   AttentionShape a;
   a.batch = dim_or(y, "batch", 1);
@@ -59,12 +59,12 @@ AttentionShape parse_attention(const Yaml& y) {
   return a;
 }
 
-ElementwiseShape parse_elementwise(const Yaml& y) {
+ElementwiseShape parse_elementwise(const Json& y) {
   y.allow_keys({"elements", "flops_per_element", "inputs", "weight_elements"});
   ElementwiseShape e;
   e.elements = positive_dim(y.at("elements"));
   if (y.has("flops_per_element")) {
-    const Yaml f = y.at("flops_per_element");
+    const Json f = y.at("flops_per_element");
     e.flops_per_element = f.number();
     if (!(e.flops_per_element >= 0)) f.fail(fmt::format("expected flops_per_element >= 0, got {}", f.str()));
   }
@@ -73,7 +73,7 @@ ElementwiseShape parse_elementwise(const Yaml& y) {
   return e;
 }
 
-LstmShape parse_lstm(const Yaml& y) {
+LstmShape parse_lstm(const Json& y) {
   y.allow_keys({"batch", "input", "hidden"});
   LstmShape l;
   l.batch = dim_or(y, "batch", 1);
@@ -88,8 +88,8 @@ std::int64_t whole(double v) {
   return static_cast<std::int64_t>(v);
 }
 
-Json to_json(const GemmShape& g) {
-  Json j;
+Out to_json(const GemmShape& g) {
+  Out j;
   if (g.batch != 1) j["batch"] = whole(g.batch);
   j["m"] = whole(g.m);
   j["n"] = whole(g.n);
@@ -100,8 +100,8 @@ Json to_json(const GemmShape& g) {
   return j;
 }
 
-Json to_json(const AttentionShape& a) {
-  Json j;
+Out to_json(const AttentionShape& a) {
+  Out j;
   if (a.batch != 1) j["batch"] = whole(a.batch);
   j["heads"] = whole(a.heads);
   if (a.kv_heads != a.heads) j["kv_heads"] = whole(a.kv_heads);
@@ -111,8 +111,8 @@ Json to_json(const AttentionShape& a) {
   return j;
 }
 
-Json to_json(const ElementwiseShape& e) {
-  Json j;
+Out to_json(const ElementwiseShape& e) {
+  Out j;
   j["elements"] = whole(e.elements);
   if (e.flops_per_element != 1) j["flops_per_element"] = e.flops_per_element;
   if (e.inputs != 1) j["inputs"] = whole(e.inputs);
@@ -120,22 +120,22 @@ Json to_json(const ElementwiseShape& e) {
   return j;
 }
 
-Json to_json(const LstmShape& l) {
-  Json j;
+Out to_json(const LstmShape& l) {
+  Out j;
   if (l.batch != 1) j["batch"] = whole(l.batch);
   j["input"] = whole(l.input);
   j["hidden"] = whole(l.hidden);
   return j;
 }
 
-Json to_json(const NoShape&) {
+Out to_json(const NoShape&) {
   PLACESIM_ASSERT(false, "an op without a shape writes no shape");
   return {};
 }
 
 }  // namespace
 
-OpShape parse_op_shape(const Yaml& y) {
+OpShape parse_op_shape(const Json& y) {
   const auto entries = y.is_map() ? y.entries() : decltype(y.entries()){};
   if (entries.size() != 1)
     y.fail("expected a shape of one kind: {\"gemm\": {...}}, {\"attention\": {...}}, {\"elementwise\": {...}} or "
@@ -150,7 +150,7 @@ OpShape parse_op_shape(const Yaml& y) {
 }
 
 nlohmann::ordered_json op_shape_to_json(const OpShape& s) {
-  Json j;
+  Out j;
   j[kind_name(s)] = std::visit([](const auto& shape) { return to_json(shape); }, s);
   return j;
 }

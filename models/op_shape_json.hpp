@@ -18,11 +18,11 @@
 #include <nlohmann/json.hpp>
 
 #include "models/op_shape.hpp"
-#include "sim/core/yaml_doc.hpp"
+#include "sim/core/json_doc.hpp"
 
 namespace placesim::models {
 
-OpShape parse_op_shape(const Yaml& y);
+OpShape parse_op_shape(const Json& y);
 nlohmann::ordered_json op_shape_to_json(const OpShape& s);  // a NoShape asserts
 
 }  // namespace placesim::models

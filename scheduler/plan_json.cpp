@@ -16,6 +16,12 @@ namespace {
 using Via = ParamDelivery::Via;
 using nlohmann::ordered_json;
 
+// Appends a member whose key is known to be new (op names, PARAM@DEVICE pairs): operator[]
+// would look for the key first, a scan that makes writing an object of n members cost n^2.
+void append_member(ordered_json& object, std::string key, ordered_json value) {
+  object.get_ref<ordered_json::object_t&>().emplace_back(std::move(key), std::move(value));
+}
+
 ordered_json delivery_json(const Plan& plan, const ParamDelivery& d, const hw::Topology& topo) {
   ordered_json j = ordered_json::object();
   if (d.via != Via::Copy) j["via"] = to_string(d.via);
@@ -29,27 +35,27 @@ ordered_json delivery_json(const Plan& plan, const ParamDelivery& d, const hw::T
   return j;
 }
 
-HostBuffer parse_buffer(const Yaml& y) {
+HostBuffer parse_buffer(const Json& y) {
   const std::string s = y.str();
   if (s == "pinned") return HostBuffer::Pinned;
   if (s == "pageable") return HostBuffer::Pageable;
   y.fail(fmt::format("memory must be pinned or pageable, got '{}'", s));
 }
 
-Via parse_via(const Yaml& y) {
+Via parse_via(const Json& y) {
   const std::string s = y.str();
   for (Via v : {Via::Copy, Via::Dha, Via::Parallel, Via::Resident})
     if (s == to_string(v)) return v;
   y.fail(fmt::format("via must be copy, dha, parallel or resident, got '{}'", s));
 }
 
-int parse_device(const Yaml& y, const hw::Topology& topo) {
+int parse_device(const Json& y, const hw::Topology& topo) {
   const int d = topo.find(y.str());
   if (d < 0) y.fail(fmt::format("no device '{}' in '{}'", y.str(), topo.name));
   return d;
 }
 
-void parse_params(const Yaml& params, Plan& plan, const models::Graph& g, const hw::Topology& topo) {
+void parse_params(const Json& params, Plan& plan, const models::Graph& g, const hw::Topology& topo) {
   for (auto& [key, entry] : params.entries()) {
     const ParsedItem p = parse_item_name(key, g, topo);
     if (!p.error.empty()) entry.fail(p.error);
@@ -70,7 +76,7 @@ void parse_params(const Yaml& params, Plan& plan, const models::Graph& g, const 
 }
 
 // An op of the sliced graph `sg` by name, or every slice of a split op by the op's name.
-std::vector<int> parse_ops(const Yaml& y, const models::Graph& g, const models::Graph& sg,
+std::vector<int> parse_ops(const Json& y, const models::Graph& g, const models::Graph& sg,
                            const std::map<int, std::vector<int>>& slices) {
   if (const int n = g.find(y.str()); n >= 0)
     if (auto it = slices.find(n); it != slices.end() && g.nodes[n].kind == models::NodeKind::Op) return it->second;
@@ -79,17 +85,17 @@ std::vector<int> parse_ops(const Yaml& y, const models::Graph& g, const models::
   return {n};
 }
 
-int parse_count(const Yaml& y, int least = 1) {
+int parse_count(const Json& y, int least = 1) {
   const std::int64_t k = y.integer();
   if (k < least || k > std::numeric_limits<int>::max())
     y.fail(fmt::format("expected a whole number >= {}, got '{}'", least, y.str()));
   return static_cast<int>(k);
 }
 
-void parse_collectives(const Yaml& list, Plan& plan, const models::Graph& g, const models::Graph& sg,
+void parse_collectives(const Json& list, Plan& plan, const models::Graph& g, const models::Graph& sg,
                        const std::map<int, std::vector<int>>& slices, const hw::Topology& topo) {
-  const std::vector<Yaml> items = list.items();
-  for (const Yaml& c : items) {
+  const std::vector<Json> items = list.items();
+  for (const Json& c : items) {
     c.allow_keys(
         {"name", "op", "algorithm", "group", "bytes", "chunks", "weights", "groups", "senders", "after", "before"});
     PlanCollective pc;
@@ -100,17 +106,17 @@ void parse_collectives(const Yaml& list, Plan& plan, const models::Graph& g, con
       c.at("op").fail(e.detail());
     }
     pc.algorithm = c.str_or("algorithm", pc.algorithm);
-    for (const Yaml& m : c.at("group").items()) pc.group.push_back(parse_device(m, topo));
+    for (const Json& m : c.at("group").items()) pc.group.push_back(parse_device(m, topo));
     pc.bytes = c.at("bytes").bytes();
     if (c.has("chunks")) pc.chunks = parse_count(c.at("chunks"));
     if (c.has("weights"))
-      for (const Yaml& w : c.at("weights").items()) pc.weights.push_back(w.positive_number());
+      for (const Json& w : c.at("weights").items()) pc.weights.push_back(w.positive_number());
     if (c.has("groups"))
-      for (const Yaml& t : c.at("groups").items()) pc.groups.push_back(parse_count(t, 0));
+      for (const Json& t : c.at("groups").items()) pc.groups.push_back(parse_count(t, 0));
     if (c.has("senders")) pc.senders = parse_count(c.at("senders"));
     for (auto [key, ops] : {std::pair{"after", &pc.after}, std::pair{"before", &pc.before}})
       if (c.has(key))
-        for (const Yaml& op : c.at(key).items())
+        for (const Json& op : c.at(key).items())
           for (int n : parse_ops(op, g, sg, slices)) ops->push_back(n);
     const OptionProblem bad = check_collective(sg, topo, pc);
     if (!bad.message.empty()) (c.has(bad.field) ? c.at(bad.field) : c).fail(bad.message);
@@ -121,7 +127,7 @@ void parse_collectives(const Yaml& list, Plan& plan, const models::Graph& g, con
     items[at].at("name").fail(bad.message);
 }
 
-void parse_cpu_cores(const Yaml& map, Plan& plan, const hw::Topology& topo) {
+void parse_cpu_cores(const Json& map, Plan& plan, const hw::Topology& topo) {
   for (auto& [id, k] : map.entries()) {
     const int d = topo.find(id);
     if (d < 0) k.fail(fmt::format("no device '{}' in '{}'", id, topo.name));
@@ -131,7 +137,7 @@ void parse_cpu_cores(const Yaml& map, Plan& plan, const hw::Topology& topo) {
   }
 }
 
-models::Axis parse_axis_at(const Yaml& y) {
+models::Axis parse_axis_at(const Json& y) {
   try {
     return models::parse_axis(y.str());
   } catch (const InputError& e) {
@@ -139,7 +145,7 @@ models::Axis parse_axis_at(const Yaml& y) {
   }
 }
 
-void parse_splits(const Yaml& map, Plan& plan, const models::Graph& g, const hw::Topology& topo) {
+void parse_splits(const Json& map, Plan& plan, const models::Graph& g, const hw::Topology& topo) {
   for (auto& [name, entry] : map.entries()) {
     const int n = g.find(name);
     if (n < 0) entry.fail(fmt::format("'{}' is not an op of graph '{}'", name, g.name));
@@ -148,7 +154,7 @@ void parse_splits(const Yaml& map, Plan& plan, const models::Graph& g, const hw:
     split.axis = parse_axis_at(entry.at("axis"));
     if (entry.has("inner")) split.inner = parse_axis_at(entry.at("inner"));
     const bool replicas = split.axis == models::Axis::Replicas;
-    for (const Yaml& s : entry.at("slices").items()) {
+    for (const Json& s : entry.at("slices").items()) {
       s.allow_keys({"device", "share", "inner_share"});
       PlanSlice slice{parse_device(s.at("device"), topo), replicas && !s.has("share") ? 1.0 : s.at("share").number()};
       if (s.has("inner_share")) slice.inner_share = s.at("inner_share").number();
@@ -200,7 +206,7 @@ ordered_json collective_json(const PlanCollective& c, const models::Graph& g, co
 
 }  // namespace
 
-std::string plan_to_json(const Plan& plan, const models::Graph& original, const hw::Topology& topo) {
+nlohmann::ordered_json plan_json(const Plan& plan, const models::Graph& original, const hw::Topology& topo) {
   // Every name but the split ops' is the sliced graph's.
   std::optional<models::Graph> sliced;
   if (!plan.splits.empty()) sliced = slice_graph(original, plan);
@@ -210,18 +216,18 @@ std::string plan_to_json(const Plan& plan, const models::Graph& original, const 
   ordered_json devices = ordered_json::object();
   for (int n : original.topo_order())
     if (original.nodes[n].kind == models::NodeKind::Op && plan.device_of[n] >= 0 && !plan.splits.count(n))
-      devices[original.nodes[n].name] = topo.devices[plan.device_of[n]].id;
+      append_member(devices, original.nodes[n].name, topo.devices[plan.device_of[n]].id);
   j["devices"] = devices;
   if (!plan.splits.empty()) {
     ordered_json splits = ordered_json::object();
-    for (auto& [op, split] : plan.splits) splits[original.nodes[op].name] = split_json(split, topo);
+    for (auto& [op, split] : plan.splits) append_member(splits, original.nodes[op].name, split_json(split, topo));
     j["splits"] = splits;
   }
   if (plan.buffer != HostBuffer::Pinned) j["memory"] = to_string(plan.buffer);
   if (!plan.params.empty()) {
     ordered_json params = ordered_json::object();
     for (auto& [key, d] : plan.params)
-      params[g.nodes[key.first].name + "@" + topo.devices[key.second].id] = delivery_json(plan, d, topo);
+      append_member(params, g.nodes[key.first].name + "@" + topo.devices[key.second].id, delivery_json(plan, d, topo));
     j["params"] = params;
   }
   if (!plan.cpu_cores.empty()) {
@@ -241,10 +247,14 @@ std::string plan_to_json(const Plan& plan, const models::Graph& original, const 
     queues.push_back({{"name", q.name}, {"tasks", tasks}});
   }
   j["queues"] = queues;
-  return j.dump(2) + "\n";
+  return j;
 }
 
-Plan parse_plan(const Yaml& doc, const models::Graph& original, const hw::Topology& topo) {
+std::string plan_to_json(const Plan& plan, const models::Graph& g, const hw::Topology& topo) {
+  return plan_json(plan, g, topo).dump(2) + "\n";
+}
+
+Plan parse_plan(const Json& doc, const models::Graph& original, const hw::Topology& topo) {
   doc.allow_keys({"placer", "devices", "splits", "memory", "params", "cpu_cores", "collectives", "queues"});
   Plan plan;
   plan.placer = doc.str_or("placer", "file");
@@ -279,11 +289,11 @@ Plan parse_plan(const Yaml& doc, const models::Graph& original, const hw::Topolo
   }
   const models::Graph& g = sliced ? *sliced : original;
   if (doc.has("params")) parse_params(doc.at("params"), plan, g, topo);
-  for (const Yaml& q : doc.at("queues").items()) {
+  for (const Json& q : doc.at("queues").items()) {
     q.allow_keys({"name", "tasks"});
     PlanQueue pq{q.at("name").str(), {}};
     if (const std::string bad = check_queue(topo, pq.name); !bad.empty()) q.at("name").fail(bad);
-    for (const Yaml& t : q.at("tasks").items()) {
+    for (const Json& t : q.at("tasks").items()) {
       const ParsedItem p = parse_item_name(t.str(), g, topo);
       if (!p.error.empty()) t.fail(p.error);
       if (const std::string bad = check_item(plan, g, topo, pq.name, p.item); !bad.empty()) t.fail(bad);
@@ -295,7 +305,7 @@ Plan parse_plan(const Yaml& doc, const models::Graph& original, const hw::Topolo
 }
 
 Plan load_plan_json(const std::string& path, const models::Graph& g, const hw::Topology& topo) {
-  return parse_plan(Yaml::load_file(path), g, topo);
+  return parse_plan(Json::load_file(path), g, topo);
 }
 
 }  // namespace placesim::scheduler

@@ -87,17 +87,20 @@
 // resolved against the graph and topology, and every error has its file:line:column.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "hw/topology.hpp"
 #include "models/graph.hpp"
 #include "scheduler/plan.hpp"
-#include "sim/core/yaml_doc.hpp"
+#include "sim/core/json_doc.hpp"
 
 namespace placesim::scheduler {
 
+// Written in time linear in the plan's size; plan_json is the document plan_to_json prints.
+nlohmann::ordered_json plan_json(const Plan& plan, const models::Graph& g, const hw::Topology& topo);
 std::string plan_to_json(const Plan& plan, const models::Graph& g, const hw::Topology& topo);
-Plan parse_plan(const Yaml& doc, const models::Graph& g, const hw::Topology& topo);
+Plan parse_plan(const Json& doc, const models::Graph& g, const hw::Topology& topo);
 Plan load_plan_json(const std::string& path, const models::Graph& g, const hw::Topology& topo);
 
 }  // namespace placesim::scheduler

@@ -1,6 +1,6 @@
 // The GPUs the CUDA runtime sees, with the figures `placesim discover` estimates from their
-// attributes. Built only when the CUDA toolkit is found (hw/CMakeLists.txt); no GPUs, or no
-// driver, is an empty list.
+// attributes. cuda_gpus() is built into the CUDA module (hw/backend/cuda_api.hpp: reached
+// through CudaApi::gpus); no GPUs, or no driver, is an empty list.
 #pragma once
 
 #include <string>

@@ -11,9 +11,6 @@
 #include <vector>
 
 #include "sim/core/error.hpp"
-#ifdef PLACESIM_DISCOVER_CUDA
-#include "hw/discover/cuda_gpus.hpp"
-#endif
 
 namespace placesim::hw {
 namespace {
@@ -122,7 +119,6 @@ struct Writer {
   void link_note(const std::string& note) { links += "  # " + note + "\n"; }
 };
 
-#ifdef PLACESIM_DISCOVER_CUDA
 // hw/presets/FIGURES.md: pinned copies reach 12 of 15.75, 25 of 31.5 and 50 of 63 GB/s on PCIe
 // 3.0, 4.0 and 5.0 x16, about 0.79 of the link's theoretical rate.
 constexpr double kPcieAchieved = 0.79;
@@ -134,8 +130,7 @@ double achieved_gbs(float theoretical_gbs) {
 }
 
 // Each GPU, and the PCIe bridges between it and its NUMA node's memory.
-int add_gpus(hwloc_topology_t t, const std::vector<hwloc_obj_t>& numas, Writer& w) {
-  const std::vector<CudaGpu> gpus = cuda_gpus();
+int add_gpus(hwloc_topology_t t, const std::vector<hwloc_obj_t>& numas, Writer& w, const std::vector<CudaGpu>& gpus) {
   std::map<hwloc_obj_t, std::string> bridges;
   for (size_t g = 0; g < gpus.size(); ++g) {
     const CudaGpu& gpu = gpus[g];
@@ -172,11 +167,10 @@ int add_gpus(hwloc_topology_t t, const std::vector<hwloc_obj_t>& numas, Writer& 
                             kPcieAchieved, kPcieFallbackGBs));
   return static_cast<int>(gpus.size());
 }
-#endif
 
 }  // namespace
 
-Discovered discover_machine() {
+Discovered discover_machine(const std::vector<CudaGpu>& gpus) {
   const TopoPtr topo = load_hwloc();
   hwloc_topology_t t = topo.get();
   const std::vector<hwloc_obj_t> numas = objects(t, HWLOC_OBJ_NUMANODE);
@@ -220,9 +214,7 @@ Discovered discover_machine() {
                 "unknown to hwloc)");
   for (size_t i = 1; i < numas.size(); ++i)
     w.link(fmt::format("{{a: host0, b: host{}, bw: {:.4g}GB/s, latency: 0.1us, kind: socket}}", i, mem_bw / 1e9));
-#ifdef PLACESIM_DISCOVER_CUDA
-  out.gpus = add_gpus(t, numas, w);
-#endif
+  out.gpus = add_gpus(t, numas, w, gpus);
   out.sockets = static_cast<int>(packages.size());
   out.numa_nodes = static_cast<int>(numas.size());
 

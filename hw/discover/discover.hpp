@@ -11,6 +11,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
+
+#include "hw/discover/cuda_gpus.hpp"
 
 namespace placesim::hw {
 
@@ -19,6 +22,7 @@ struct Discovered {
   int sockets = 0, numa_nodes = 0, cores = 0, gpus = 0;
 };
 
-Discovered discover_machine();
+// `gpus`: the GPUs the CUDA module lists (hw/backend/cuda_api.hpp), none without it.
+Discovered discover_machine(const std::vector<CudaGpu>& gpus);
 
 }  // namespace placesim::hw

@@ -12,8 +12,9 @@
 // Ops in decreasing rank_u (ties: topological position) each go to the device with the
 // smallest EFT (ties: the lowest device index), where avail(v, p) is the start of the first
 // idle gap on p long enough for v (insertion policy), or the end of p's last op without it.
-// Predicted makespan: the schedule length, max AFT. Cost: O(e p) for the ESTs plus the gap
-// search, a binary search and a scan over the gaps that are too short.
+// Predicted makespan: the schedule length, max AFT. Cost: O(e p) for the ESTs plus
+// O(v p log v) for the gap searches (timeline.hpp: a tree of the busy intervals that keeps the
+// longest gap of each subtree).
 #include <algorithm>
 
 #include "scheduler/placers/builtin.hpp"

@@ -49,24 +49,6 @@ double CommModel::mean_edge_time(int e) const {
   return mean_latency_ + edge.bytes * mean_inv_bw_;
 }
 
-double Timeline::earliest_start(double ready, double dur, bool insertion) const {
-  if (!insertion || busy_.empty()) return std::max(ready, available());
-  // Finishes are sorted as the intervals are disjoint: skip those that end by `ready`.
-  auto it = std::upper_bound(busy_.begin(), busy_.end(), ready,
-                             [](double t, const std::pair<double, double>& b) { return t < b.second; });
-  double s = ready;
-  for (; it != busy_.end(); ++it) {
-    if (s + dur <= it->first) return s;
-    s = std::max(s, it->second);
-  }
-  return s;
-}
-
-void Timeline::add(double start, double finish) {
-  auto it = std::upper_bound(busy_.begin(), busy_.end(), std::make_pair(start, finish));
-  busy_.insert(it, {start, finish});
-}
-
 std::vector<int> Schedule::order(const models::Graph& g) const {
   std::vector<int> pos(g.nodes.size(), 0);
   const std::vector<int>& topo = g.topo_order();

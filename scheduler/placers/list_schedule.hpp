@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "scheduler/placers/param_copies.hpp"
+#include "scheduler/placers/timeline.hpp"
 #include "scheduler/plan.hpp"
 #include "scheduler/plan_builder.hpp"
 #include "scheduler/problem.hpp"
@@ -49,20 +50,6 @@ class CommModel {
   std::vector<int> index_;  // topology device -> row in the tables below, -1 for non-compute
   std::vector<std::vector<double>> latency_, inv_bw_;
   double mean_latency_ = 0, mean_inv_bw_ = 0;
-};
-
-// Busy intervals of one device, sorted and disjoint. A vector, not a set: the gap search scans
-// intervals in order, which a contiguous array does several times faster.
-class Timeline {
- public:
-  // Earliest start >= ready of a task of `dur` seconds: in the first idle gap it fits
-  // (insertion) or after the last interval.
-  double earliest_start(double ready, double dur, bool insertion) const;
-  void add(double start, double finish);
-  double available() const { return busy_.empty() ? 0.0 : busy_.back().second; }
-
- private:
-  std::vector<std::pair<double, double>> busy_;
 };
 
 struct Schedule {

@@ -9,12 +9,10 @@
 #include "hw/backend/backend.hpp"
 #include "hw/backend/calibrate/cpu_calibrate.hpp"
 #include "hw/backend/calibrate/cpu_hardware_file.hpp"
+#include "hw/backend/cuda_api.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/file_io.hpp"
-#ifdef PLACESIM_HAVE_CUDA
-#include "hw/backend/cuda/cuda_calibrate.hpp"
-#endif
 
 namespace placesim::cli {
 namespace {
@@ -49,9 +47,9 @@ int cmd_calibrate(const std::vector<std::string>& args) {
   nlohmann::ordered_json j;
   j["backend"] = backend_name;
   j["output"] = out;
-#ifdef PLACESIM_HAVE_CUDA
   if (backend_name == "cuda") {
-    const backend::CudaCalibration c = backend::calibrate_cuda(co);
+    std::string why;  // require_backend has made sure the module loads
+    const backend::CudaCalibration c = backend::load_cuda(why)->calibrate(co);
     write_file_atomic(out, backend::cuda_hardware_yaml(c, a.vm["name"].as<std::string>(), command));
     j["gemm_fp32"] = fit_json(c.gemm_fp32);
     j["gemm_fp16"] = fit_json(c.gemm_fp16);
@@ -61,7 +59,6 @@ int cmd_calibrate(const std::vector<std::string>& args) {
     j["launch_s"] = c.launch_s;
     j["launch_sd_s"] = c.launch_sd_s;
   }
-#endif
   std::string rejected;
   if (backend_name == "cpu") {
     const backend::CpuCalibration c = backend::calibrate_cpu(co);

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fmt/format.h>
 
+#include "hw/backend/cuda_api.hpp"
 #include "hw/discover/discover.hpp"
 #include "hw/topology_yaml.hpp"
 #include "sim/cli/command.hpp"
@@ -17,7 +18,9 @@ int cmd_discover(const std::vector<std::string>& args) {
   Parsed a;
   if (!parse_args(command_named("discover"), args, opts, {}, a)) return 0;
   const std::string path = a.vm["output"].as<std::string>();
-  const hw::Discovered d = hw::discover_machine();
+  std::string no_cuda;  // without the CUDA module there are no GPUs to list
+  const backend::CudaApi* cuda = backend::load_cuda(no_cuda);
+  const hw::Discovered d = hw::discover_machine(cuda ? cuda->gpus() : std::vector<hw::CudaGpu>{});
   // Checked before it is written: a file `run` would refuse is a bug here, not the user's.
   const hw::Topology t = hw::load_topology_text(d.yaml, path);
   write_file_atomic(path, d.yaml);

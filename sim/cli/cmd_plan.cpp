@@ -49,7 +49,9 @@ int cmd_plan(const std::vector<std::string>& args) {
 
   const scheduler::Problem prob = explore::build_problem(s, point);
   const explore::SingleRun run = explore::run_placer(prob, spec, "");
-  const std::string plan_text = run.plan ? scheduler::plan_to_json(*run.plan, *prob.graph, *prob.topo) : "null\n";
+  const nlohmann::ordered_json plan_doc =
+      run.plan ? scheduler::plan_json(*run.plan, *prob.graph, *prob.topo) : nlohmann::ordered_json(nullptr);
+  const std::string plan_text = plan_doc.dump(2) + "\n";
   if (a.vm.count("output")) write_file_atomic(a.vm["output"].as<std::string>(), plan_text);
   if (a.vm.count("graph-out")) write_file_atomic(a.vm["graph-out"].as<std::string>(), models::graph_to_json(*prob.graph));
 
@@ -64,7 +66,7 @@ int cmd_plan(const std::vector<std::string>& args) {
     j["milp"] = explore::milp_json(r.milp);
     j["message"] = r.message;
     j["choices"] = r.choices;
-    j["plan"] = nlohmann::ordered_json::parse(plan_text);
+    j["plan"] = plan_doc;
     print_json(j);
   } else {
     std::string text = fmt::format("{}: status {}", r.placer, scheduler::to_string(r.status));

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <unistd.h>
 
 #include "sim/core/error.hpp"
@@ -13,6 +14,28 @@
 namespace placesim {
 
 namespace fs = std::filesystem;
+
+std::string read_input_file(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw InputError(SourceLoc{path}, "is a directory, expected a file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(SourceLoc{path}, "cannot open file");
+  std::string text;
+  // One read of the whole file where its size is known (a 400 MB graph), else a stream (a pipe).
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in ? std::streamoff(in.tellg()) : -1;
+  if (size >= 0) {
+    text.resize(static_cast<size_t>(size));
+    in.seekg(0);
+    in.read(text.data(), size);
+    text.resize(static_cast<size_t>(in.gcount()));
+  } else {
+    in.clear();
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  if (in.bad()) throw InputError(SourceLoc{path}, "cannot read file");
+  return text;
+}
 
 std::string file_safe_name(const std::string& s) {
   std::string out;

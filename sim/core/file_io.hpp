@@ -1,5 +1,5 @@
-// Output files are written whole or not at all: to PATH.tmp-<pid>, then renamed over PATH,
-// so an interrupted or failed run never leaves a half-written file.
+// Files in and out. Output files are written whole or not at all: to PATH.tmp-<pid>, then
+// renamed over PATH, so an interrupted or failed run never leaves a half-written file.
 #pragma once
 
 #include <functional>
@@ -7,6 +7,9 @@
 #include <string>
 
 namespace placesim {
+
+// The whole of an input file; InputError naming the path for a directory or an unreadable file.
+std::string read_input_file(const std::string& path);
 
 // Creates missing parent directories. Throws InputError naming the path when it cannot write.
 void write_file_atomic(const std::string& path, const std::function<void(std::ostream&)>& write);

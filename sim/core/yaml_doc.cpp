@@ -1,27 +1,17 @@
 #include "sim/core/yaml_doc.hpp"
 
 #include <cmath>
-#include <cstdint>
-#include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
-#include "sim/core/time.hpp"
-#include "sim/core/units.hpp"
+#include "sim/core/file_io.hpp"
+#include "sim/core/utf8.hpp"
 
 namespace placesim {
 
 Yaml Yaml::load_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError(SourceLoc{path}, "is a directory, expected a file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(SourceLoc{path}, "cannot open file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return load_string(ss.str(), path);
+  return load_string(read_input_file(path), path);
 }
 
 namespace {
@@ -55,29 +45,6 @@ void refuse_duplicate_keys(const YAML::Node& root, const std::string& name) {
 }
 
 }  // namespace
-
-// Every input is UTF-8: a name with other bytes would reach the JSON writer, which refuses it
-// only after the work is done. The first bad byte is an error at its line and column.
-void require_utf8(const std::string& text, const std::string& name) {
-  int line = 1, column = 1;
-  for (size_t i = 0; i < text.size();) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    const int extra = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xE ? 2 : (c >> 3) == 0x1E ? 3 : -1;
-    bool ok = extra >= 0 && i + static_cast<size_t>(extra) < text.size();
-    for (int k = 1; ok && k <= extra; ++k) ok = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
-    if (ok && extra > 0) {  // no overlong forms, surrogates or code points past U+10FFFF
-      std::uint32_t cp = c & (0x3F >> extra);
-      for (int k = 1; k <= extra; ++k) cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
-      const std::uint32_t least[] = {0, 0x80, 0x800, 0x10000};
-      ok = cp >= least[extra] && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF);
-    }
-    if (!ok)
-      throw InputError(SourceLoc{name, line, column}, fmt::format("byte 0x{:02X} is not UTF-8: inputs are UTF-8 text", c));
-    if (c == '\n') line += 1, column = 1;
-    else column += 1;
-    i += static_cast<size_t>(extra) + 1;
-  }
-}
 
 Yaml Yaml::load_string(const std::string& text, const std::string& name) {
   require_utf8(text, name);
@@ -126,11 +93,7 @@ void Yaml::allow_keys(const std::vector<std::string>& allowed) const {
     const std::string k = it->first.Scalar();
     bool ok = false;
     for (const std::string& a : allowed) ok = ok || a == k;
-    if (!ok) {
-      std::string list;
-      for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      Yaml(it->first, file_).fail(fmt::format("unknown key '{}' (expected one of: {})", k, list));
-    }
+    if (!ok) Yaml(it->first, file_).fail(unknown_key_message(k, allowed));
   }
 }
 
@@ -147,16 +110,6 @@ std::vector<Yaml> Yaml::items() const {
   std::vector<Yaml> out;
   for (const auto& n : node_) out.emplace_back(n, file_);
   return out;
-}
-
-template <class F>
-auto Yaml::with_loc(F&& f) const -> decltype(f()) {
-  try {
-    return f();
-  } catch (const InputError& e) {
-    if (!e.loc().file.empty()) throw;
-    fail(e.detail());
-  }
 }
 
 std::string Yaml::str() const {
@@ -184,48 +137,6 @@ bool Yaml::boolean() const {
   bool v = false;
   if (!YAML::convert<bool>::decode(node_, v)) fail(fmt::format("expected true or false, got '{}'", node_.Scalar()));
   return v;
-}
-
-double Yaml::bytes() const { return with_loc([&] { return units::parse_bytes(str()); }); }
-double Yaml::bandwidth() const { return with_loc([&] { return units::parse_bandwidth(str()); }); }
-double Yaml::duration() const {
-  const double v = with_loc([&] { return units::parse_duration(str()); });
-  if (v > kMaxInputSeconds)
-    fail(fmt::format("a time of '{}' is past the {:g} s an input may give (the simulated clock spans 9.2e6 s)", str(),
-                     kMaxInputSeconds));
-  return v;
-}
-double Yaml::flops() const { return with_loc([&] { return units::parse_flops(str()); }); }
-
-double Yaml::positive_bandwidth() const {
-  const double v = bandwidth();
-  if (!(v > 0)) fail(fmt::format("expected a positive bandwidth, got '{}'", str()));
-  if (v < kMinInputBandwidth)
-    fail(fmt::format("a bandwidth of '{}' is below the {:g} B/s an input may give", str(), kMinInputBandwidth));
-  return v;
-}
-
-double Yaml::positive_number() const {
-  const double v = number();
-  if (!(v > 0)) fail(fmt::format("expected a positive number, got '{}'", str()));
-  return v;
-}
-
-std::string Yaml::str_or(std::string_view key, std::string def) const {
-  Yaml v = get(key);
-  return v.defined() ? v.str() : def;
-}
-double Yaml::number_or(std::string_view key, double def) const {
-  Yaml v = get(key);
-  return v.defined() ? v.number() : def;
-}
-std::int64_t Yaml::integer_or(std::string_view key, std::int64_t def) const {
-  Yaml v = get(key);
-  return v.defined() ? v.integer() : def;
-}
-bool Yaml::boolean_or(std::string_view key, bool def) const {
-  Yaml v = get(key);
-  return v.defined() ? v.boolean() : def;
 }
 
 std::string yaml_to_string(const YAML::Node& n) {

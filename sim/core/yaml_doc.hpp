@@ -1,8 +1,9 @@
-// Reading user files (YAML, and JSON, which YAML 1.2 contains) with their locations.
+// Reading user files in YAML with their locations.
 //
-// Every scenario, topology, graph and plan file is read through `Yaml`, so that every error a
-// user sees names the file, line and column and what was expected (DESIGN.md, "Files"). JSON is
-// parsed by yaml-cpp too: one parser, one error format, positions for every node.
+// Every scenario and hardware file is read through `Yaml`, so that every error a user sees names
+// the file, line and column and what was expected (DESIGN.md, "Files"). Graph and plan files,
+// which are JSON and can be large, go through `Json` (json_doc.hpp), which offers the same
+// accessors (located_value.hpp has those both share).
 #pragma once
 
 #include <cstdint>
@@ -13,10 +14,11 @@
 #include <yaml-cpp/yaml.h>
 
 #include "sim/core/error.hpp"
+#include "sim/core/located_value.hpp"
 
 namespace placesim {
 
-class Yaml {
+class Yaml : public LocatedValue<Yaml> {
  public:
   Yaml() = default;
   Yaml(YAML::Node node, std::string file) : node_(std::move(node)), file_(std::move(file)) {}
@@ -53,28 +55,14 @@ class Yaml {
   std::vector<std::pair<std::string, Yaml>> entries() const;  // map entries in file order
   std::vector<Yaml> items() const;                            // sequence items
 
-  // Scalars. Each fails with "expected ..." at this node's location.
+  // Scalars. Each fails with "expected ..." at this node's location (quantities with units and
+  // defaults: LocatedValue).
   std::string str() const;
   double number() const;
   std::int64_t integer() const;
   bool boolean() const;
-  double bytes() const;       // "32GiB" or a number of bytes
-  double bandwidth() const;   // "16GB/s"
-  double duration() const;    // "5us" or seconds
-  double flops() const;       // "125TFLOPS"
-  double positive_bandwidth() const;  // > 0
-  double positive_number() const;     // > 0
-
-  // With defaults when the key is absent.
-  std::string str_or(std::string_view key, std::string def) const;
-  double number_or(std::string_view key, double def) const;
-  std::int64_t integer_or(std::string_view key, std::int64_t def) const;
-  bool boolean_or(std::string_view key, bool def) const;
 
  private:
-  template <class F>
-  auto with_loc(F&& f) const -> decltype(f());
-
   YAML::Node node_;
   std::string file_;
 };

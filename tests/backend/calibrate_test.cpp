@@ -8,9 +8,7 @@
 
 #include "hw/backend/calibrate/cpu_calibrate.hpp"
 #include "hw/backend/calibrate/cpu_hardware_file.hpp"
-#ifdef PLACESIM_HAVE_CUDA
-#include "hw/backend/cuda/cuda_calibrate.hpp"
-#endif
+#include "hw/backend/calibrate/cuda_hardware_file.hpp"
 #include "hw/backend/calibrate/interleaved.hpp"
 #include "hw/backend/calibrate/linear_fit.hpp"
 #include "hw/topology_yaml.hpp"
@@ -206,7 +204,6 @@ TEST(CalibrateFile, ItsCpuGemmFitsAreTheLinearCostModels) {
   EXPECT_NEAR(linear->duration(g.nodes[0], models::on_cores(cpu, 2), models::DType::FP32), 1e-7 + 4e-6 + n * 1.6e-11, 1e-15);
 }
 
-#ifdef PLACESIM_HAVE_CUDA
 // The CUDA calibration's GEMM fits (x = FLOPs of a square GEMM) become gpu_gemm fits per
 // multiply-add: the same line with beta doubled, read back by the linear cost model.
 TEST(CalibrateFile, CudaGemmFitsAreTheLinearCostModelsPerMultiplyAdd) {
@@ -226,7 +223,6 @@ TEST(CalibrateFile, CudaGemmFitsAreTheLinearCostModelsPerMultiplyAdd) {
   EXPECT_NEAR(linear->duration(g.nodes[0], t.devices[t.index("gpu0")], models::DType::FP16),
               4e-6 + 6e-6 + n * 2 / 100e12, 1e-15);
 }
-#endif
 
 }  // namespace
 }  // namespace placesim::backend

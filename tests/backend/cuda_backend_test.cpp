@@ -5,20 +5,17 @@
 
 #include "../support/run_cli.hpp"
 #include "hw/backend/backend.hpp"
-#ifdef PLACESIM_HAVE_CUDA
-#include "hw/backend/cuda/cuda_backend.hpp"
-#endif
+#include "hw/backend/cuda_api.hpp"
 
 namespace placesim::backend {
 namespace {
 
-// Why the CUDA backend cannot run here ("" when it can).
+// Why the CUDA backend cannot run here ("" when it can): no CUDA in the build, a module that
+// does not load, or no usable GPU.
 std::string why_no_gpu() {
-#ifdef PLACESIM_HAVE_CUDA
-  return cuda_unavailable_reason();
-#else
-  return "placesim was built without CUDA (PLACESIM_WITH_CUDA=OFF)";
-#endif
+  std::string why;
+  const CudaApi* cuda = load_cuda(why);
+  return cuda ? cuda->unavailable_reason() : why;
 }
 
 TEST(CudaBackend, WithoutAGpuValidateExitsTwoWithTheReason) {
@@ -33,7 +30,6 @@ TEST(CudaBackend, WithoutAGpuValidateExitsTwoWithTheReason) {
 TEST(CudaBackend, RunsAGraphOnTwoStreamsInDependencyOrder) {
   const std::string why = why_no_gpu();
   if (!why.empty()) GTEST_SKIP() << "CUDA backend not testable here: " << why;
-#ifdef PLACESIM_HAVE_CUDA
   engine::TaskGraph g;
   Workload w;
   w.units = {{Unit::Kind::Host, 0, "host"}, {Unit::Kind::Gpu, 0, "gpu0"}};
@@ -59,10 +55,9 @@ TEST(CudaBackend, RunsAGraphOnTwoStreamsInDependencyOrder) {
   m.kind = WorkKind::Gemm;
   m.m = m.n = m.k = 1024;
   w.tasks = {c, m};
-  const engine::Trace t = run_cuda(g, w, {}).trace;
+  const engine::Trace t = run_backend("cuda", g, w, {}).trace;
   EXPECT_GE(t.tasks[1].start, t.tasks[0].end);
   EXPECT_GT(t.tasks[1].end, t.tasks[1].start);
-#endif
 }
 
 }  // namespace

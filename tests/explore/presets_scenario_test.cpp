@@ -61,7 +61,7 @@ INSTANTIATE_TEST_SUITE_P(Presets, EveryPreset, ::testing::ValuesIn(preset_names(
 TEST(DiscoveredMachine, CpuOnlySingleDeviceScenarioRuns) {
   const std::string dir = placesim::testing::temp_dir("discovered");
   const std::string hw_path = dir + "/local.yaml";
-  std::ofstream(hw_path) << hw::discover_machine().yaml;
+  std::ofstream(hw_path) << hw::discover_machine({}).yaml;
   const explore::RunSet set = run("discovered", hw_path, "[single-device]");
   ASSERT_EQ(set.runs.size(), 1u);
   EXPECT_EQ(set.runs[0].status, scheduler::RunStatus::Ok) << set.runs[0].message;

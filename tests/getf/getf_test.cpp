@@ -43,7 +43,7 @@ TEST(Getf, HandWorkedExample) {
   //   c                                                                  -> f [3, 5]
   // Makespan 5. m-ETF, free to use any device, puts c on s1 at 2 (its earliest start) and
   // finishes at 2 + 4 = 6 (a f [0,1], b f [1,3], c s1 [2,6], e s2 [2,3.5]).
-  const auto p = problem(models::parse_graph(Yaml::load_string(kFastSlow, "g.json")),
+  const auto p = problem(models::parse_graph(Json::load_string(kFastSlow, "g.json")),
                          hw::load_topology_text(kThreeCpus, "three.yaml"));
   const auto& g = *p.graph;
   const auto& topo = *p.topo;

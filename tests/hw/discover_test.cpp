@@ -10,7 +10,7 @@ using namespace placesim;
 using namespace placesim::hw;
 
 TEST(HwDiscover, OutputRoundTripsThroughTheLoader) {
-  const Discovered d = discover_machine();
+  const Discovered d = discover_machine({});
   ASSERT_GE(d.sockets, 1);
   ASSERT_GE(d.numa_nodes, 1);
   ASSERT_GE(d.cores, 1);
@@ -31,4 +31,24 @@ TEST(HwDiscover, OutputRoundTripsThroughTheLoader) {
   EXPECT_EQ(cores, d.cores);
   for (int h : t.host_memories()) EXPECT_GT(t.devices[h].memory, 0);
   EXPECT_NE(d.yaml.find("ESTIMATE"), std::string::npos);
+}
+
+TEST(HwDiscover, AGpuTheCudaModuleListsIsInTheFile) {
+  // A GPU hwloc does not find on the PCIe tree (no such bus here) hangs off its first NUMA
+  // node at the fallback PCIe rate, with the figures it came with.
+  CudaGpu gpu;
+  gpu.name = "Test GPU";
+  gpu.pci_bus_id = "0000:ff:1f.7";
+  gpu.memory = 16e9;
+  gpu.fp32_flops = 20e12;
+  gpu.memory_bw = 900e9;
+  gpu.working = "test";
+  const Discovered d = discover_machine({gpu});
+  EXPECT_EQ(d.gpus, 1);
+  const Topology t = load_topology_text(d.yaml, "discovered.yaml");
+  ASSERT_EQ(t.gpus().size(), 1u);
+  const Device& g = t.devices[t.gpus()[0]];
+  EXPECT_EQ(g.memory, 16e9);
+  EXPECT_EQ(g.fp32_flops, 20e12);
+  EXPECT_EQ(g.memory_bw, 900e9);
 }

@@ -18,7 +18,7 @@ using namespace placesim;
 scheduler::Problem problem(const std::string& topo_yaml, const std::string& graph_json, scheduler::WeightsMode w) {
   scheduler::Problem p;
   p.topo = std::make_shared<const hw::Topology>(hw::load_topology_text(topo_yaml, "t.yaml"));
-  p.graph = std::make_shared<const models::Graph>(models::parse_graph(Yaml::load_string(graph_json, "g.json")));
+  p.graph = std::make_shared<const models::Graph>(models::parse_graph(Json::load_string(graph_json, "g.json")));
   p.cost = std::make_shared<const models::RooflineCost>();
   p.weights = w;
   return p;

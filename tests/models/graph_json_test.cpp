@@ -1,5 +1,6 @@
 // Graph files: reading (defaults, units, durations, fixed edge times), the lossless round trip,
 // and each kind of bad input reported at its file:line:column.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "models/generators/lstm.hpp"
@@ -9,7 +10,7 @@
 namespace placesim::models {
 namespace {
 
-Graph parse(const std::string& text) { return parse_graph(Yaml::load_string(text, "g.json")); }
+Graph parse(const std::string& text) { return parse_graph(Json::load_string(text, "g.json")); }
 
 std::string error_of(const std::string& text) {
   try {
@@ -207,16 +208,26 @@ TEST(GraphJson, ExampleFileLoads) {
   EXPECT_EQ(shape_bytes(mm2, g.dtype), g.nodes[g.find("mm2")].bytes);
 }
 
+TEST(GraphJson, ABadNodeInAMillionNodeGraphNamesItsLine) {
+  // One node a line after the header's two; node 700000 gives its flops as a word.
+  std::string text = "{\"name\": \"big\",\n\"nodes\": [\n";
+  for (int i = 0; i < 1'000'000; ++i)
+    text += fmt::format("{{\"name\": \"n{}\", \"flops\": {}}}{}\n", i, i == 700'000 ? "\"many\"" : "1e9",
+                        i + 1 < 1'000'000 ? "," : "");
+  text += "]}\n";
+  EXPECT_EQ(error_of(text), "g.json:700003:30: expected a number, got 'many'");
+}
+
 TEST(GraphJson, NameDefaultsToTheFileStem) {
-  const Graph g = parse_graph(Yaml::load_string(R"({"nodes": [{"name": "a"}]})", "dir/my-graph.json"));
+  const Graph g = parse_graph(Json::load_string(R"({"nodes": [{"name": "a"}]})", "dir/my-graph.json"));
   EXPECT_EQ(g.name, "my-graph");
   EXPECT_EQ(g.dtype, DType::FP32);
 }
 
 TEST(GraphJson, BadInputIsLocated) {
-  // Malformed JSON: yaml-cpp's mark, 1-based.
+  // Malformed JSON: where the parser stopped, 1-based.
   const std::string malformed = error_of("{\"nodes\": [\n  {\"name\": \"a\"\n]}");
-  EXPECT_EQ(malformed.rfind("g.json:3:1: malformed YAML/JSON", 0), 0u) << malformed;
+  EXPECT_EQ(malformed.rfind("g.json:3:1: malformed JSON", 0), 0u) << malformed;
 
   EXPECT_EQ(error_of("{\"nodes\": [\n  {\"name\": \"a\", \"flop\": 1}]}"),
             "g.json:2:17: unknown key 'flop' (expected one of: name, type, flops, bytes, output_bytes, "

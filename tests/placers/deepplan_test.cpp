@@ -47,7 +47,7 @@ TEST(DeepPlan, ReadsAWeightDirectlyWhenThatEndsItsOpEarlier) {
   // One op of 10 GFLOP (about 0.64 ms on a V100's 15.7 TFLOPS) reading an 8 MB weight, alone:
   // over a 12 GB/s bus a copy split with the neighbour ends at about 0.33 + 0.64 ms, a direct
   // read at max(0.64, 0.67) ms, so DHA wins.
-  const auto g = models::parse_graph(Yaml::load_string(
+  const auto g = models::parse_graph(Json::load_string(
       R"({"nodes": [{"name": "w", "param_bytes": 8e6}, {"name": "mm", "type": "matmul", "flops": 1e10, "bytes": 1e6}],
           "edges": [{"src": "w", "dst": "mm"}]})", "g.json"));
   const auto p = problem(g, hw::load_topology(Yaml(YAML::Node("sortinghat-v100"), "t")), scheduler::WeightsMode::Host);

@@ -87,7 +87,7 @@ TEST(Heft, InsertionFillsAnIdleGap) {
   // Ranks: b = 50.5, a = 50.5 + 3 + 50.5 = 104, c = 26: order a, b, c.
   //   a -> p2 [0, 1];  b: p1 ready 4 -> [4, 5] (p2: 101);  c: p1 is idle in [0, 4]:
   //   with insertion c -> p1 [0, 2], length 5; without, c -> p1 [5, 7] (p2: 51), length 7.
-  const auto p = problem(models::parse_graph(Yaml::load_string(
+  const auto p = problem(models::parse_graph(Json::load_string(
                              R"({"nodes": [{"name": "a", "durations": {"p1": 100, "p2": 1}},
                                            {"name": "b", "durations": {"p1": 1, "p2": 100}},
                                            {"name": "c", "durations": {"p1": 2, "p2": 50}}],
@@ -133,7 +133,7 @@ TEST(Heft, BooksParameterCopiesOnTheSharedBus) {
   constexpr const char* kGraph = R"({"nodes": [{"name": "w1", "param_bytes": 1e9}, {"name": "w2", "param_bytes": 1e9},
       {"name": "a", "durations": {"gpu0": 0.1, "gpu1": 0.1}}, {"name": "b", "durations": {"gpu0": 0.3, "gpu1": 0.1}}],
       "edges": [{"src": "w1", "dst": "a"}, {"src": "w2", "dst": "b"}, {"src": "a", "dst": "b", "bytes": 1e8}]})";
-  const auto p = problem(models::parse_graph(Yaml::load_string(kGraph, "g.json")),
+  const auto p = problem(models::parse_graph(Json::load_string(kGraph, "g.json")),
                          hw::load_topology_text(kTopo, "t.yaml"), scheduler::WeightsMode::Host);
   const auto r = run_placer("heft", p);
   ASSERT_TRUE(r.plan);

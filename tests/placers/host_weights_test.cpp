@@ -49,7 +49,7 @@ TEST(HostWeights, HeftSerialisesTheCopiesOfASharedBus) {
   //      g1: EST max(0.150002 + 0.01, 0.200004) = 0.200004, EFT 0.240004  -> g1.
   // Prediction 0.240004 s. Without the shared bus wB would end at 0.100002 and b at 0.200002;
   // with the copies ignored, at 0.05 + 0.01 + 0.04 = 0.1.
-  const auto p = problem(models::parse_graph(Yaml::load_string(
+  const auto p = problem(models::parse_graph(Json::load_string(
                              R"({"nodes": [{"name": "wA", "param_bytes": 1e9}, {"name": "wB", "param_bytes": 1e9},
                                            {"name": "a", "durations": {"g0": 0.05, "g1": 0.05}},
                                            {"name": "b", "durations": {"g0": 0.05, "g1": 0.04}}],
@@ -91,7 +91,7 @@ TEST(HostWeights, CopyChannelsAndADeliveredParameterCostingNothing) {
   // link. A copy to a GPU: 0.5 + 0.5 us of latency, min(12, 12 GB/s, host memory 76.8 GB/s) =
   // 12 GB/s; to cpu0: 0.1 us at 76.8 GB/s.
   // Graph: a and b both read w (1.2 GB), b also reads v (0.6 GB).
-  const auto p = problem(models::parse_graph(Yaml::load_string(
+  const auto p = problem(models::parse_graph(Json::load_string(
                              R"({"nodes": [{"name": "w", "param_bytes": 1.2e9}, {"name": "v", "param_bytes": 6e8},
                                            {"name": "a", "flops": 1e9}, {"name": "b", "flops": 1e9}],
                                  "edges": [{"src": "w", "dst": "a"}, {"src": "w", "dst": "b"},

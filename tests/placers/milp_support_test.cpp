@@ -19,7 +19,7 @@ using scheduler::PlacerOptions;
 // Two independent ops of 1 s and 3 s on either of two processors, nothing to move:
 // single-device runs them in sequence (4 s), round-robin side by side (max(1, 3) = 3 s).
 scheduler::Problem two_ops() {
-  return problem(models::parse_graph(Yaml::load_string(R"({"nodes": [
+  return problem(models::parse_graph(Json::load_string(R"({"nodes": [
       {"name": "a", "durations": {"p1": 1, "p2": 1}}, {"name": "b", "durations": {"p1": 3, "p2": 3}}], "edges": []})",
                                                        "g.json")),
                  hw::load_topology_text("network: ideal\ndevices: [{id: p1, type: cpu, cores: 1, fp32: 1GFLOPS, "

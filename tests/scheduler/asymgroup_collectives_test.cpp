@@ -156,13 +156,13 @@ TEST(AsymGroupPresets, Fig4dFiveNodes) {
 TEST(AsymGroupPlans, RoundTripKeepsWeightsAndGroups) {
   const Problem p = problem(kOneOp, preset("asymgroup-s2"), scheduler::WeightsMode::Resident);
   const std::string text = plan_text(*p.topo, {"all-gather", {0, 1, 2, 3}, {1, 0, 1, 1}});
-  const Plan plan = scheduler::parse_plan(Yaml::load_string(text, "plan.json"), *p.graph, *p.topo);
+  const Plan plan = scheduler::parse_plan(Json::load_string(text, "plan.json"), *p.graph, *p.topo);
   ASSERT_EQ(plan.collectives.size(), 1u);
   EXPECT_EQ(plan.collectives[0].groups, (std::vector<int>{1, 0, 1, 1}));
   EXPECT_EQ(plan.collectives[0].weights, (std::vector<double>{2, 2, 1, 1}));
   const std::string back = scheduler::plan_to_json(plan, *p.graph, *p.topo);
   EXPECT_NE(back.find("\"groups\""), std::string::npos) << back;
-  EXPECT_EQ(scheduler::parse_plan(Yaml::load_string(back, "back.json"), *p.graph, *p.topo), plan);
+  EXPECT_EQ(scheduler::parse_plan(Json::load_string(back, "back.json"), *p.graph, *p.topo), plan);
 }
 
 // Bad `weights` and `groups`: InputErrors naming the collective and the key, at the key's line
@@ -202,7 +202,7 @@ TEST(AsymGroupPlans, BadWeightsAndGroupsAreLocated) {
 )" + c.body + R"(}],
   "queues": [{"name": "n0.gpu0.compute", "tasks": ["a"]}]})";
     try {
-      scheduler::parse_plan(Yaml::load_string(text, "plan.json"), *p.graph, *p.topo);
+      scheduler::parse_plan(Json::load_string(text, "plan.json"), *p.graph, *p.topo);
       ADD_FAILURE() << "accepted:\n" << text;
     } catch (const InputError& e) {
       EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos) << e.what();

@@ -118,11 +118,11 @@ TEST(PlanCollectives, FlowSeesAParameterCopyOnTheRingsLinkAnalyticDoesNot) {
 // A plan with collectives and core counts survives JSON both ways.
 TEST(PlanCollectives, RoundTripThroughJson) {
   const Problem p = problem(kAround, preset("sortinghat-v100"), scheduler::WeightsMode::Resident);
-  const Plan plan = scheduler::parse_plan(Yaml::load_string(around_plan(", \"chunks\": 2"), "plan.json"), *p.graph, *p.topo);
+  const Plan plan = scheduler::parse_plan(Json::load_string(around_plan(", \"chunks\": 2"), "plan.json"), *p.graph, *p.topo);
   ASSERT_EQ(plan.collectives.size(), 1u);
   EXPECT_EQ(plan.collectives[0].chunks, 2);
   const std::string text = scheduler::plan_to_json(plan, *p.graph, *p.topo);
-  EXPECT_EQ(scheduler::parse_plan(Yaml::load_string(text, "back.json"), *p.graph, *p.topo), plan);
+  EXPECT_EQ(scheduler::parse_plan(Json::load_string(text, "back.json"), *p.graph, *p.topo), plan);
 }
 
 TEST(PlanCollectives, BadEntriesAreLocatedInputErrors) {
@@ -161,7 +161,7 @@ TEST(PlanCollectives, BadEntriesAreLocatedInputErrors) {
     SCOPED_TRACE(c.what);
     const std::string text = entry(c.body);
     try {
-      scheduler::parse_plan(Yaml::load_string(text, "plan.json"), *p.graph, *p.topo);
+      scheduler::parse_plan(Json::load_string(text, "plan.json"), *p.graph, *p.topo);
       ADD_FAILURE() << "accepted:\n" << text;
     } catch (const InputError& e) {
       EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos) << e.what();
@@ -171,7 +171,7 @@ TEST(PlanCollectives, BadEntriesAreLocatedInputErrors) {
   }
   // An unknown operation names the known ones.
   try {
-    scheduler::parse_plan(Yaml::load_string(R"({"devices": {}, "collectives": [{"name": "x", "op": "all-shuffle",
+    scheduler::parse_plan(Json::load_string(R"({"devices": {}, "collectives": [{"name": "x", "op": "all-shuffle",
       "group": ["gpu0", "gpu1"], "bytes": 1}], "queues": []})", "plan.json"), *p.graph, *p.topo);
     ADD_FAILURE() << "accepted all-shuffle";
   } catch (const InputError& e) {
@@ -206,7 +206,7 @@ TEST(PlanCpuCores, DurationFollowsTheContentionCurve) {
     std::string text = R"({"devices": {"c": "cpu0"}, )";
     if (k > 0) text += R"("cpu_cores": {"cpu0": )" + std::to_string(k) + "}, ";
     text += R"("queues": [{"name": "cpu0.compute", "tasks": ["c"]}]})";
-    return run(p, scheduler::parse_plan(Yaml::load_string(text, "plan.json"), *p.graph, *p.topo)).makespan();
+    return run(p, scheduler::parse_plan(Json::load_string(text, "plan.json"), *p.graph, *p.topo)).makespan();
   };
   EXPECT_NEAR(on(1), o + 12 * F / P, tol(on(1)));
   EXPECT_NEAR(on(3), o + 4 * F / P, tol(on(3)));
@@ -217,7 +217,7 @@ TEST(PlanCpuCores, DurationFollowsTheContentionCurve) {
   // Core counts must name a CPU and fit it.
   for (const char* bad : {R"("cpu0": 13)", R"("cpu0": 0)", R"("gpu0": 2)", R"("cpu7": 2)"}) {
     const std::string text = std::string(R"({"devices": {"c": "cpu0"}, "cpu_cores": {)") + bad + R"(}, "queues": []})";
-    EXPECT_THROW(scheduler::parse_plan(Yaml::load_string(text, "plan.json"), *p.graph, *p.topo), InputError) << bad;
+    EXPECT_THROW(scheduler::parse_plan(Json::load_string(text, "plan.json"), *p.graph, *p.topo), InputError) << bad;
   }
 }
 

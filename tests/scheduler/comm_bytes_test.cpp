@@ -47,7 +47,7 @@ std::string around_plan(const std::vector<std::string>& gpus, const std::string&
 
 Outcome run_at(Problem p, const std::string& plan, engine::Fidelity f) {
   p.collectives = f;
-  return run(p, scheduler::parse_plan(Yaml::load_string(plan, "plan.json"), *p.graph, *p.topo));
+  return run(p, scheduler::parse_plan(Json::load_string(plan, "plan.json"), *p.graph, *p.topo));
 }
 
 // (a) Ring all-reduce of S over n = 4 GPUs: 2(n-1) steps of S/n from each GPU, 2(n-1)/n S =

@@ -35,7 +35,7 @@ inline Problem problem(const std::string& graph_json, hw::Topology topo,
                        scheduler::WeightsMode w = scheduler::WeightsMode::Host) {
   Problem p;
   p.topo = std::make_shared<const hw::Topology>(std::move(topo));
-  p.graph = std::make_shared<const models::Graph>(models::parse_graph(Yaml::load_string(graph_json, "g.json")));
+  p.graph = std::make_shared<const models::Graph>(models::parse_graph(Json::load_string(graph_json, "g.json")));
   p.cost = std::make_shared<const models::RooflineCost>();
   p.weights = w;
   return p;
@@ -100,7 +100,7 @@ inline Outcome run(const Problem& p, const Plan& plan) {
 // A plan given as JSON text ("plan.json"), run with its collectives at fidelity f.
 inline Outcome run_text(Problem p, const std::string& text, engine::Fidelity f) {
   p.collectives = f;
-  return run(p, scheduler::parse_plan(Yaml::load_string(text, "plan.json"), *p.graph, *p.topo));
+  return run(p, scheduler::parse_plan(Json::load_string(text, "plan.json"), *p.graph, *p.topo));
 }
 
 // The 1-based line of the first `marker` in `text` (-1 if none): where a located error should point.

@@ -66,7 +66,7 @@ TEST(Launch, ASyncHoldsTheLaunchesAfterItUntilItsOpEnds) {
   EXPECT_NEAR(r.end("a/sync"), kLaunch + 100e-6, tol(1e-3));
   EXPECT_NEAR(r.end("b"), 2 * kLaunch + 200e-6, tol(1e-3));
   EXPECT_NEAR(r.makespan(), 2 * kLaunch + 300e-6, tol(1e-3));
-  EXPECT_EQ(scheduler::parse_plan(Yaml::load_string(scheduler::plan_to_json(plan, *p.graph, *p.topo), "plan.json"),
+  EXPECT_EQ(scheduler::parse_plan(Json::load_string(scheduler::plan_to_json(plan, *p.graph, *p.topo), "plan.json"),
                                   *p.graph, *p.topo),
             plan);
 }
@@ -158,7 +158,7 @@ TEST(Launch, PlanJsonRoundTripKeepsLaunchesResidentAndEvict) {
   const std::string text = scheduler::plan_to_json(plan, *p.graph, *p.topo);
   for (const char* key : {"\"via\": \"resident\"", "\"evict\": true", "\"wb@gpu0/launch\"", "\"a/launch\""})
     EXPECT_NE(text.find(key), std::string::npos) << key << " in\n" << text;
-  EXPECT_EQ(scheduler::parse_plan(Yaml::load_string(text, "plan.json"), *p.graph, *p.topo), plan);
+  EXPECT_EQ(scheduler::parse_plan(Json::load_string(text, "plan.json"), *p.graph, *p.topo), plan);
 }
 
 TEST(Launch, EachBadLaunchOrDeliveryIsAnError) {

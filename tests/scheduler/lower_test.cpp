@@ -19,7 +19,7 @@ using scheduler::Problem;
 Problem problem(const std::string& graph_json, const std::string& hardware, scheduler::WeightsMode w) {
   Problem p;
   p.topo = std::make_shared<const hw::Topology>(hw::load_topology(Yaml(YAML::Node(hardware), "test")));
-  p.graph = std::make_shared<const models::Graph>(models::parse_graph(Yaml::load_string(graph_json, "g.json")));
+  p.graph = std::make_shared<const models::Graph>(models::parse_graph(Json::load_string(graph_json, "g.json")));
   p.cost = std::make_shared<const models::RooflineCost>();
   p.weights = w;
   return p;
@@ -82,7 +82,7 @@ TEST(Lower, PlanJsonRoundTrips) {
   device_of[p.graph->find("b")] = p.topo->find("gpu3");
   const auto plan = scheduler::build_plan(p, "test", device_of, p.graph->ops());
   const std::string text = scheduler::plan_to_json(plan, *p.graph, *p.topo);
-  const auto back = scheduler::parse_plan(Yaml::load_string(text, "plan.json"), *p.graph, *p.topo);
+  const auto back = scheduler::parse_plan(Json::load_string(text, "plan.json"), *p.graph, *p.topo);
   EXPECT_EQ(back.device_of, plan.device_of);
   EXPECT_EQ(back.queues, plan.queues);
 }

@@ -36,7 +36,7 @@ TEST(Placers, CriticalPathOfADiamondByHand) {
   auto topo = hw::load_topology_text(
       "network: ideal\ndevices: [{id: p1, type: cpu, cores: 1, fp32: 1GFLOPS, memory_bw: 1GB/s},"
       " {id: p2, type: cpu, cores: 1, fp32: 1GFLOPS, memory_bw: 1GB/s}]\n", "ideal.yaml");
-  auto g = models::parse_graph(Yaml::load_string(
+  auto g = models::parse_graph(Json::load_string(
       R"({"nodes": [{"name": "a", "durations": {"p1": 1, "p2": 2}}, {"name": "b", "durations": {"p1": 3, "p2": 1}},
                     {"name": "c", "durations": {"p1": 2, "p2": 5}}, {"name": "d", "durations": {"p1": 1, "p2": 4}}],
           "edges": [{"src": "a", "dst": "b", "time": 9}, {"src": "a", "dst": "c", "time": 9},

@@ -39,7 +39,7 @@ TEST(PlanOptions, JsonRoundTripKeepsEveryOption) {
   for (const char* key : {"\"memory\": \"pageable\"", "\"via\": \"dha\"", "\"neighbour\": \"gpu3\"", "\"fraction\": 0.25",
                           "\"from\": \"host\"", "v@gpu0/stage", "v@gpu0/forward", "gpu0.compute1", "gpu0.h2d1"})
     EXPECT_NE(text.find(key), std::string::npos) << key << " in\n" << text;
-  EXPECT_EQ(scheduler::parse_plan(Yaml::load_string(text, "plan.json"), g, t), plan);
+  EXPECT_EQ(scheduler::parse_plan(Json::load_string(text, "plan.json"), g, t), plan);
 }
 
 // A plan file with bad options spliced in: the devices and queues of a valid plan around them.
@@ -109,7 +109,7 @@ TEST(PlanOptions, EachBadOptionIsALocatedInputError) {
   for (const BadCase& c : cases) {
     SCOPED_TRACE(c.what);
     try {
-      scheduler::parse_plan(Yaml::load_string(c.text, "plan.json"), *p.graph, *p.topo);
+      scheduler::parse_plan(Json::load_string(c.text, "plan.json"), *p.graph, *p.topo);
       ADD_FAILURE() << "accepted:\n" << c.text;
     } catch (const InputError& e) {
       EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos) << e.what();

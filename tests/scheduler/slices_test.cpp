@@ -52,7 +52,7 @@ double roofline(const hw::Device& d, double flops, double bytes) {
 }
 
 Plan load(const Problem& p, const std::string& text) {
-  return scheduler::parse_plan(Yaml::load_string(text, "plan.json"), *p.graph, *p.topo);
+  return scheduler::parse_plan(Json::load_string(text, "plan.json"), *p.graph, *p.topo);
 }
 
 // Column split: each half computes x W[:, half] (2 m k n/2 flops; reads x whole, half of W,

@@ -1,0 +1,437 @@
+// A recursive-descent JSON parser (RFC 8259) that records where each value starts.
+//
+// Values live in one array; an object's members are a chain of key values (`next`), each
+// pointing at its value (`first`); an array's items are a chain too. Columns are counted
+// lazily and only forwards (positions are asked for in file order), so a file on one line of
+// 400 MB costs no more than one on many lines.
+#include "sim/core/json_doc.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <deque>
+#include <fmt/format.h>
+#include <unordered_map>
+
+#include "sim/core/file_io.hpp"
+#include "sim/core/utf8.hpp"
+
+namespace placesim {
+
+namespace {
+
+enum class Kind : std::uint8_t { Null, Bool, Number, String, Array, Object, Key };
+constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+// Deeper nesting is refused rather than recursed into (no graph or plan nests past a handful).
+constexpr int kMaxDepth = 256;
+// Objects with more members check for a key given twice with a hash map, smaller ones pairwise.
+constexpr std::uint32_t kPairwiseKeys = 16;
+
+struct Value {
+  Kind kind = Kind::Null;
+  std::uint32_t line = 0, column = 0;
+  std::uint32_t next = kNone;   // the next item of an array, or the next key of an object
+  std::uint32_t first = kNone;  // an array's first item, an object's first key, a key's value
+  std::uint32_t count = 0;      // items or members
+  std::string_view text;        // a scalar's text, a key's name
+};
+
+}  // namespace
+
+struct Json::Doc {
+  std::string file;
+  std::string text;
+  std::deque<std::string> unescaped;  // strings with escapes, decoded (a deque: they never move)
+  std::vector<Value> values;
+};
+
+namespace {
+
+class Parser {
+ public:
+  explicit Parser(Json::Doc& d) : d_(d), p_(d.text.data()), end_(p_ + d.text.size()), column_at_(p_) {}
+
+  void parse() {
+    if (end_ - p_ >= 3 && std::string_view(p_, 3) == "\xEF\xBB\xBF") p_ += 3, column_at_ = p_;  // a BOM
+    d_.values.reserve(d_.text.size() / 16 + 1);
+    value(0);
+    skip_space();
+    if (p_ != end_) fail(p_, "expected the end of the file after the document's value");
+  }
+
+ private:
+  [[noreturn]] void fail(const char* at, const std::string& what) {
+    const auto [line, column] = position(at);
+    throw InputError(SourceLoc{d_.file, static_cast<int>(line), static_cast<int>(column)}, "malformed JSON: " + what);
+  }
+
+  // Line and column of `at`, which is never before the last position asked for.
+  std::pair<std::uint32_t, std::uint32_t> position(const char* at) {
+    for (; column_at_ < at; ++column_at_)
+      if ((static_cast<unsigned char>(*column_at_) & 0xC0) != 0x80) ++column_;  // a character's first byte
+    return {line_, column_};
+  }
+
+  void skip_space() {
+    for (; p_ != end_; ++p_) {
+      if (*p_ == '\n') {
+        ++line_;
+        column_ = 1;
+        column_at_ = p_ + 1;
+      } else if (*p_ != ' ' && *p_ != '\t' && *p_ != '\r') {
+        return;
+      }
+    }
+  }
+
+  std::uint32_t add(Kind kind, const char* at) {
+    const auto [line, column] = position(at);
+    Value v;
+    v.kind = kind;
+    v.line = line;
+    v.column = column;
+    if (d_.values.size() >= kNone) fail(at, "more values than a document may hold");
+    d_.values.push_back(v);
+    return static_cast<std::uint32_t>(d_.values.size() - 1);
+  }
+
+  std::string got(const char* at) const {
+    if (at == end_) return "the end of the file";
+    const auto c = static_cast<unsigned char>(*at);
+    return c >= 0x20 && c < 0x7F ? fmt::format("'{}'", static_cast<char>(c)) : fmt::format("byte 0x{:02X}", c);
+  }
+
+  std::uint32_t value(int depth) {
+    skip_space();
+    if (depth > kMaxDepth) fail(p_, fmt::format("values nested deeper than {} levels", kMaxDepth));
+    if (p_ == end_) fail(p_, "expected a value, got the end of the file");
+    switch (*p_) {
+      case '{': return object(depth);
+      case '[': return array(depth);
+      case '"': {
+        const std::uint32_t v = add(Kind::String, p_);
+        const std::string_view s = string();
+        d_.values[v].text = s;
+        return v;
+      }
+      case 't': return literal("true", Kind::Bool);
+      case 'f': return literal("false", Kind::Bool);
+      case 'n': return literal("null", Kind::Null);
+      default:
+        if (*p_ == '-' || (*p_ >= '0' && *p_ <= '9')) return number();
+        fail(p_, "expected a value (an object, array, string, number, true, false or null), got " + got(p_));
+    }
+  }
+
+  std::uint32_t literal(std::string_view word, Kind kind) {
+    if (static_cast<size_t>(end_ - p_) < word.size() || std::string_view(p_, word.size()) != word)
+      fail(p_, fmt::format("expected a value, got {} (did you mean {}?)", got(p_), word));
+    const std::uint32_t v = add(kind, p_);
+    d_.values[v].text = std::string_view(p_, word.size());
+    p_ += word.size();
+    return v;
+  }
+
+  std::uint32_t number() {
+    const char* start = p_;
+    auto digits = [&] {
+      const char* from = p_;
+      while (p_ != end_ && *p_ >= '0' && *p_ <= '9') ++p_;
+      return p_ != from;
+    };
+    if (*p_ == '-') ++p_;
+    if (p_ != end_ && *p_ == '0') ++p_;
+    else if (!digits()) fail(p_, "expected a digit in a number, got " + got(p_));
+    if (p_ != end_ && *p_ == '.') {
+      ++p_;
+      if (!digits()) fail(p_, "expected a digit after the decimal point, got " + got(p_));
+    }
+    if (p_ != end_ && (*p_ == 'e' || *p_ == 'E')) {
+      ++p_;
+      if (p_ != end_ && (*p_ == '+' || *p_ == '-')) ++p_;
+      if (!digits()) fail(p_, "expected a digit in the exponent, got " + got(p_));
+    }
+    const std::uint32_t v = add(Kind::Number, start);
+    d_.values[v].text = std::string_view(start, static_cast<size_t>(p_ - start));
+    return v;
+  }
+
+  int hex4(const char* at) {
+    if (end_ - at < 4) fail(at, "expected four hex digits after \\u");
+    int v = 0;
+    for (int i = 0; i < 4; ++i) {
+      const char c = at[i];
+      const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+      if (d < 0) fail(at + i, "expected four hex digits after \\u, got " + got(at + i));
+      v = v * 16 + d;
+    }
+    return v;
+  }
+
+  // At the opening quote; returns the string's text (in the file, or decoded when it has escapes).
+  std::string_view string() {
+    const char* open = p_++;
+    const char* start = p_;
+    while (p_ != end_ && *p_ != '"' && *p_ != '\\' && static_cast<unsigned char>(*p_) >= 0x20) ++p_;
+    if (p_ != end_ && *p_ == '"') return std::string_view(start, static_cast<size_t>(p_++ - start));
+    std::string out(start, p_);
+    while (true) {
+      if (p_ == end_) fail(open, "a string that is never closed (no '\"' after it)");
+      const char c = *p_;
+      if (c == '"') break;
+      if (static_cast<unsigned char>(c) < 0x20) fail(p_, "a control character in a string (write it as an escape, e.g. \\n)");
+      if (c != '\\') {
+        out += c;
+        ++p_;
+        continue;
+      }
+      if (end_ - p_ < 2) fail(p_, "an escape at the end of the file");
+      const char e = p_[1];
+      p_ += 2;
+      switch (e) {
+        case '"': out += '"'; break;
+        case '\\': out += '\\'; break;
+        case '/': out += '/'; break;
+        case 'b': out += '\b'; break;
+        case 'f': out += '\f'; break;
+        case 'n': out += '\n'; break;
+        case 'r': out += '\r'; break;
+        case 't': out += '\t'; break;
+        case 'u': {
+          const char* at = p_ - 2;
+          std::uint32_t cp = static_cast<std::uint32_t>(hex4(p_));
+          p_ += 4;
+          if (cp >= 0xDC00 && cp <= 0xDFFF) fail(at, "\\u escape of a lone low surrogate (not a character)");
+          if (cp >= 0xD800 && cp <= 0xDBFF) {
+            if (end_ - p_ < 6 || p_[0] != '\\' || p_[1] != 'u') fail(at, "\\u escape of a high surrogate without its low half");
+            const std::uint32_t low = static_cast<std::uint32_t>(hex4(p_ + 2));
+            if (low < 0xDC00 || low > 0xDFFF) fail(at, "\\u escape of a high surrogate without its low half");
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+            p_ += 6;
+          }
+          append_utf8(out, cp);
+          break;
+        }
+        default: fail(p_ - 2, fmt::format("unknown escape \\{} in a string", e));
+      }
+    }
+    ++p_;
+    return d_.unescaped.emplace_back(std::move(out));
+  }
+
+  static void append_utf8(std::string& out, std::uint32_t cp) {
+    if (cp < 0x80) {
+      out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      out += static_cast<char>(0xC0 | (cp >> 6));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      out += static_cast<char>(0xE0 | (cp >> 12));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (cp >> 18));
+      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+  }
+
+  std::uint32_t array(int depth) {
+    const std::uint32_t a = add(Kind::Array, p_++);
+    skip_space();
+    if (p_ != end_ && *p_ == ']') return ++p_, a;
+    std::uint32_t last = kNone;
+    while (true) {
+      const std::uint32_t item = value(depth + 1);
+      (last == kNone ? d_.values[a].first : d_.values[last].next) = item;
+      last = item;
+      ++d_.values[a].count;
+      skip_space();
+      if (p_ != end_ && *p_ == ',') {
+        ++p_;
+        continue;
+      }
+      if (p_ != end_ && *p_ == ']') return ++p_, a;
+      fail(p_, "expected ',' or ']' after an item of a list, got " + got(p_));
+    }
+  }
+
+  std::uint32_t object(int depth) {
+    const std::uint32_t o = add(Kind::Object, p_++);
+    skip_space();
+    if (p_ != end_ && *p_ == '}') return ++p_, o;
+    std::uint32_t last = kNone;
+    while (true) {
+      skip_space();
+      if (p_ == end_ || *p_ != '"') fail(p_, "expected a key (a string in double quotes), got " + got(p_));
+      const std::uint32_t key = add(Kind::Key, p_);
+      const std::string_view name = string();
+      d_.values[key].text = name;
+      skip_space();
+      if (p_ == end_ || *p_ != ':') fail(p_, "expected ':' after a key, got " + got(p_));
+      ++p_;
+      const std::uint32_t v = value(depth + 1);
+      d_.values[key].first = v;
+      (last == kNone ? d_.values[o].first : d_.values[last].next) = key;
+      last = key;
+      ++d_.values[o].count;
+      skip_space();
+      if (p_ != end_ && *p_ == ',') {
+        ++p_;
+        continue;
+      }
+      if (p_ != end_ && *p_ == '}') break;
+      fail(p_, "expected ',' or '}' after a member of an object, got " + got(p_));
+    }
+    ++p_;
+    refuse_duplicate_keys(o);
+    return o;
+  }
+
+  // A key given twice would have one of its values silently ignored: an error at the second.
+  void refuse_duplicate_keys(std::uint32_t o) {
+    const std::vector<Value>& v = d_.values;
+    auto twice = [&](std::uint32_t first, std::uint32_t second) {
+      const Value& k = v[second];
+      throw InputError(SourceLoc{d_.file, static_cast<int>(k.line), static_cast<int>(k.column)},
+                       fmt::format("key '{}' is given twice (first at line {}, column {}); give it once", k.text,
+                                   v[first].line, v[first].column));
+    };
+    if (v[o].count <= kPairwiseKeys) {
+      for (std::uint32_t k = v[o].first; k != kNone; k = v[k].next)
+        for (std::uint32_t before = v[o].first; before != k; before = v[before].next)
+          if (v[before].text == v[k].text) twice(before, k);
+      return;
+    }
+    std::unordered_map<std::string_view, std::uint32_t> seen;
+    seen.reserve(v[o].count);
+    for (std::uint32_t k = v[o].first; k != kNone; k = v[k].next)
+      if (auto [it, fresh] = seen.emplace(v[k].text, k); !fresh) twice(it->second, k);
+  }
+
+  Json::Doc& d_;
+  const char* p_;
+  const char* end_;
+  std::uint32_t line_ = 1, column_ = 1;
+  const char* column_at_;  // the byte column_ is the column of
+};
+
+const Value& value_of(const std::shared_ptr<const Json::Doc>& d, std::uint32_t v) { return d->values[v]; }
+
+}  // namespace
+
+Json Json::load_file(const std::string& path) { return load_string(read_input_file(path), path); }
+
+Json Json::load_string(std::string text, const std::string& name) {
+  require_utf8(text, name);
+  auto doc = std::make_shared<Doc>();
+  doc->file = name;
+  doc->text = std::move(text);
+  Parser(*doc).parse();
+  return Json(std::move(doc), 0);
+}
+
+const std::string& Json::file() const {
+  static const std::string none;
+  return doc_ ? doc_->file : none;
+}
+
+SourceLoc Json::loc() const {
+  if (value_ == kAbsent) return SourceLoc{file()};
+  const Value& v = value_of(doc_, value_);
+  return SourceLoc{doc_->file, static_cast<int>(v.line), static_cast<int>(v.column)};
+}
+
+void Json::fail(const std::string& what) const { throw InputError(loc(), what); }
+
+bool Json::defined() const { return value_ != kAbsent && value_of(doc_, value_).kind != Kind::Null; }
+bool Json::is_map() const { return value_ != kAbsent && value_of(doc_, value_).kind == Kind::Object; }
+bool Json::is_seq() const { return value_ != kAbsent && value_of(doc_, value_).kind == Kind::Array; }
+bool Json::is_scalar() const {
+  if (value_ == kAbsent) return false;
+  const Kind k = value_of(doc_, value_).kind;
+  return k == Kind::String || k == Kind::Number || k == Kind::Bool;
+}
+
+std::uint32_t Json::find(std::string_view key) const {
+  if (!is_map()) return kAbsent;
+  for (std::uint32_t k = value_of(doc_, value_).first; k != kNone; k = value_of(doc_, k).next)
+    if (value_of(doc_, k).text == key) return value_of(doc_, k).first;
+  return kAbsent;
+}
+
+bool Json::has(std::string_view key) const { return find(key) != kAbsent; }
+
+Json Json::at(std::string_view key) const {
+  if (!is_map()) fail(fmt::format("expected a map with key '{}'", key));
+  const std::uint32_t v = find(key);
+  if (v == kAbsent) fail(fmt::format("missing key '{}'", key));
+  return Json(doc_, v);
+}
+
+Json Json::get(std::string_view key) const { return Json(doc_, find(key)); }
+
+// Called for every node of a graph: compares views, and makes strings only for the message.
+template <class Keys>
+void Json::allow_keys_in(const Keys& allowed) const {
+  if (!is_map()) fail("expected a map");
+  for (std::uint32_t k = value_of(doc_, value_).first; k != kNone; k = value_of(doc_, k).next) {
+    const std::string_view name = value_of(doc_, k).text;
+    if (std::find(allowed.begin(), allowed.end(), name) == allowed.end())
+      Json(doc_, k).fail(unknown_key_message(name, std::vector<std::string>(allowed.begin(), allowed.end())));
+  }
+}
+
+void Json::allow_keys(std::initializer_list<std::string_view> allowed) const { allow_keys_in(allowed); }
+void Json::allow_keys(const std::vector<std::string>& allowed) const { allow_keys_in(allowed); }
+
+std::vector<std::pair<std::string, Json>> Json::entries() const {
+  if (!is_map()) fail("expected a map");
+  std::vector<std::pair<std::string, Json>> out;
+  out.reserve(value_of(doc_, value_).count);
+  for (std::uint32_t k = value_of(doc_, value_).first; k != kNone; k = value_of(doc_, k).next)
+    out.emplace_back(std::string(value_of(doc_, k).text), Json(doc_, value_of(doc_, k).first));
+  return out;
+}
+
+std::vector<Json> Json::items() const {
+  if (!is_seq()) fail("expected a list");
+  std::vector<Json> out;
+  out.reserve(value_of(doc_, value_).count);
+  for (std::uint32_t i = value_of(doc_, value_).first; i != kNone; i = value_of(doc_, i).next) out.push_back(Json(doc_, i));
+  return out;
+}
+
+std::string Json::str() const {
+  if (!is_scalar()) fail("expected a string");
+  return std::string(value_of(doc_, value_).text);
+}
+
+double Json::number() const {
+  if (!is_scalar()) fail("expected a number");
+  const std::string_view t = value_of(doc_, value_).text;
+  double v = 0;
+  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (ec != std::errc() || end != t.data() + t.size() || t.empty() || !std::isfinite(v))
+    fail(fmt::format("expected a number, got '{}'", t));
+  return v;
+}
+
+std::int64_t Json::integer() const {
+  if (!is_scalar()) fail("expected an integer");
+  const std::string_view t = value_of(doc_, value_).text;
+  std::int64_t v = 0;
+  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (ec != std::errc() || end != t.data() + t.size() || t.empty()) fail(fmt::format("expected an integer, got '{}'", t));
+  return v;
+}
+
+bool Json::boolean() const {
+  if (!is_scalar()) fail("expected true or false");
+  const std::string_view t = value_of(doc_, value_).text;
+  if (t != "true" && t != "false") fail(fmt::format("expected true or false, got '{}'", t));
+  return t == "true";
+}
+
+}  // namespace placesim

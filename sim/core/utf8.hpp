@@ -1,0 +1,14 @@
+// Every input is UTF-8: a name with other bytes would reach the JSON writer, which refuses it
+// only after the work is done. Both readers (Yaml, Json) check a file before parsing it.
+#pragma once
+
+#include <string_view>
+#include <string>
+
+namespace placesim {
+
+// InputError at the line and column (counted in characters) of the first byte that is not part
+// of well-formed UTF-8: no overlong forms, surrogates or code points past U+10FFFF.
+void require_utf8(std::string_view text, const std::string& name);
+
+}  // namespace placesim
