@@ -32,6 +32,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <limits>
 #include <string>
 
 #include "sim/core/error.hpp"
@@ -53,13 +54,21 @@ enum EventKind : std::uint32_t { kLatencyOver = 0, kCompletion = 1 };
 enum class State : std::uint8_t { Waiting, Latency, Queued, Active, Done };
 
 // N, the unit an activity is shared in (the header comment): its bytes when it moves bytes,
-// else the largest amount on its resources. Called only for tasks with some amount > 0.
+// else the largest amount on its resources. Called only for tasks with some amount > 0. Bytes
+// so few that an amount in bytes overflows (a Dha of 1e-320 bytes beside a kernel) fall back
+// to the largest amount, so every coefficient a_r / N stays finite.
 double natural_unit(const Task& task) {
-  if ((task.kind == TaskKind::Transfer || task.kind == TaskKind::Dha) && task.bytes > 0) return task.bytes;
-  double unit = 0;
-  for (const Use& u : task.uses) unit = std::max(unit, u.amount);
-  return unit;
+  double largest = 0;
+  for (const Use& u : task.uses) largest = std::max(largest, u.amount);
+  const bool moves_bytes = (task.kind == TaskKind::Transfer || task.kind == TaskKind::Dha) && task.bytes > 0;
+  return moves_bytes && std::isfinite(largest / task.bytes) ? task.bytes : largest;
 }
+
+// x = y / N. A tiny N (a transfer of 1e-300 bytes, a kernel of 1e-310 s) can take it past the
+// largest double: any x above 1e12 per second ends within the picosecond, so the largest double
+// stands for it exactly. A huge N can take it to 0: the activity then never ends in
+// representable time, which run() reports.
+double progress_rate(double y, double unit) { return std::min(y / unit, std::numeric_limits<double>::max()); }
 
 struct Activity {
   VariableId var = -1;
@@ -214,7 +223,9 @@ void Run::become_activity(TaskId t) {
   }
   state_[t] = State::Active;
   const double unit = natural_unit(task);
-  const VariableId v = solver_.add_variable(task.rate_cap * unit);
+  // A cap so low that it underflows in N keeps the smallest bound: the activity then cannot end
+  // in representable time, which run() reports.
+  const VariableId v = solver_.add_variable(std::max(task.rate_cap * unit, std::numeric_limits<double>::denorm_min()));
   for (const Use& u : task.uses) solver_.expand(v, u.resource, u.amount / unit);
   if (static_cast<std::size_t>(v) >= task_of_var_.size()) task_of_var_.resize(v + 1, -1);
   task_of_var_[v] = t;
@@ -260,7 +271,7 @@ void Run::handle(Calendar::Event e) {
 // up (a Dha held back by a kernel on its device); if none does, run() reports it.
 void Run::reschedule(TaskId t, double rate) {
   Activity& a = act_[t];
-  PLACESIM_ASSERT(rate > 0 && std::isfinite(rate), "an activity with resources got no finite positive rate");
+  PLACESIM_ASSERT(rate >= 0 && std::isfinite(rate), "an activity with resources got no finite rate");
   if (a.end != kTimeNever) ++stale_;  // its pending completion event no longer counts
   a.remaining -= a.rate * to_seconds(now_ - a.since);
   a.since = now_;
@@ -279,7 +290,7 @@ void Run::end_instant() {
   solver_.solve();
   for (VariableId v : solver_.solved_variables()) {
     const TaskId t = task_of_var_[v];
-    const double x = solver_.rate(v) / act_[t].unit;
+    const double x = progress_rate(solver_.rate(v), act_[t].unit);
     if (x != act_[t].rate) reschedule(t, x);
   }
   if (opts_.record_usage) {
