@@ -25,8 +25,9 @@
 // Each instant: pop every event at that time in (time, insertion) order, and after each one
 // start whatever became ready (cascading through tasks that end at once); then re-solve once
 // and reschedule only the activities whose rate changed. Remaining work is updated lazily (only
-// when the rate changes) and completion events are invalidated lazily (an event counts only if
-// its task is still active and still due at that instant).
+// when the rate changes). A task has at most one pending event, its id the task's: the end of its
+// latency, then its completion, which a rate change moves (keeping it, and its place among
+// events of that instant, when the instant is unchanged).
 #include "sim/engine/executor.hpp"
 
 #include <algorithm>
@@ -47,9 +48,6 @@ namespace {
 // Progress (a task's whole work is 1) still undone that counts as done: absorbs the rounding of
 // rate and time arithmetic (a few ulps), far below a picosecond for any task under ~100 s.
 constexpr double kDoneTolerance = 1e-14;
-
-// Calendar payload: task id << 1 | what happens.
-enum EventKind : std::uint32_t { kLatencyOver = 0, kCompletion = 1 };
 
 enum class State : std::uint8_t { Waiting, Latency, Queued, Active, Done };
 
@@ -95,7 +93,6 @@ class Run {
   void handle(Calendar::Event e);
   void end_instant();
   void reschedule(TaskId t, double rate);
-  void drop_stale_events();
   [[noreturn]] void report_unfinished() const;
 
   const TaskGraph& g_;
@@ -119,7 +116,6 @@ class Run {
   std::vector<TaskId> ready_;
   std::size_t ready_head_ = 0;
   std::size_t done_ = 0;
-  std::size_t stale_ = 0;  // pending completion events superseded by a reschedule (an estimate)
 };
 
 Run::Run(const TaskGraph& g, const SimOptions& opts)
@@ -183,7 +179,7 @@ void Run::start(TaskId t) {
   memory_.task_started(t);
   const TimePs latency = g_.tasks[t].latency;
   if (latency > 0) {
-    cal_.push(now_ + latency, static_cast<std::uint32_t>(t) << 1 | kLatencyOver);
+    cal_.push(now_ + latency, static_cast<std::uint32_t>(t));
   } else {
     arrive(t);
   }
@@ -254,13 +250,11 @@ void Run::finish(TaskId t) {
 }
 
 void Run::handle(Calendar::Event e) {
-  const auto t = static_cast<TaskId>(e.payload >> 1);
-  if ((e.payload & 1u) == kLatencyOver) {
+  const auto t = static_cast<TaskId>(e.id);
+  if (state_[t] == State::Latency) {
     arrive(t);
-  } else if (state_[t] == State::Active && act_[t].end == now_) {
+  } else {
     finish(t);
-  } else if (stale_ > 0) {
-    --stale_;
   }
 }
 
@@ -268,21 +262,20 @@ void Run::handle(Calendar::Event e) {
 // the instant its remaining progress falls under kDoneTolerance, rounded up to the next
 // picosecond, and at least one picosecond away (it was not done at this instant). An instant
 // past the largest representable time gets no event: a later re-solve may speed the activity
-// up (a Dha held back by a kernel on its device); if none does, run() reports it.
+// up (a Dha held back by a kernel on its device); if none does, run() reports it. An unchanged
+// instant keeps the pending event, so the task keeps its place among that instant's events.
 void Run::reschedule(TaskId t, double rate) {
   Activity& a = act_[t];
   PLACESIM_ASSERT(rate >= 0 && std::isfinite(rate), "an activity with resources got no finite rate");
-  if (a.end != kTimeNever) ++stale_;  // its pending completion event no longer counts
   a.remaining -= a.rate * to_seconds(now_ - a.since);
   a.since = now_;
   a.rate = rate;
   const TimePs dt = std::max<TimePs>(1, ceil_ps(std::max(0.0, a.remaining - kDoneTolerance) / rate));
-  if (dt >= kTimeNever - now_) {
-    a.end = kTimeNever;
-    return;
-  }
-  a.end = now_ + dt;
-  cal_.push(a.end, static_cast<std::uint32_t>(t) << 1 | kCompletion);
+  const TimePs end = dt >= kTimeNever - now_ ? kTimeNever : now_ + dt;
+  if (end == a.end) return;
+  if (a.end != kTimeNever) cal_.erase(static_cast<std::uint32_t>(t));
+  a.end = end;
+  if (end != kTimeNever) cal_.push(end, static_cast<std::uint32_t>(t));
 }
 
 // One re-solve per instant; only activities whose rate changed are touched.
@@ -301,21 +294,6 @@ void Run::end_instant() {
     }
   }
   memory_.end_instant(now_);
-  drop_stale_events();
-}
-
-// Every rate change leaves the activity's old completion event behind; handle() ignores such
-// events when they surface, but with many coupled flows they can outnumber live ones a
-// hundredfold. Once they are the majority, drop them all: pending events stay within twice the
-// live ones (activities and latencies), at amortised constant cost per stale event. Dropping
-// changes nothing simulated: an instant of stale events only is a no-op.
-void Run::drop_stale_events() {
-  if (stale_ < 4096 || 2 * stale_ < cal_.size()) return;
-  cal_.compact([this](Calendar::Event e) {
-    const auto t = static_cast<TaskId>(e.payload >> 1);
-    return (e.payload & 1u) == kLatencyOver || (state_[t] == State::Active && act_[t].end == e.time);
-  });
-  stale_ = 0;
 }
 
 // The run is over with tasks left: an activity too slow to end in representable time, else a
