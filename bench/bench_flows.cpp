@@ -76,6 +76,7 @@ struct Outcome {
   double cpu_s = 0;
   double peak_rss_mib = 0;
   bool stopped = false;  // past the limit
+  bool failed = false;   // exited with an error
 };
 
 // Runs `ends` in a forked process that sends its result back through a pipe.
@@ -118,7 +119,7 @@ Outcome in_child(const std::function<std::vector<double>()>& ends, double limit_
   int status = 0;
   rusage u{};
   wait4(pid, &status, 0, &u);
-  if (!out.stopped && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) throw std::runtime_error("a child run failed");
+  out.failed = !out.stopped && !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   out.cpu_s = static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
   out.peak_rss_mib = static_cast<double>(u.ru_maxrss) / 1024;
   out.ends.resize(bytes.size() / sizeof(double));
@@ -159,12 +160,20 @@ void flows_beside_simgrid(benchmark::State& state) {
   }
   const FlowSet set = read_tree_flows(path);
   std::remove(path.c_str());
+  if (ours.failed) {
+    state.SkipWithError("placesim's run failed");
+    return;
+  }
   state.counters["placesim_s"] = ours.cpu_s;
   state.counters["placesim_MiB"] = ours.peak_rss_mib;
   if (ours.stopped) {
     state.counters["placesim_stopped"] = 1;
   } else {
     state.counters["in_flight"] = peak_in_flight(set, ours.ends);
+  }
+  if (theirs.failed) {
+    state.counters["simgrid_failed"] = 1;  // what it said is on stderr
+    return;
   }
   if (theirs.ends.size() != set.flows.size()) {
     if (!theirs.stopped) {

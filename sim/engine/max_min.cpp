@@ -212,7 +212,7 @@ void MaxMinSystem::heap_remove(std::int32_t i) {
   heap_sift_down(heap_pos_[last]);
 }
 
-void MaxMinSystem::push_ratio(std::int32_t i) {
+void MaxMinSystem::update_ratio(std::int32_t i) {
   if (!(usage_[i] > 0)) {
     // U_c is kept by subtraction; should rounding leave it non-positive while variables remain,
     // sum it again from the remaining variables (in id order).
@@ -223,12 +223,16 @@ void MaxMinSystem::push_ratio(std::int32_t i) {
     usage_[i] = u;
   }
   ratio_[i] = remaining_[i] / usage_[i];
-  if (heap_pos_[i] < 0) {
-    heap_pos_[i] = static_cast<std::int32_t>(heap_.size());
-    heap_.push_back(i);
+}
+
+// A constraint still in the heap (it keeps unfixed variables, so it has been there since the
+// start) after its R_c or U_c changed: moved up or down to its new key.
+void MaxMinSystem::push_ratio(std::int32_t i) {
+  const double old = ratio_[i];
+  update_ratio(i);
+  if (ratio_[i] < old) {
     heap_sift_up(heap_pos_[i]);
   } else {
-    heap_sift_up(heap_pos_[i]);
     heap_sift_down(heap_pos_[i]);
   }
 }
@@ -287,8 +291,12 @@ void MaxMinSystem::solve_component() {
 
   heap_.clear();
   for (std::int32_t i = 0; i < nc; ++i) {
-    if (unfixed_[i] > 0) push_ratio(i);
+    if (unfixed_[i] == 0) continue;
+    update_ratio(i);
+    heap_pos_[i] = static_cast<std::int32_t>(heap_.size());
+    heap_.push_back(i);
   }
+  for (auto pos = static_cast<std::int32_t>(heap_.size()) / 2 - 1; pos >= 0; --pos) heap_sift_down(pos);
   bounded_.clear();
   for (std::int32_t j = 0; j < nv; ++j) {
     const double b = vars_[comp_vars_[j]].bound;

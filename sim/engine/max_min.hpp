@@ -91,7 +91,8 @@ class MaxMinSystem {
   void collect_component(VariableId seed_var, ConstraintId seed_cons);
   void solve_component();
   void fix_variable(std::int32_t local_var, double value);
-  void push_ratio(std::int32_t local_cons);
+  void update_ratio(std::int32_t local_cons);  // R_c / U_c into ratio_
+  void push_ratio(std::int32_t local_cons);    // ... and into its place in the heap
   bool heap_before(std::int32_t x, std::int32_t y) const;
   void heap_sift_up(std::int32_t pos);
   void heap_sift_down(std::int32_t pos);
