@@ -36,7 +36,7 @@ void BM_Calendar(benchmark::State& state) {
   for (std::size_t k = 0; k < n; ++k) cal.push(delay[i++ % kDelayTable], static_cast<std::uint32_t>(k));
   for (auto _ : state) {
     const Calendar::Event e = cal.pop();
-    cal.push(e.time + delay[i++ % kDelayTable], e.payload);
+    cal.push(e.time + delay[i++ % kDelayTable], e.id);
   }
   state.SetItemsProcessed(state.iterations());
 }

@@ -3,17 +3,24 @@
 // scheduled and every run is deterministic. Time never goes back: scheduling before the last
 // popped instant is a broken invariant and aborts.
 //
+// Indexed: every pending event has an id of the caller's (a small integer, such as a task id),
+// unique among pending events, by which it can be moved to another instant or removed. So an
+// activity whose rate changes keeps one completion event, moved, rather than leaving superseded
+// ones behind: pending events stay bounded by the ids in use. A moved event takes a new
+// sequence number, as a newly scheduled one would.
+//
 // Implementation: a radix heap (Ahuja, Mehlhorn, Orlin, Tarjan 1990), which fits exactly because
 // the keys popped never decrease. Each event is one 128-bit key
-//     time << 64 | seq << 32 | payload
+//     time << 64 | seq << 32 | id
 // (seq is unique, so keys are distinct and their order is (time, seq)). Bucket 0 holds keys equal
 // to the last popped key `last`; bucket b >= 1 holds keys whose highest bit differing from
 // `last` is bit b-1. push() is one append. pop() takes bucket 0, or else the lowest non-empty
 // bucket: its minimum becomes `last` and its other keys move to strictly lower buckets, so each
-// key moves at most 128 times and in practice a handful. Measured against std::priority_queue
-// and a 4-ary heap in bench/bench_calendar.cpp (hold model, 1k to 1M pending events).
+// key moves at most 128 times and in practice a handful. Each id's (bucket, index) is kept as
+// keys move, so removal is a swap with its bucket's last key. Measured against
+// std::priority_queue in bench/bench_calendar.cpp (hold model, 1k to 1M pending events).
 // top_time() finds the minimum without moving `last` (events may still be pushed between now and
-// that minimum) and caches it for the next pop(). The payload is the caller's 32-bit event tag; the 32-bit sequence is renumbered (order kept)
+// that minimum) and caches it for the next pop(). The 32-bit sequence is renumbered (order kept)
 // in the rare case it runs out.
 #pragma once
 
@@ -31,7 +38,7 @@ class Calendar {
  public:
   struct Event {
     TimePs time;
-    std::uint32_t payload;
+    std::uint32_t id;
   };
 
   // Sequence numbers per 32-bit field; a smaller limit exists only to exercise renumbering.
@@ -50,29 +57,39 @@ class Calendar {
     return static_cast<TimePs>(peek_ >> 64);
   }
 
-  void push(TimePs t, std::uint32_t payload) {
+  bool pending(std::uint32_t id) const { return id < bucket_.size() && bucket_[id] != kNone; }
+  // Instant of id's pending event (pending(id)).
+  TimePs time_of(std::uint32_t id) const {
+    return static_cast<TimePs>(buckets_[bucket_[id]][index_[id]] >> 64);
+  }
+
+  // Schedules id, which has no pending event, at t.
+  void push(TimePs t, std::uint32_t id) {
     PLACESIM_ASSERT(t >= now(), "event scheduled in the past: time would go back");
+    PLACESIM_ASSERT(!pending(id), "a second pending event for one id");
     if (next_seq_ == seq_limit_) renumber();
-    const Key k = (Key{static_cast<std::uint64_t>(t)} << 64) | (Key{next_seq_++} << 32) | payload;
+    if (id >= bucket_.size()) {
+      bucket_.resize(std::size_t{id} + 1, kNone);
+      index_.resize(std::size_t{id} + 1, 0);
+    }
+    const Key k = (Key{static_cast<std::uint64_t>(t)} << 64) | (Key{next_seq_++} << 32) | id;
     insert(k);
     if (peek_valid_ && k < peek_) peek_ = k;
     ++size_;
   }
 
-  // Drops every pending event for which keep(event) is false, leaving the others in their order:
-  // the caller's way to discard events it knows are stale, so pending events stay bounded by
-  // live ones. Each bucket is filtered in place (its keys' bucket depends only on `last`).
-  template <class Keep>
-  void compact(Keep keep) {
-    for (int b = 0; b < kBuckets; ++b) {
-      std::vector<Key>& v = buckets_[b];
-      if (v.empty()) continue;
-      std::erase_if(v, [&](Key k) { return !keep(Event{static_cast<TimePs>(k >> 64), static_cast<std::uint32_t>(k)}); });
-      if (v.empty()) nonempty_[b >> 6] &= ~(std::uint64_t{1} << (b & 63));
-    }
-    size_ = 0;
-    for (const std::vector<Key>& v : buckets_) size_ += v.size();
-    peek_valid_ = false;
+  // Removes id's pending event (pending(id)).
+  void erase(std::uint32_t id) {
+    std::vector<Key>& v = buckets_[bucket_[id]];
+    const Key k = v[index_[id]];
+    const int b = bucket_[id];
+    v[index_[id]] = v.back();
+    index_[static_cast<std::uint32_t>(v.back())] = index_[id];
+    v.pop_back();
+    if (v.empty()) nonempty_[b >> 6] &= ~(std::uint64_t{1} << (b & 63));
+    bucket_[id] = kNone;
+    if (peek_valid_ && k == peek_) peek_valid_ = false;
+    --size_;
   }
 
   Event pop() {
@@ -81,14 +98,17 @@ class Calendar {
     const Key k = buckets_[0].back();
     buckets_[0].pop_back();
     if (buckets_[0].empty()) nonempty_[0] &= ~std::uint64_t{1};
+    const auto id = static_cast<std::uint32_t>(k);
+    bucket_[id] = kNone;
     --size_;
-    return Event{static_cast<TimePs>(k >> 64), static_cast<std::uint32_t>(k)};
+    return Event{static_cast<TimePs>(k >> 64), id};
   }
 
  private:
   __extension__ using Key = unsigned __int128;
   static constexpr int kBuckets = 129;
   static constexpr int kWords = (kBuckets + 63) / 64;
+  static constexpr std::uint8_t kNone = 255;  // bucket_ of an id with no pending event
 
   int bucket_of(Key k) const {
     const Key x = k ^ last_;
@@ -99,6 +119,9 @@ class Calendar {
   }
   void insert(Key k) {
     const int b = bucket_of(k);
+    const auto id = static_cast<std::uint32_t>(k);
+    bucket_[id] = static_cast<std::uint8_t>(b);
+    index_[id] = static_cast<std::uint32_t>(buckets_[b].size());
     buckets_[b].push_back(k);
     nonempty_[b >> 6] |= std::uint64_t{1} << (b & 63);
   }
@@ -140,6 +163,8 @@ class Calendar {
   std::size_t size_ = 0;
   std::uint64_t next_seq_ = 0;
   std::uint64_t seq_limit_;
+  std::vector<std::uint8_t> bucket_;  // per id: the bucket of its pending event, or kNone
+  std::vector<std::uint32_t> index_;  // per id: its pending event's index in that bucket
 };
 
 }  // namespace placesim::engine

@@ -25,13 +25,15 @@
 // Each instant: pop every event at that time in (time, insertion) order, and after each one
 // start whatever became ready (cascading through tasks that end at once); then re-solve once
 // and reschedule only the activities whose rate changed. Remaining work is updated lazily (only
-// when the rate changes) and completion events are invalidated lazily (an event counts only if
-// its task is still active and still due at that instant).
+// when the rate changes). A task has at most one pending event, its id the task's: the end of its
+// latency, then its completion, which a rate change moves (keeping it, and its place among
+// events of that instant, when the instant is unchanged).
 #include "sim/engine/executor.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <limits>
 #include <string>
 
 #include "sim/core/error.hpp"
@@ -47,19 +49,24 @@ namespace {
 // rate and time arithmetic (a few ulps), far below a picosecond for any task under ~100 s.
 constexpr double kDoneTolerance = 1e-14;
 
-// Calendar payload: task id << 1 | what happens.
-enum EventKind : std::uint32_t { kLatencyOver = 0, kCompletion = 1 };
-
 enum class State : std::uint8_t { Waiting, Latency, Queued, Active, Done };
 
 // N, the unit an activity is shared in (the header comment): its bytes when it moves bytes,
-// else the largest amount on its resources. Called only for tasks with some amount > 0.
+// else the largest amount on its resources. Called only for tasks with some amount > 0. Bytes
+// so few that an amount in bytes overflows (a Dha of 1e-320 bytes beside a kernel) fall back
+// to the largest amount, so every coefficient a_r / N stays finite.
 double natural_unit(const Task& task) {
-  if ((task.kind == TaskKind::Transfer || task.kind == TaskKind::Dha) && task.bytes > 0) return task.bytes;
-  double unit = 0;
-  for (const Use& u : task.uses) unit = std::max(unit, u.amount);
-  return unit;
+  double largest = 0;
+  for (const Use& u : task.uses) largest = std::max(largest, u.amount);
+  const bool moves_bytes = (task.kind == TaskKind::Transfer || task.kind == TaskKind::Dha) && task.bytes > 0;
+  return moves_bytes && std::isfinite(largest / task.bytes) ? task.bytes : largest;
 }
+
+// x = y / N. A tiny N (a transfer of 1e-300 bytes, a kernel of 1e-310 s) can take it past the
+// largest double: any x above 1e12 per second ends within the picosecond, so the largest double
+// stands for it exactly. A huge N can take it to 0: the activity then never ends in
+// representable time, which run() reports.
+double progress_rate(double y, double unit) { return std::min(y / unit, std::numeric_limits<double>::max()); }
 
 struct Activity {
   VariableId var = -1;
@@ -86,7 +93,6 @@ class Run {
   void handle(Calendar::Event e);
   void end_instant();
   void reschedule(TaskId t, double rate);
-  void drop_stale_events();
   [[noreturn]] void report_unfinished() const;
 
   const TaskGraph& g_;
@@ -110,7 +116,6 @@ class Run {
   std::vector<TaskId> ready_;
   std::size_t ready_head_ = 0;
   std::size_t done_ = 0;
-  std::size_t stale_ = 0;  // pending completion events superseded by a reschedule (an estimate)
 };
 
 Run::Run(const TaskGraph& g, const SimOptions& opts)
@@ -174,7 +179,7 @@ void Run::start(TaskId t) {
   memory_.task_started(t);
   const TimePs latency = g_.tasks[t].latency;
   if (latency > 0) {
-    cal_.push(now_ + latency, static_cast<std::uint32_t>(t) << 1 | kLatencyOver);
+    cal_.push(now_ + latency, static_cast<std::uint32_t>(t));
   } else {
     arrive(t);
   }
@@ -214,7 +219,9 @@ void Run::become_activity(TaskId t) {
   }
   state_[t] = State::Active;
   const double unit = natural_unit(task);
-  const VariableId v = solver_.add_variable(task.rate_cap * unit);
+  // A cap so low that it underflows in N keeps the smallest bound: the activity then cannot end
+  // in representable time, which run() reports.
+  const VariableId v = solver_.add_variable(std::max(task.rate_cap * unit, std::numeric_limits<double>::denorm_min()));
   for (const Use& u : task.uses) solver_.expand(v, u.resource, u.amount / unit);
   if (static_cast<std::size_t>(v) >= task_of_var_.size()) task_of_var_.resize(v + 1, -1);
   task_of_var_[v] = t;
@@ -243,13 +250,11 @@ void Run::finish(TaskId t) {
 }
 
 void Run::handle(Calendar::Event e) {
-  const auto t = static_cast<TaskId>(e.payload >> 1);
-  if ((e.payload & 1u) == kLatencyOver) {
+  const auto t = static_cast<TaskId>(e.id);
+  if (state_[t] == State::Latency) {
     arrive(t);
-  } else if (state_[t] == State::Active && act_[t].end == now_) {
+  } else {
     finish(t);
-  } else if (stale_ > 0) {
-    --stale_;
   }
 }
 
@@ -257,21 +262,20 @@ void Run::handle(Calendar::Event e) {
 // the instant its remaining progress falls under kDoneTolerance, rounded up to the next
 // picosecond, and at least one picosecond away (it was not done at this instant). An instant
 // past the largest representable time gets no event: a later re-solve may speed the activity
-// up (a Dha held back by a kernel on its device); if none does, run() reports it.
+// up (a Dha held back by a kernel on its device); if none does, run() reports it. An unchanged
+// instant keeps the pending event, so the task keeps its place among that instant's events.
 void Run::reschedule(TaskId t, double rate) {
   Activity& a = act_[t];
-  PLACESIM_ASSERT(rate > 0 && std::isfinite(rate), "an activity with resources got no finite positive rate");
-  if (a.end != kTimeNever) ++stale_;  // its pending completion event no longer counts
+  PLACESIM_ASSERT(rate >= 0 && std::isfinite(rate), "an activity with resources got no finite rate");
   a.remaining -= a.rate * to_seconds(now_ - a.since);
   a.since = now_;
   a.rate = rate;
   const TimePs dt = std::max<TimePs>(1, ceil_ps(std::max(0.0, a.remaining - kDoneTolerance) / rate));
-  if (dt >= kTimeNever - now_) {
-    a.end = kTimeNever;
-    return;
-  }
-  a.end = now_ + dt;
-  cal_.push(a.end, static_cast<std::uint32_t>(t) << 1 | kCompletion);
+  const TimePs end = dt >= kTimeNever - now_ ? kTimeNever : now_ + dt;
+  if (end == a.end) return;
+  if (a.end != kTimeNever) cal_.erase(static_cast<std::uint32_t>(t));
+  a.end = end;
+  if (end != kTimeNever) cal_.push(end, static_cast<std::uint32_t>(t));
 }
 
 // One re-solve per instant; only activities whose rate changed are touched.
@@ -279,7 +283,7 @@ void Run::end_instant() {
   solver_.solve();
   for (VariableId v : solver_.solved_variables()) {
     const TaskId t = task_of_var_[v];
-    const double x = solver_.rate(v) / act_[t].unit;
+    const double x = progress_rate(solver_.rate(v), act_[t].unit);
     if (x != act_[t].rate) reschedule(t, x);
   }
   if (opts_.record_usage) {
@@ -290,21 +294,6 @@ void Run::end_instant() {
     }
   }
   memory_.end_instant(now_);
-  drop_stale_events();
-}
-
-// Every rate change leaves the activity's old completion event behind; handle() ignores such
-// events when they surface, but with many coupled flows they can outnumber live ones a
-// hundredfold. Once they are the majority, drop them all: pending events stay within twice the
-// live ones (activities and latencies), at amortised constant cost per stale event. Dropping
-// changes nothing simulated: an instant of stale events only is a no-op.
-void Run::drop_stale_events() {
-  if (stale_ < 4096 || 2 * stale_ < cal_.size()) return;
-  cal_.compact([this](Calendar::Event e) {
-    const auto t = static_cast<TaskId>(e.payload >> 1);
-    return (e.payload & 1u) == kLatencyOver || (state_[t] == State::Active && act_[t].end == e.time);
-  });
-  stale_ = 0;
 }
 
 // The run is over with tasks left: an activity too slow to end in representable time, else a

@@ -12,13 +12,18 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// Min-heap order on (ratio, constraint): ties go to the lower id.
-struct HeapAfter {
-  template <class E>
-  bool operator()(const E& x, const E& y) const {
-    return x.ratio != y.ratio ? x.ratio > y.ratio : x.local > y.local;
+// Collects the ids stamped `epoch` in ascending order into `out`, which holds them unordered:
+// by a sort, or by a scan of all ids when they are a large share of them (cheaper, same order).
+void sort_ids(std::vector<std::int32_t>& out, const std::vector<std::uint64_t>& seen, std::uint64_t epoch) {
+  if (out.size() * 16 < seen.size()) {
+    std::sort(out.begin(), out.end());
+    return;
   }
-};
+  out.clear();
+  for (std::size_t id = 0; id < seen.size(); ++id) {
+    if (seen[id] == epoch) out.push_back(static_cast<std::int32_t>(id));
+  }
+}
 
 }  // namespace
 
@@ -103,17 +108,17 @@ void MaxMinSystem::solve_all() {
 void MaxMinSystem::solve() {
   solved_vars_.clear();
   solved_cons_.clear();
-  ++epoch_;
+  solve_first_epoch_ = epoch_ + 1;
   for (VariableId v : dirty_vars_) {
-    if (vars_[v].alive && var_seen_[v] != epoch_) {
+    if (vars_[v].alive && var_seen_[v] < solve_first_epoch_) {
       collect_component(v, -1);
       solve_component();
     }
   }
   for (ConstraintId c : dirty_cons_) {
-    if (cons_seen_[c] == epoch_) continue;
+    if (cons_seen_[c] >= solve_first_epoch_) continue;
     if (cons_[c].entries.empty()) {  // a component of one idle constraint
-      cons_seen_[c] = epoch_;
+      cons_seen_[c] = ++epoch_;
       cons_[c].load = 0;
       solved_cons_.push_back(c);
       continue;
@@ -130,6 +135,7 @@ void MaxMinSystem::solve() {
 void MaxMinSystem::collect_component(VariableId seed_var, ConstraintId seed_cons) {
   comp_vars_.clear();
   comp_cons_.clear();
+  ++epoch_;
   if (seed_var >= 0) {
     var_seen_[seed_var] = epoch_;
     comp_vars_.push_back(seed_var);
@@ -156,11 +162,57 @@ void MaxMinSystem::collect_component(VariableId seed_var, ConstraintId seed_cons
       }
     }
   }
-  std::sort(comp_vars_.begin(), comp_vars_.end());
-  std::sort(comp_cons_.begin(), comp_cons_.end());
+  sort_ids(comp_vars_, var_seen_, epoch_);
+  sort_ids(comp_cons_, cons_seen_, epoch_);
 }
 
-void MaxMinSystem::push_ratio(std::int32_t i) {
+// The constraints' heap, indexed: (ratio, local id) ascending, so ties go to the lower id.
+bool MaxMinSystem::heap_before(std::int32_t x, std::int32_t y) const {
+  return ratio_[x] != ratio_[y] ? ratio_[x] < ratio_[y] : x < y;
+}
+
+void MaxMinSystem::heap_sift_up(std::int32_t pos) {
+  const std::int32_t i = heap_[pos];
+  while (pos > 0) {
+    const std::int32_t parent = (pos - 1) / 2;
+    if (!heap_before(i, heap_[parent])) break;
+    heap_[pos] = heap_[parent];
+    heap_pos_[heap_[pos]] = pos;
+    pos = parent;
+  }
+  heap_[pos] = i;
+  heap_pos_[i] = pos;
+}
+
+void MaxMinSystem::heap_sift_down(std::int32_t pos) {
+  const std::int32_t i = heap_[pos];
+  const auto n = static_cast<std::int32_t>(heap_.size());
+  for (;;) {
+    std::int32_t child = 2 * pos + 1;
+    if (child >= n) break;
+    if (child + 1 < n && heap_before(heap_[child + 1], heap_[child])) ++child;
+    if (!heap_before(heap_[child], i)) break;
+    heap_[pos] = heap_[child];
+    heap_pos_[heap_[pos]] = pos;
+    pos = child;
+  }
+  heap_[pos] = i;
+  heap_pos_[i] = pos;
+}
+
+void MaxMinSystem::heap_remove(std::int32_t i) {
+  const std::int32_t pos = heap_pos_[i];
+  heap_pos_[i] = -1;
+  const std::int32_t last = heap_.back();
+  heap_.pop_back();
+  if (last == i) return;
+  heap_[pos] = last;
+  heap_pos_[last] = pos;
+  heap_sift_up(pos);
+  heap_sift_down(heap_pos_[last]);
+}
+
+void MaxMinSystem::update_ratio(std::int32_t i) {
   if (!(usage_[i] > 0)) {
     // U_c is kept by subtraction; should rounding leave it non-positive while variables remain,
     // sum it again from the remaining variables (in id order).
@@ -170,8 +222,19 @@ void MaxMinSystem::push_ratio(std::int32_t i) {
     }
     usage_[i] = u;
   }
-  heap_.push_back(HeapEntry{remaining_[i] / usage_[i], i, version_[i]});
-  std::push_heap(heap_.begin(), heap_.end(), HeapAfter{});
+  ratio_[i] = remaining_[i] / usage_[i];
+}
+
+// A constraint still in the heap (it keeps unfixed variables, so it has been there since the
+// start) after its R_c or U_c changed: moved up or down to its new key.
+void MaxMinSystem::push_ratio(std::int32_t i) {
+  const double old = ratio_[i];
+  update_ratio(i);
+  if (ratio_[i] < old) {
+    heap_sift_up(heap_pos_[i]);
+  } else {
+    heap_sift_down(heap_pos_[i]);
+  }
 }
 
 void MaxMinSystem::fix_variable(std::int32_t j, double value) {
@@ -184,7 +247,6 @@ void MaxMinSystem::fix_variable(std::int32_t j, double value) {
     remaining_[i] -= e.a * x;
     usage_[i] -= e.a;
     --unfixed_[i];
-    ++version_[i];
     if (!is_touched_[i]) {
       is_touched_[i] = 1;
       touched_.push_back(i);
@@ -198,7 +260,8 @@ void MaxMinSystem::solve_component() {
   remaining_.assign(nc, 0.0);
   usage_.assign(nc, 0.0);
   unfixed_.assign(nc, 0);
-  version_.assign(nc, 0);
+  ratio_.assign(nc, 0.0);
+  heap_pos_.assign(nc, -1);
   for (std::int32_t i = 0; i < nc; ++i) {
     cons_local_[comp_cons_[i]] = i;
     remaining_[i] = cons_[comp_cons_[i]].capacity;
@@ -228,8 +291,12 @@ void MaxMinSystem::solve_component() {
 
   heap_.clear();
   for (std::int32_t i = 0; i < nc; ++i) {
-    if (unfixed_[i] > 0) push_ratio(i);
+    if (unfixed_[i] == 0) continue;
+    update_ratio(i);
+    heap_pos_[i] = static_cast<std::int32_t>(heap_.size());
+    heap_.push_back(i);
   }
+  for (auto pos = static_cast<std::int32_t>(heap_.size()) / 2 - 1; pos >= 0; --pos) heap_sift_down(pos);
   bounded_.clear();
   for (std::int32_t j = 0; j < nv; ++j) {
     const double b = vars_[comp_vars_[j]].bound;
@@ -240,13 +307,8 @@ void MaxMinSystem::solve_component() {
   double level = 0;
   std::size_t next_bounded = 0;
   for (;;) {
-    while (!heap_.empty() && (heap_.front().version != version_[heap_.front().local] ||
-                              unfixed_[heap_.front().local] == 0)) {
-      std::pop_heap(heap_.begin(), heap_.end(), HeapAfter{});
-      heap_.pop_back();
-    }
     while (next_bounded < bounded_.size() && fixed_[bounded_[next_bounded].second]) ++next_bounded;
-    const double by_cons = heap_.empty() ? kInf : heap_.front().ratio;
+    const double by_cons = heap_.empty() ? kInf : ratio_[heap_.front()];
     const double by_bound = next_bounded < bounded_.size() ? bounded_[next_bounded].first : kInf;
     if (by_cons == kInf && by_bound == kInf) break;
 
@@ -255,14 +317,18 @@ void MaxMinSystem::solve_component() {
       fix_variable(bounded_[next_bounded].second, level);
     } else {
       level = std::max(level, by_cons);
-      const std::int32_t c = heap_.front().local;
+      const std::int32_t c = heap_.front();
       for (std::int32_t k = csr_start_[c]; k < csr_start_[c + 1]; ++k) {
         if (!fixed_[csr_vars_[k]]) fix_variable(csr_vars_[k], level);
       }
     }
     for (std::int32_t i : touched_) {
       is_touched_[i] = 0;
-      if (unfixed_[i] > 0) push_ratio(i);
+      if (unfixed_[i] > 0) {
+        push_ratio(i);
+      } else if (heap_pos_[i] >= 0) {
+        heap_remove(i);
+      }
     }
     touched_.clear();
   }

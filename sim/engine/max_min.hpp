@@ -91,7 +91,12 @@ class MaxMinSystem {
   void collect_component(VariableId seed_var, ConstraintId seed_cons);
   void solve_component();
   void fix_variable(std::int32_t local_var, double value);
-  void push_ratio(std::int32_t local_cons);
+  void update_ratio(std::int32_t local_cons);  // R_c / U_c into ratio_
+  void push_ratio(std::int32_t local_cons);    // ... and into its place in the heap
+  bool heap_before(std::int32_t x, std::int32_t y) const;
+  void heap_sift_up(std::int32_t pos);
+  void heap_sift_down(std::int32_t pos);
+  void heap_remove(std::int32_t local_cons);
 
   std::vector<Var> vars_;
   std::vector<Cons> cons_;
@@ -101,8 +106,11 @@ class MaxMinSystem {
   std::vector<VariableId> dirty_vars_;
   std::vector<ConstraintId> dirty_cons_;
 
-  // Visit stamps for the component search: equal to epoch_ when visited in this solve.
+  // Visit stamps: each component searched (and each idle constraint) gets the next epoch, so
+  // the stamps equal to epoch_ are exactly the current component's, and those from
+  // solve_first_epoch_ on were visited in this solve.
   std::uint64_t epoch_ = 0;
+  std::uint64_t solve_first_epoch_ = 1;
   std::vector<std::uint64_t> var_seen_;
   std::vector<std::uint64_t> cons_seen_;
 
@@ -113,7 +121,8 @@ class MaxMinSystem {
   std::vector<double> remaining_;          // R_c
   std::vector<double> usage_;              // U_c
   std::vector<std::int32_t> unfixed_;      // unfixed variables left in c
-  std::vector<std::uint32_t> version_;     // bumps when R_c / U_c change (lazy heap entries)
+  std::vector<double> ratio_;              // R_c / U_c as last computed (the heap's key)
+  std::vector<std::int32_t> heap_pos_;     // index in heap_, -1 when out of it
   std::vector<std::int32_t> csr_start_;    // local constraint -> its local variables, ascending
   std::vector<std::int32_t> csr_vars_;
   std::vector<double> csr_a_;
@@ -121,12 +130,7 @@ class MaxMinSystem {
   std::vector<char> fixed_;                // per local variable
   std::vector<std::int32_t> touched_;      // local constraints changed by the current step
   std::vector<char> is_touched_;
-  struct HeapEntry {
-    double ratio;
-    std::int32_t local;
-    std::uint32_t version;
-  };
-  std::vector<HeapEntry> heap_;
+  std::vector<std::int32_t> heap_;         // local constraints with unfixed variables
   std::vector<std::pair<double, std::int32_t>> bounded_;  // (bound, local variable), ascending
 
   std::vector<VariableId> solved_vars_;

@@ -1,4 +1,5 @@
-// Event calendar: (time, insertion sequence) order and time never going back.
+// Event calendar: (time, insertion sequence) order, events moved and removed by id, and time
+// never going back.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,7 +23,7 @@ TEST(Calendar, OrdersByTimeThenInsertion) {
   std::vector<TimePs> times;
   while (!c.empty()) {
     const Calendar::Event e = c.pop();
-    got.push_back(e.payload);
+    got.push_back(e.id);
     times.push_back(e.time);
   }
   EXPECT_EQ(got, (std::vector<std::uint32_t>{1, 3, 4, 0, 2}));
@@ -38,78 +39,72 @@ TEST(Calendar, PushBeforeThePeekedTop) {
   c.push(50, 1);
   EXPECT_EQ(c.top_time(), 50);
   EXPECT_EQ(c.now(), 0);
-  EXPECT_EQ(c.pop().payload, 1u);
+  EXPECT_EQ(c.pop().id, 1u);
   c.push(70, 2);
   EXPECT_EQ(c.top_time(), 70);
-  EXPECT_EQ(c.pop().payload, 2u);
-  EXPECT_EQ(c.pop().payload, 0u);
+  EXPECT_EQ(c.pop().id, 2u);
+  EXPECT_EQ(c.pop().id, 0u);
   EXPECT_TRUE(c.empty());
 }
 
-// Random hold model against a sorted reference of (time, push number); a tiny sequence limit
-// forces many renumberings, which must keep the order.
-TEST(Calendar, MatchesSortedReferenceAcrossRenumbering) {
+// Random hold model against a sorted reference of (time, push number, id), ids reused once
+// popped or removed; events are also moved (a new push number) and removed by id. A tiny
+// sequence limit forces many renumberings, which must keep the order.
+TEST(Calendar, MatchesSortedReferenceWithMovesAndRemovals) {
   for (std::uint64_t limit : {Calendar::kSeqLimit, std::uint64_t{300}}) {
     Calendar c(limit);
     std::mt19937_64 rng(7);
-    std::vector<std::tuple<TimePs, std::uint64_t, std::uint32_t>> ref;  // (time, push no, payload)
+    std::vector<std::tuple<TimePs, std::uint64_t, std::uint32_t>> ref;  // (time, push no, id)
+    std::vector<std::uint32_t> free_ids;
+    std::uint32_t next_id = 0;
     std::uint64_t pushes = 0;
     TimePs now = 0;
     auto push = [&](TimePs t) {
-      const auto payload = static_cast<std::uint32_t>(rng());
-      c.push(t, payload);
-      ref.emplace_back(t, pushes++, payload);
+      std::uint32_t id = next_id;
+      if (!free_ids.empty()) {
+        id = free_ids.back();
+        free_ids.pop_back();
+      } else {
+        ++next_id;
+      }
+      c.push(t, id);
+      ref.emplace_back(t, pushes++, id);
+    };
+    auto pop_and_check = [&] {
+      const auto m = std::min_element(ref.begin(), ref.end());
+      const Calendar::Event e = c.pop();
+      ASSERT_EQ(e.time, std::get<0>(*m));
+      ASSERT_EQ(e.id, std::get<2>(*m));
+      ASSERT_FALSE(c.pending(e.id));
+      now = e.time;
+      free_ids.push_back(e.id);
+      ref.erase(m);
     };
     for (int i = 0; i < 200; ++i) push(static_cast<TimePs>(rng() % 50));
     for (int i = 0; i < 20000; ++i) {
-      const auto it = std::min_element(ref.begin(), ref.end());
-      const Calendar::Event e = c.pop();
-      ASSERT_EQ(e.time, std::get<0>(*it));
-      ASSERT_EQ(e.payload, std::get<2>(*it));
-      now = e.time;
-      ref.erase(it);
+      pop_and_check();
       push(now + static_cast<TimePs>(rng() % 4));  // many equal times
       if (i % 3 == 0) push(now + static_cast<TimePs>(rng() % 50));
-      if (ref.size() > 250) {
-        while (ref.size() > 150) {
-          const auto m = std::min_element(ref.begin(), ref.end());
-          const Calendar::Event popped = c.pop();
-          ASSERT_EQ(popped.payload, std::get<2>(*m));
-          now = popped.time;
-          ref.erase(m);
-        }
+      if (i % 2 == 0) (void)c.top_time();  // a cached minimum that a removal may take away
+      if (i % 5 == 0 && !ref.empty()) {    // move one: removed, then pushed again
+        auto& r = ref[rng() % ref.size()];
+        const std::uint32_t id = std::get<2>(r);
+        ASSERT_TRUE(c.pending(id));
+        ASSERT_EQ(c.time_of(id), std::get<0>(r));
+        c.erase(id);
+        r = {now + static_cast<TimePs>(rng() % 30), pushes++, id};
+        c.push(std::get<0>(r), id);
       }
-    }
-    EXPECT_EQ(c.size(), ref.size());
-  }
-}
-
-// compact() drops exactly the events its predicate rejects and keeps the others in (time,
-// insertion) order, also between a top_time() and the next pop, against a sorted reference.
-TEST(Calendar, CompactKeepsTheRestInOrder) {
-  Calendar c;
-  std::mt19937_64 rng(11);
-  std::vector<std::tuple<TimePs, std::uint64_t, std::uint32_t>> ref;
-  std::uint64_t pushes = 0;
-  TimePs now = 0;
-  for (int round = 0; round < 200; ++round) {
-    for (int i = 0; i < 50; ++i) {
-      const TimePs t = now + static_cast<TimePs>(rng() % 40);
-      const auto payload = static_cast<std::uint32_t>(rng());
-      c.push(t, payload);
-      ref.emplace_back(t, pushes++, payload);
-    }
-    if (round % 2) (void)c.top_time();
-    c.compact([](Calendar::Event e) { return e.payload % 3 != 0; });
-    std::erase_if(ref, [](const auto& r) { return std::get<2>(r) % 3 == 0; });
-    ASSERT_EQ(c.size(), ref.size());
-    std::sort(ref.begin(), ref.end());
-    for (int i = 0; i < 30 && !ref.empty(); ++i) {
-      const Calendar::Event e = c.pop();
-      ASSERT_EQ(e.time, std::get<0>(ref.front()));
-      ASSERT_EQ(e.payload, std::get<2>(ref.front()));
-      now = e.time;
-      ref.erase(ref.begin());
+      if (i % 7 == 0 && !ref.empty()) {  // remove one
+        const auto it = ref.begin() + static_cast<std::ptrdiff_t>(rng() % ref.size());
+        c.erase(std::get<2>(*it));
+        free_ids.push_back(std::get<2>(*it));
+        ref.erase(it);
+      }
+      if (ref.size() > 250) {
+        while (ref.size() > 150) pop_and_check();
+      }
+      ASSERT_EQ(c.size(), ref.size());
     }
   }
 }
