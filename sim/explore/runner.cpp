@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "scheduler/score_plan.hpp"
+#include "sim/core/activity.hpp"
 #include "sim/explore/generation_run.hpp"
 #include "sim/explore/report.hpp"
 #include "sim/trace/chrome_trace.hpp"
@@ -96,6 +97,7 @@ RunSet run_scenario(const Scenario& s, const RunOptions& opts) {
         std::optional<models::Generation> gen = point_generation(s, pt);
         const scheduler::Problem prob = gen ? build_problem(s, pt, gen->prefill) : build_problem(s, pt);
         for (size_t k = 0; k < nl; ++k) {
+          const Activity doing(fmt::format("point {} {}", pt.index, s.placers[k].label));
           std::string trace_stem;
           if (!opts.trace_dir.empty())
             trace_stem = fmt::format("{}/{}-{}", opts.trace_dir, pt.index, file_safe_name(s.placers[k].label));
