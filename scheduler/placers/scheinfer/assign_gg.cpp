@@ -117,7 +117,7 @@ GgAssignment assign_gg(const Hardware& hw, const std::vector<Block>& layers, dou
   std::vector<int> whole(L, 0);
   for (std::size_t j = 0; j < L; ++j) whole[j] = on[j] ? n_G : 0;
 
-  const GgAssignment greedy = assignment(t, n_m, level, n_G, "greedy");
+  const GgAssignment greedy = assignment(t, n_m, level, n_G, "greedy (Eq. 14)");
   GgAssignment layers_only = assignment(t, n_m, whole, n_G, "whole layers");
   return layers_only.t_total < greedy.t_total ? layers_only : greedy;
 }

@@ -82,7 +82,7 @@ struct GgAssignment {
   std::vector<LayerRates> layers;
   double bytes = 0;    // GPU bytes of the GG slices of all layers
   double t_total = 0;  // sum of the layers' t_fin
-  std::string source;  // "greedy" (Eq. 14) or "whole layers"
+  std::string source;  // "greedy (Eq. 14)" or "whole layers"
 };
 GgAssignment assign_gg(const Hardware&, const std::vector<Block>& layers, double budget_bytes, int n_G);
 
