@@ -80,6 +80,18 @@ class PlacerOptions {
 // Given: returns a plan it is given (plan-file), so it needs that input and makes no choice.
 enum class PlacerKind { Heuristic, Milp, Bound, Given };
 
+// What a placer cannot work without, declared beside its options: `list placers` shows it, and
+// a scenario that gives the placer a point lacking it is an error at the placer's line when it
+// is loaded (explore/scenario.cpp), before any work, not an `error` row at every point.
+struct PlacerNeeds {
+  bool resident_weights = false;  // weights: resident (it models no parameter copies)
+  bool gpu = false;               // at least one GPU
+  bool cpu = false;               // a CPU beside the GPU (the CPU/GPU offload placers)
+  bool transformer = false;       // a transformer at op granularity (it reads the generator's op names)
+};
+// The needs in words, one item each ("weights: resident", "a GPU", ...); empty when none.
+std::vector<std::string> describe(const PlacerNeeds& n);
+
 struct PlacerEntry {
   std::string description;
   std::vector<OptionSpec> options;
@@ -93,6 +105,7 @@ struct PlacerEntry {
   // the launch the whole-op critical-path bound counts inside each op, so that bound does not
   // bound them either.
   bool offload = false;
+  PlacerNeeds needs{};
 };
 
 Registry<PlacerEntry>& placers();  // filled with the built-in placers on first use

@@ -191,8 +191,8 @@ LinearOptions read_options(const Yaml& spec, const hw::Topology& topo) {
 
 void register_linear(Registry<CostModelEntry>& r) {
   r.add("linear",
-        {"alpha + n * beta per op class and device kind from the hardware's calibration: fits (ScheInfer Eq. 3, "
-         "Table I; gemm: n = batch*m*k*n), CPU beta scaled by thread count and contention",
+        {"alpha + n * beta per op class and device kind from the hardware's calibration: fits (as ScheInfer fits them, "
+         "README \"Cost models\"; gemm: n = batch*m*k*n), CPU beta scaled by thread count and contention",
          {{"threads", "all", "cores a CPU op runs on where the plan gives no cpu_cores: 1 .. the CPU's cores, or all"},
           {"fallback", "none", "ops without a fit: none (an error) or roofline (priced by the roofline)"}},
          [](const Yaml& spec, const hw::Topology& topo, const Graph& graph) {

@@ -58,6 +58,7 @@
 #include "OsiClpSolverInterface.hpp"
 #include "scheduler/milp/isolated.hpp"
 #include "scheduler/milp/milp.hpp"
+#include "sim/core/activity.hpp"
 #include "sim/core/error.hpp"
 
 namespace placesim::scheduler::milp {
@@ -98,14 +99,44 @@ class Deadline {
   bool reached_ = false;
 };
 
+// The solver's log under -v, each line prefixed with the work it belongs to ("[point 3
+// milp-moirai]", sim/core/activity.hpp): several sweep points solve at once and their logs
+// interleave on stderr.
+class LabelledLog final : public CoinMessageHandler {
+ public:
+  LabelledLog() : CoinMessageHandler(stderr), label_(current_activity()) {}
+  int print() override {
+    if (label_.empty()) return CoinMessageHandler::print();
+    std::fprintf(stderr, "[%s] %s\n", label_.c_str(), messageBuffer());
+    return 0;
+  }
+  CoinMessageHandler* clone() const override { return new LabelledLog(*this); }
+
+ private:
+  std::string label_;
+};
+
+// Stops the search at the deadline, and records what it has found for the progress display
+// (isolated.hpp, LiveSolve) at most every kLiveEvery: the best bound walks the open nodes.
 class CbcDeadlineHandler final : public CbcEventHandler {
  public:
   explicit CbcDeadlineHandler(Deadline* deadline) : deadline_(deadline) {}
-  CbcAction event(CbcEvent) override { return deadline_->reached() ? stop : noAction; }
+  CbcAction event(CbcEvent) override {
+    LiveSolve* live = live_solve();
+    if (live && model_ && Clock::now() >= next_live_) {
+      next_live_ = Clock::now() + kLiveEvery;
+      if (model_->bestSolution()) live->incumbent = model_->getObjValue();
+      live->bound = model_->getBestPossibleObjValue();
+      live->nodes = model_->getNodeCount();
+    }
+    return deadline_->reached() ? stop : noAction;
+  }
   CbcEventHandler* clone() const override { return new CbcDeadlineHandler(*this); }
 
  private:
+  static constexpr auto kLiveEvery = std::chrono::milliseconds(200);
   Deadline* deadline_;
+  Clock::time_point next_live_{};
 };
 
 // CBC's driver takes no user data in its callback: the deadline of the solve under way on this
@@ -244,7 +275,7 @@ Result complete_warm_start(const Model& m, const SolveOptions& o) {
 }
 
 Result run_cbc(const Model& m, const SolveOptions& o, Deadline& deadline) {
-  CoinMessageHandler to_stderr(stderr);
+  LabelledLog to_stderr;
   OsiClpSolverInterface lp;
   load(m, lp);
   if (o.verbose) {

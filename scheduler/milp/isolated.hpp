@@ -9,13 +9,26 @@
 // Copy-on-write makes the fork cheap (about a millisecond); nothing but the pipe is shared.
 #pragma once
 
+#include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <optional>
 
 #include "scheduler/milp/milp.hpp"
 
 namespace placesim::scheduler::milp {
+
+// What the search under way has found so far, in memory the child shares with the parent: the
+// child's event handler writes it (cbc_solver.cpp), and the parent, while it waits, shows it as
+// the detail of its activity (sim/core/activity.hpp: the progress line of a long solve).
+struct LiveSolve {
+  std::atomic<double> incumbent{kInf};  // the model's objective; +inf without an incumbent
+  std::atomic<double> bound{-kInf};
+  std::atomic<std::int64_t> nodes{0};
+};
+// In the child running a solve: its shared record; elsewhere null.
+LiveSolve* live_solve();
 
 Result run_isolated(const std::function<Result()>& solve,
                     std::optional<std::chrono::steady_clock::time_point> kill_at);

@@ -190,7 +190,8 @@ void register_chrion(Registry<PlacerEntry>& r) {
          {{"sigma", "0", "seconds of latency one GB (1e9 bytes) of GPU memory is worth (>= 0; 0: latency only)"},
           {"max_cpu_cores", "all", "largest k' tried (0 .. the CPU's cores), or all"}},
          PlacerKind::Heuristic,
-         [](const PlacerOptions& o) { return std::make_unique<Chrion>(o); }});
+         [](const PlacerOptions& o) { return std::make_unique<Chrion>(o); },
+         /*splits_ops=*/false, /*offload=*/false, PlacerNeeds{.gpu = true}});
 }
 
 }  // namespace placesim::scheduler

@@ -149,7 +149,8 @@ void register_deepplan(Registry<PlacerEntry>& r) {
          {{"dha", "true", "read a parameter by direct host access when that ends its op earlier than a copy"},
           {"parallel", "true", "split copies over NVLink neighbours on other PCIe routes (parallel transmission)"}},
          PlacerKind::Heuristic,
-         [](const PlacerOptions& o) { return std::make_unique<DeepPlan>(o); }});
+         [](const PlacerOptions& o) { return std::make_unique<DeepPlan>(o); },
+         /*splits_ops=*/false, /*offload=*/false, PlacerNeeds{.gpu = true}});
 }
 
 }  // namespace placesim::scheduler

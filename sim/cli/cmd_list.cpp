@@ -44,8 +44,13 @@ void list_placers(std::string& text, Json& j) {
   for (auto& [name, e] : scheduler::placers().all()) {
     const bool bound = e.kind == scheduler::PlacerKind::Bound;
     text += fmt::format("{:<16} {}{}\n", name, bound ? "[bound] " : "", e.description);
+    const std::vector<std::string> needs = scheduler::describe(e.needs);
+    std::string needs_text;
+    for (const std::string& n : needs) needs_text += (needs_text.empty() ? "" : "; ") + n;
+    if (!needs.empty()) text += fmt::format("{:<18}needs: {}\n", "", needs_text);
     Json options = list_options(e.options, text);
-    j.push_back({{"name", name}, {"description", e.description}, {"bound", bound}, {"options", options}});
+    j.push_back({{"name", name}, {"description", e.description}, {"bound", bound}, {"needs", needs},
+                 {"options", options}});
   }
 }
 
@@ -102,10 +107,27 @@ int cmd_list(const std::vector<std::string>& args) {
   std::string names;
   for (const Listing& l : kListings) names += (names.empty() ? "" : ", ") + std::string(l.name);
   po::options_description opts("options");
-  opts.add_options()("what", po::value<std::string>()->required(), ("one of: " + names).c_str());
+  opts.add_options()("what", po::value<std::string>()->required(), ("one of: " + names).c_str())(
+      "name", po::value<std::string>(), "with presets: print that preset's hardware file (a start for your own)");
   Parsed a;
-  if (!parse_args(command_named("list"), args, opts, {"what"}, a)) return 0;
+  if (!parse_args(command_named("list"), args, opts, {"what", "name"}, a)) return 0;
   const std::string what = a.vm["what"].as<std::string>();
+  if (a.vm.count("name")) {
+    const std::string name = a.vm["name"].as<std::string>();
+    if (what != "presets")
+      throw InputError(SourceLoc{"placesim list"}, fmt::format("only presets take a name (list presets NAME), not {}", what));
+    if (!hw::is_preset(name)) {
+      std::string known;
+      for (const hw::PresetInfo& p : hw::list_presets()) known += (known.empty() ? "" : ", ") + p.name;
+      throw InputError(SourceLoc{"placesim list presets"}, fmt::format("unknown preset '{}' (known: {})", name, known));
+    }
+    if (a.json) {
+      print_json({{"name", name}, {"text", hw::preset_text(name)}});
+    } else {
+      std::fputs(hw::preset_text(name).c_str(), stdout);
+    }
+    return 0;
+  }
   for (const Listing& l : kListings) {
     if (what != l.name) continue;
     Json j = Json::array();

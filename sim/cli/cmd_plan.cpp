@@ -11,6 +11,7 @@
 #include "sim/cli/scenario_args.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/file_io.hpp"
+#include "sim/explore/placer_needs.hpp"
 #include "sim/explore/report.hpp"
 #include "sim/explore/runner.hpp"
 
@@ -20,7 +21,7 @@ int cmd_plan(const std::vector<std::string>& args) {
   po::options_description opts("options");
   opts.add_options()("scenario", po::value<std::string>()->required(), "scenario YAML file")(
       "placer", po::value<std::string>()->required(), "placer label, as the scenario lists it (or any placer name)")(
-      "point", po::value<int>()->default_value(0), "sweep point index")(
+      "point", po::value<int>()->default_value(0), "sweep point index (run --dry-run lists them)")(
       "output,o", po::value<std::string>(), "write the plan JSON here")(
       "graph-out", po::value<std::string>(), "also write the point's graph JSON here (for simulate)")(
       "dump-model", po::value<std::string>(),
@@ -46,6 +47,7 @@ int cmd_plan(const std::vector<std::string>& args) {
                        fmt::format("--dump-model: placer '{}' solves no MILP (the MILP placers take it)", name));
   }
   const scheduler::PlacerSpec spec = scheduler::make_placer(spec_yaml);
+  explore::check_placer_needs(s, spec, spec_yaml);  // the scenario's placers were checked as it loaded
 
   const scheduler::Problem prob = explore::build_problem(s, point);
   const explore::SingleRun run = explore::run_placer(prob, spec, "");

@@ -3,14 +3,16 @@
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
+#include <optional>
 #include <thread>
-#include <unistd.h>
 
 #include "sim/cli/command.hpp"
 #include "sim/cli/run_to_file.hpp"
 #include "sim/cli/scenario_args.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/file_io.hpp"
+#include "sim/core/progress.hpp"
+#include "sim/core/units.hpp"
 #include "sim/explore/report.hpp"
 #include "sim/explore/runner.hpp"
 
@@ -23,8 +25,9 @@ int cmd_run(const std::vector<std::string>& args) {
       "trace", po::value<std::string>(), "write a Chrome trace (Perfetto) per simulated run into this directory")(
       "jobs,j", po::value<int>()->default_value(static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
       "sweep points run in parallel")(
-      "timing", "include placement_s (wall-clock seconds of each placer) in --json output")(
-      "resume", "continue the results file of an interrupted run of this scenario: run only the points it lacks");
+      "timing", "also report each placer's wall-clock placement time (placement_s under --json)")(
+      "resume", "continue the results file of an interrupted run of this scenario: run only the points it lacks")(
+      "dry-run", "list the sweep points with their indices (for plan --point) and the placers; run nothing");
   add_override_options(opts);
   Parsed a;
   if (!parse_args(command_named("run"), args, opts, {"scenario"}, a)) return 0;
@@ -32,6 +35,7 @@ int cmd_run(const std::vector<std::string>& args) {
   // An unwritable -o fails at once, before a large sweep's scenario takes its time to expand.
   if (a.vm.count("output")) check_writable(a.vm["output"].as<std::string>());
   const explore::Scenario s = load_scenario_args(a.vm);
+  if (a.vm.count("dry-run")) return print_points(s, a.json);
   explore::RunOptions ro;
   ro.jobs = a.vm["jobs"].as<int>();
   if (ro.jobs < 1) throw InputError(SourceLoc{"placesim run"}, "--jobs must be at least 1");
@@ -41,15 +45,13 @@ int cmd_run(const std::vector<std::string>& args) {
     std::filesystem::create_directories(ro.trace_dir, ec);
     if (ec) throw InputError(SourceLoc{ro.trace_dir}, "cannot create trace directory: " + ec.message());
   }
-  if (::isatty(STDERR_FILENO))
-    ro.progress = [](int done, int total) {
-      std::fprintf(stderr, "\rplacesim: %d/%d sweep points%s", done, total, done == total ? "\n" : "");
-      std::fflush(stderr);
-    };
+  std::optional<Progress> progress(std::in_place, "sweep points", static_cast<int>(s.points.size()));
+  ro.progress = [&](int done, int) { progress->done(done); };
   const std::string out =
       a.vm.count("output") ? a.vm["output"].as<std::string>() : fmt::format("results/{}.h5", s.name);
   const std::optional<explore::RunSet> sweep =
       run_to_file(s, ro, {out, a.vm.count("resume") != 0, command_line("run", args)});
+  progress.reset();
   if (!sweep) return 0;  // an MPI rank other than 0: rank 0 reports
   const explore::RunSet& set = *sweep;
 
@@ -61,24 +63,26 @@ int cmd_run(const std::vector<std::string>& args) {
                                    s.placers.size());
     text += explore::format_comparison(c);
     // Why a run has no makespan (infeasible, error), and the placers' own predictions against
-    // the simulation: relative difference (predicted - simulated) / simulated. A generation's
+    // the simulation: prediction_error = (predicted - simulated) / simulated. A generation's
     // makespan is its end-to-end latency; its TTFT and TPOT follow.
+    using units::format_seconds;
     for (const explore::RunResult& r : set.runs) {
       if (r.generation && r.generation->tpot_s)
-        text += fmt::format("  point {} {}: TTFT {:.4f} ms, TPOT {:.4f} ms over {} decode steps (kv_stride {}){}\n",
-                            r.point_index, r.placer, *r.generation->ttft_s * 1e3, *r.generation->tpot_s * 1e3,
+        text += fmt::format("  point {} {}: TTFT {}, TPOT {} over {} decode steps (kv_stride {}){}\n", r.point_index,
+                            r.placer, format_seconds(*r.generation->ttft_s, 4), format_seconds(*r.generation->tpot_s, 4),
                             r.generation->output_tokens - 1, r.generation->kv_stride,
                             r.message.empty() ? "" : "; " + r.message);
       const bool bound = r.status == scheduler::RunStatus::Ok && !r.makespan_s;
       if (r.status != scheduler::RunStatus::Ok && !r.message.empty())
         text += fmt::format("  point {} {}: {}: {}\n", r.point_index, r.placer, scheduler::to_string(r.status), r.message);
       else if (r.predicted_s && r.makespan_s && *r.makespan_s > 0)
-        text += fmt::format("  point {} {}: predicted {:.4f} ms, simulated {:.4f} ms ({:+.2f}%)\n", r.point_index,
-                            r.placer, *r.predicted_s * 1e3, *r.makespan_s * 1e3,
+        text += fmt::format("  point {} {}: predicted {}, simulated {} (prediction_error {:+.2f}%)\n", r.point_index,
+                            r.placer, format_seconds(*r.predicted_s, 4), format_seconds(*r.makespan_s, 4),
                             (*r.predicted_s - *r.makespan_s) / *r.makespan_s * 100);
       else if (r.predicted_s && !bound)
-        text += fmt::format("  point {} {}: predicted {:.4f} ms\n", r.point_index, r.placer, *r.predicted_s * 1e3);
+        text += fmt::format("  point {} {}: predicted {}\n", r.point_index, r.placer, format_seconds(*r.predicted_s, 4));
     }
+    if (a.vm.count("timing")) text += "\n" + explore::format_timing(set);
     text += fmt::format("\nresults: {}\n", out);
     std::fputs(text.c_str(), stdout);
   }

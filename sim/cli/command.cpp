@@ -12,13 +12,14 @@ namespace placesim::cli {
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> all = {
-      {"run", "run SCENARIO.yaml [-o X.h5] [--resume] [--trace DIR] [-j N]", "run every placer at every sweep point", cmd_run},
+      {"run", "run SCENARIO.yaml [-o X.h5] [--resume] [--trace DIR] [-j N] [--dry-run]",
+       "run every placer at every sweep point", cmd_run},
       {"plan", "plan SCENARIO.yaml --placer NAME [-o plan.json]", "one placer's plan, to inspect or edit", cmd_plan},
       {"simulate", "simulate --plan P.json (--scenario S.yaml | --hardware H --graph G)",
        "score a given plan on a scenario's problem or a given one", cmd_simulate},
       {"compare", "compare RESULTS.h5... [--baseline NAME] [--markdown]",
        "speed-ups per point and axis, win/tie/loss, memory, placement time", cmd_compare},
-      {"list", "list placers|presets|models|workloads|cost-models|collectives", "what is built in", cmd_list},
+      {"list", "list placers|presets [NAME]|models|workloads|cost-models|collectives", "what is built in", cmd_list},
       {"validate", "validate SCENARIO.yaml [--backend cpu|cuda] [-o X.h5]",
        "run each plan for real and compare it with the simulation, task by task", cmd_validate},
       {"calibrate", "calibrate [--backend cpu|cuda] -o FILE.yaml", "fit this machine's costs into a hardware file",

@@ -1,5 +1,6 @@
 #include "sim/cli/scenario_args.hpp"
 
+#include <cstdio>
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
@@ -19,6 +20,33 @@ explore::Scenario load_scenario_args(const po::variables_map& vm) {
   if (vm.count("dim"))
     for (const std::string& d : vm["dim"].as<std::vector<std::string>>()) sets.push_back("model.dims." + d);
   return explore::load_scenario(vm["scenario"].as<std::string>(), sets);
+}
+
+int print_points(const explore::Scenario& s, bool json) {
+  nlohmann::ordered_json points = nlohmann::ordered_json::array(), placers = nlohmann::ordered_json::array();
+  std::string text = fmt::format("scenario {}: {} sweep point(s) x {} placer(s)\n\npoints (--point N):\n", s.name,
+                                 s.points.size(), s.placers.size());
+  for (const explore::Point& p : s.points) {
+    nlohmann::ordered_json values = nlohmann::ordered_json::object();
+    std::string line;
+    for (auto& [axis, value] : p.values) {
+      values[axis] = value;
+      line += (line.empty() ? "" : " ") + axis + "=" + value;
+    }
+    points.push_back({{"index", p.index}, {"point", values}});
+    text += fmt::format("  {:>3}  {}\n", p.index, line.empty() ? "(single point)" : line);
+  }
+  text += "\nplacers (--placer LABEL):\n";
+  for (const scheduler::PlacerSpec& p : s.placers) {
+    placers.push_back(p.label);
+    text += "  " + p.label + (p.label == s.baseline ? "  (baseline)" : "") + "\n";
+  }
+  if (json) {
+    print_json({{"scenario", s.name}, {"points", points}, {"placers", placers}});
+  } else {
+    std::fputs(text.c_str(), stdout);
+  }
+  return 0;
 }
 
 const explore::Point& chosen_point(const explore::Scenario& s, const po::variables_map& vm, const std::string& command) {

@@ -1,6 +1,6 @@
 // What run, plan and simulate share about the scenario they read: the --set and --dim overrides,
 // applied the same way by each (so that `simulate --scenario` rebuilds the problem `plan` placed
-// when given the same ones), and the choice of one sweep point by --point.
+// when given the same ones), and the choice of one sweep point by --point, which --dry-run lists.
 #pragma once
 
 #include <string>
@@ -13,6 +13,9 @@ namespace placesim::cli {
 void add_override_options(po::options_description& opts);  // --set, --dim
 // The scenario file vm["scenario"] names, with the --set overrides in order, then the --dim ones.
 explore::Scenario load_scenario_args(const po::variables_map& vm);
+// `run --dry-run`: the sweep points with their indices (the --point of plan and simulate) and
+// the placers, as lines or one JSON document on stdout; returns the exit code, 0.
+int print_points(const explore::Scenario& s, bool json);
 // The point vm["point"] names; InputError located at `command` when out of range.
 const explore::Point& chosen_point(const explore::Scenario& s, const po::variables_map& vm, const std::string& command);
 

@@ -108,12 +108,14 @@ std::string format_bytes(double bytes) {
   return i == 0 ? fmt::format("{:.0f} B", v) : fmt::format("{:.2f} {}", v, names[i]);
 }
 
-std::string format_seconds(double s) {
+std::string format_seconds(double s, int decimals) {
   const double a = std::fabs(s);
-  if (a >= 1.0 || a == 0.0) return fmt::format("{:.4g} s", s);
-  if (a >= 1e-3) return fmt::format("{:.4g} ms", s * 1e3);
-  if (a >= 1e-6) return fmt::format("{:.4g} us", s * 1e6);
-  return fmt::format("{:.4g} ns", s * 1e9);
+  const auto [scale, unit] = a >= 1.0 || a == 0.0 ? std::pair(1.0, "s")
+                             : a >= 1e-3          ? std::pair(1e3, "ms")
+                             : a >= 1e-6          ? std::pair(1e6, "us")
+                                                  : std::pair(1e9, "ns");
+  if (decimals < 0) return fmt::format("{:.4g} {}", s * scale, unit);
+  return fmt::format("{:.{}f} {}", s * scale, decimals, unit);
 }
 
 }  // namespace placesim::units

@@ -17,8 +17,10 @@ double parse_duration(std::string_view text);    // "5us", "1.2ms", "30s", "200n
 double parse_flops(std::string_view text);       // "125TFLOPS", "15.7 TFLOP/s"
 double parse_frequency(std::string_view text);   // "1500MHz", "1.5GHz"
 
-// "1.5 GiB", "12.0 GB/s", "3.2 ms": for tables and messages.
+// "1.5 GiB", "12.0 GB/s", "3.2 ms": for tables and messages. A duration takes the unit (ns, us,
+// ms, s) its magnitude reads best in, with four significant digits, or with `decimals` fixed
+// decimals in that unit (tables, where a column's figures should line up to the same digit).
 std::string format_bytes(double bytes);
-std::string format_seconds(double seconds);
+std::string format_seconds(double seconds, int decimals = -1);
 
 }  // namespace placesim::units

@@ -59,7 +59,7 @@ Yaml Yaml::load_string(const std::string& text, const std::string& name) {
 }
 
 SourceLoc Yaml::loc() const {
-  if (!node_.IsDefined()) return SourceLoc{file_};
+  if (!node_.IsDefined() || grafted_) return SourceLoc{file_};
   const YAML::Mark m = node_.Mark();
   if (m.is_null()) return SourceLoc{file_};
   return SourceLoc{file_, m.line + 1, m.column + 1};
@@ -75,12 +75,25 @@ Yaml Yaml::at(std::string_view key) const {
   if (!node_.IsMap()) fail(fmt::format("expected a map with key '{}'", key));
   YAML::Node n = node_[std::string(key)];
   if (!n.IsDefined()) fail(fmt::format("missing key '{}'", key));
-  return Yaml(n, file_);
+  return child(n);
 }
 
 Yaml Yaml::get(std::string_view key) const {
-  if (!node_.IsMap()) return Yaml(YAML::Node(YAML::NodeType::Undefined), file_);
-  return Yaml(node_[std::string(key)], file_);
+  if (!node_.IsMap()) return child(YAML::Node(YAML::NodeType::Undefined));
+  return child(node_[std::string(key)]);
+}
+
+Yaml Yaml::child(const YAML::Node& n) const {
+  if (grafts_ && n.IsDefined())
+    for (const auto& [graft, origin] : *grafts_)
+      if (n.is(graft)) {
+        Yaml g(n, origin);
+        g.grafted_ = true;
+        return g;
+      }
+  Yaml c(n, file_, grafts_);
+  c.grafted_ = grafted_;
+  return c;
 }
 
 void Yaml::allow_keys(std::initializer_list<std::string_view> allowed) const {
@@ -93,7 +106,7 @@ void Yaml::allow_keys(const std::vector<std::string>& allowed) const {
     const std::string k = it->first.Scalar();
     bool ok = false;
     for (const std::string& a : allowed) ok = ok || a == k;
-    if (!ok) Yaml(it->first, file_).fail(unknown_key_message(k, allowed));
+    if (!ok) child(it->first).fail(unknown_key_message(k, allowed));
   }
 }
 
@@ -101,14 +114,14 @@ std::vector<std::pair<std::string, Yaml>> Yaml::entries() const {
   if (!node_.IsMap()) fail("expected a map");
   std::vector<std::pair<std::string, Yaml>> out;
   for (auto it = node_.begin(); it != node_.end(); ++it)
-    out.emplace_back(it->first.Scalar(), Yaml(it->second, file_));
+    out.emplace_back(it->first.Scalar(), child(it->second));
   return out;
 }
 
 std::vector<Yaml> Yaml::items() const {
   if (!node_.IsSequence()) fail("expected a list");
   std::vector<Yaml> out;
-  for (const auto& n : node_) out.emplace_back(n, file_);
+  for (const auto& n : node_) out.push_back(child(n));
   return out;
 }
 

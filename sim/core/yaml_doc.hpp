@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,14 +21,22 @@ namespace placesim {
 
 class Yaml : public LocatedValue<Yaml> {
  public:
+  // Nodes grafted into a document from elsewhere (a `--set key=value` value), each with the name
+  // of where it came from: an error inside one names that ("--set model.batch=-1"), not the
+  // document's file at a line the value never had.
+  using Grafts = std::vector<std::pair<YAML::Node, std::string>>;
+
   Yaml() = default;
-  Yaml(YAML::Node node, std::string file) : node_(std::move(node)), file_(std::move(file)) {}
+  Yaml(YAML::Node node, std::string file, std::shared_ptr<const Grafts> grafts = nullptr)
+      : node_(std::move(node)), file_(std::move(file)), grafts_(std::move(grafts)) {}
   Yaml(const Yaml&) = default;
   // yaml-cpp's Node::operator= overwrites the *content* of the node it is bound to (and so of
   // every other handle to it); a Yaml handle must rebind instead.
   Yaml& operator=(const Yaml& o) {
     node_.reset(o.node_);
     file_ = o.file_;
+    grafts_ = o.grafts_;
+    grafted_ = o.grafted_;
     return *this;
   }
 
@@ -36,6 +45,7 @@ class Yaml : public LocatedValue<Yaml> {
 
   const YAML::Node& node() const { return node_; }
   const std::string& file() const { return file_; }
+  const std::shared_ptr<const Grafts>& grafts() const { return grafts_; }
   SourceLoc loc() const;
   [[noreturn]] void fail(const std::string& what) const;
 
@@ -63,8 +73,12 @@ class Yaml : public LocatedValue<Yaml> {
   bool boolean() const;
 
  private:
+  Yaml child(const YAML::Node& n) const;  // this document's, or a graft's with its name
+
   YAML::Node node_;
   std::string file_;
+  std::shared_ptr<const Grafts> grafts_;
+  bool grafted_ = false;  // inside a graft: its marks are those of its own text, not file_'s
 };
 
 // Emits a YAML node as compact text (for scenario text stored in results, `--set` values).

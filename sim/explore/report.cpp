@@ -185,9 +185,9 @@ Comparison compare(const RunSet& set, const std::string& baseline, Metric metric
 static std::string cell(const std::optional<double>& v, const std::optional<double>& sp,
                         const std::optional<double>& bound, const std::string& status,
                         const std::optional<scheduler::MilpRecord>& milp) {
-  if (!v && bound) return fmt::format(">= {:.4f} ms", *bound * 1e3);
+  if (!v && bound) return ">= " + units::format_seconds(*bound, 4);
   if (!v) return status.empty() ? "-" : status;
-  std::string s = fmt::format("{:.4f} ms", *v * 1e3);
+  std::string s = units::format_seconds(*v, 4);
   if (sp) s += fmt::format(" ({:.2f}x)", *sp);
   if (milp && milp->plan_source != "milp") s += " " + milp->plan_source;
   return s;
@@ -196,7 +196,7 @@ static std::string cell(const std::optional<double>& v, const std::optional<doub
 // The MILP's own plan: its simulated makespan (or "no plan") and the largest gap of its solves.
 static std::string milp_cell(const std::optional<scheduler::MilpRecord>& m, const std::optional<double>& gap) {
   if (!m) return "-";
-  std::string s = m->makespan_s ? fmt::format("{:.4f} ms", *m->makespan_s * 1e3) : std::string("no plan");
+  std::string s = m->makespan_s ? units::format_seconds(*m->makespan_s, 4) : std::string("no plan");
   if (gap) s += std::isfinite(*gap) ? fmt::format(" (gap {:.1f}%)", 100 * *gap) : std::string(" (gap inf)");
   return s;
 }
@@ -254,6 +254,26 @@ std::string format_comparison(const Comparison& c, TableStyle style) {
                        style) +
            render_table(milp, style);
   return out;
+}
+
+std::string format_timing(const RunSet& set) {
+  std::vector<std::string> placers;
+  std::map<int, size_t> row;  // point index -> table row, in order of first appearance
+  std::vector<std::vector<std::string>> table{{"point"}};
+  for (const RunResult& r : set.runs) {
+    const size_t k = std::find(placers.begin(), placers.end(), r.placer) - placers.begin();
+    if (k == placers.size()) {
+      placers.push_back(r.placer);
+      table[0].push_back(r.placer);
+    }
+    auto [it, added] = row.emplace(r.point_index, table.size());
+    if (added) table.push_back({point_label(r.point)});
+    std::vector<std::string>& line = table[it->second];
+    line.resize(k + 2, "-");
+    line[k + 1] = units::format_seconds(r.placement_s, 4);
+  }
+  for (auto& line : table) line.resize(table[0].size(), "-");
+  return "placement time per point (wall clock: a measurement, which differs between runs)\n" + render_table(table, TableStyle::Text);
 }
 
 nlohmann::ordered_json comparison_to_json(const Comparison& c) {

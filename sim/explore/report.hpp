@@ -61,5 +61,7 @@ struct Comparison {
 Comparison compare(const RunSet& set, const std::string& baseline, Metric metric);
 std::string format_comparison(const Comparison& c, TableStyle style = TableStyle::Text);
 nlohmann::ordered_json comparison_to_json(const Comparison& c);
+// Each run's placement_s (the placer's wall-clock time), point by placer: `run --timing`'s table.
+std::string format_timing(const RunSet& set);
 
 }  // namespace placesim::explore

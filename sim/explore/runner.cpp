@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "scheduler/score_plan.hpp"
+#include "sim/core/activity.hpp"
 #include "sim/explore/axis_values.hpp"
 #include "sim/explore/generation_run.hpp"
 #include "sim/explore/report.hpp"
@@ -81,6 +82,7 @@ std::vector<RunResult> run_point(const Scenario& s, const Point& pt, const std::
   RunSet point;  // this point alone: speed-ups compare runs of one point
   point.baseline = s.baseline;
   for (const scheduler::PlacerSpec& placer : s.placers) {
+    const Activity doing(fmt::format("point {} {}", pt.index, placer.label));  // what progress shows as running
     std::string trace_stem;
     if (!trace_dir.empty()) trace_stem = fmt::format("{}/{}-{}", trace_dir, pt.index, file_safe_name(placer.label));
     RunResult r = gen ? run_generation(prob, *gen, placer, trace_stem)

@@ -1,12 +1,16 @@
 #include "sim/explore/scenario.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <fmt/format.h>
 
 #include "hw/topology_yaml.hpp"
+#include "models/cost/cost_models.hpp"
+#include "models/workload.hpp"
 #include "sim/explore/model_spec.hpp"
+#include "sim/explore/placer_needs.hpp"
 
 namespace placesim::explore {
 namespace {
@@ -77,13 +81,14 @@ struct Dimension {
     std::string label;
     std::vector<std::string> keys;
     std::vector<Yaml> values;
+    Yaml where;  // its list of values
   };
   std::vector<Axis> axes;
   size_t size() const { return axes.front().values.size(); }
 };
 
 Dimension::Axis read_axis(const std::string& label, const Yaml& values) {
-  Dimension::Axis a{label, axis_keys(label, values), {}};
+  Dimension::Axis a{label, axis_keys(label, values), {}, values};
   if (!values.is_seq() || values.node().size() == 0) values.fail(fmt::format("sweep axis '{}' needs a non-empty list", label));
   for (const Yaml& v : values.items()) {
     if (a.keys.size() > 1 && (!v.is_seq() || v.node().size() != a.keys.size()))
@@ -93,7 +98,32 @@ Dimension::Axis read_axis(const std::string& label, const Yaml& values) {
   return a;
 }
 
-std::vector<Dimension> read_sweep(const Yaml& sweep) {
+// The keys `--set key=value` overrides name, in order.
+std::vector<std::string> set_keys(const std::vector<std::string>& overrides) {
+  std::vector<std::string> keys;
+  for (const std::string& o : overrides) keys.push_back(o.substr(0, o.find('=')));
+  return keys;
+}
+
+// Whether --set replaces axis `a` (sets its label, or every key it sets): then the key takes the
+// --set value at every point and the axis goes. Setting some of the keys one axis sets together
+// would leave the axis setting the rest: an error naming that --set.
+bool replaced_by_set(const Dimension::Axis& a, const std::vector<std::string>& overrides) {
+  const std::vector<std::string> keys = set_keys(overrides);
+  size_t set = 0;
+  std::string one;
+  for (const std::string& k : a.keys)
+    if (std::find(keys.begin(), keys.end(), k) != keys.end()) ++set, one = k;
+  if (std::find(keys.begin(), keys.end(), a.label) != keys.end() || set == a.keys.size()) return true;
+  if (set == 0) return false;
+  const std::string o = overrides[std::find(keys.begin(), keys.end(), one) - keys.begin()];
+  throw InputError(SourceLoc{"--set " + o},
+                   fmt::format("'{}' is swept together with other keys by axis '{}'; give that axis one value "
+                               "instead: --set '{}=[...]'",
+                               one, a.label, a.label));
+}
+
+std::vector<Dimension> read_sweep(const Yaml& sweep, const std::vector<std::string>& overrides) {
   std::vector<Dimension> dims;
   if (!sweep.defined()) return dims;
   for (auto& [label, values] : sweep.entries()) {
@@ -108,7 +138,8 @@ std::vector<Dimension> read_sweep(const Yaml& sweep) {
     } else {
       d.axes.push_back(read_axis(label, values));
     }
-    dims.push_back(std::move(d));
+    std::erase_if(d.axes, [&](const Dimension::Axis& a) { return replaced_by_set(a, overrides); });
+    if (!d.axes.empty()) dims.push_back(std::move(d));
   }
   return dims;
 }
@@ -132,6 +163,7 @@ void resolve_paths(const YAML::Node& root, const fs::path& dir) {
 Yaml read_scenario(const std::string& path, const std::vector<std::string>& overrides) {
   Yaml doc = Yaml::load_file(path);
   if (!doc.is_map()) doc.fail("expected a scenario (a map with hardware, model and placers)");
+  auto grafts = std::make_shared<Yaml::Grafts>();
   for (const std::string& o : overrides) {
     const size_t eq = o.find('=');
     if (eq == std::string::npos || eq == 0)
@@ -142,10 +174,23 @@ Yaml read_scenario(const std::string& path, const std::vector<std::string>& over
     } catch (const YAML::Exception& e) {
       throw InputError(SourceLoc{"--set"}, fmt::format("malformed value in '{}': {}", o, e.msg));
     }
-    set_path(doc.node(), o.substr(0, eq), value, SourceLoc{"--set " + o});
+    const std::string key = o.substr(0, eq);
+    if (key.find('[') != std::string::npos && key.rfind("sweep.", 0) != 0) {
+      // A joint axis's label ("model.[batch,seq]=[4, 16]"): each of its keys takes its value.
+      const std::vector<std::string> keys = axis_keys(key, Yaml(value, "--set " + o));
+      if (!value.IsSequence() || value.size() != keys.size())
+        throw InputError(SourceLoc{"--set " + o}, fmt::format("expected a list of {} values for '{}'", keys.size(), key));
+      for (size_t j = 0; j < keys.size(); ++j) {
+        set_path(doc.node(), keys[j], value[j], SourceLoc{"--set " + o});
+        grafts->emplace_back(value[j], "--set " + o);
+      }
+      continue;
+    }
+    set_path(doc.node(), key, value, SourceLoc{"--set " + o});
+    grafts->emplace_back(value, "--set " + o);
   }
   resolve_paths(doc.node(), fs::path(path).parent_path());
-  return doc;
+  return Yaml(doc.node(), doc.file(), std::move(grafts));
 }
 
 // The most sweep points a scenario may have: each point is a problem to build, place and
@@ -161,7 +206,9 @@ void expand(Scenario& s, const std::vector<Dimension>& dims, const Yaml& sweep) 
   for (size_t i = 0; i < total; ++i) {
     Point p;
     p.index = static_cast<int>(i);
-    p.root = read_scenario(s.file, s.overrides).node();
+    const Yaml doc = read_scenario(s.file, s.overrides);
+    p.root = doc.node();
+    p.grafts = doc.grafts();
     p.root.remove("sweep");
     size_t rest = i;
     std::vector<size_t> idx(dims.size());
@@ -182,6 +229,59 @@ void expand(Scenario& s, const std::vector<Dimension>& dims, const Yaml& sweep) 
     resolve_paths(p.root, fs::path(s.file).parent_path());  // a swept model.file or hardware too
     s.points.push_back(std::move(p));
   }
+}
+
+// A scenario's top-level keys.
+const std::vector<std::string> kScenarioKeys = {"name",    "description", "hardware", "model", "weights",    "cost",
+                                                "placers", "baseline",    "sweep",    "seed",  "collectives"};
+
+// The keys `model` (a workload's) and `cost` (a cost model's) take at point p, besides the one
+// naming them; empty when that entry is absent or names nothing known (which it reports itself).
+std::vector<std::string> keys_of(const Yaml& root, const std::string& entry) {
+  const Yaml e = root.get(entry);
+  if (!e.is_map()) return {};
+  const std::vector<OptionSpec>* options = nullptr;
+  const std::string name_key = entry == "model" ? "generator" : "name";
+  if (entry == "model" && !e.has("generator") && e.has("file") && e.at("file").is_scalar()) {
+    options = &models::workloads().get(models::importer_for(e.at("file").str())).options;
+  } else if (e.has(name_key) && e.at(name_key).is_scalar()) {
+    const std::string name = e.at(name_key).str();
+    if (entry == "model" && models::workloads().has(name)) options = &models::workloads().get(name).options;
+    if (entry == "cost" && models::cost_models().has(name)) options = &models::cost_models().get(name).options;
+  }
+  if (!options) return {};
+  std::vector<std::string> keys = {name_key};
+  for (const OptionSpec& o : *options) keys.push_back(o.name);
+  return keys;
+}
+
+// Each axis key names a key a scenario has: one of its top-level keys and, under `model`, `cost`
+// and `collectives`, a key that entry takes at every point. Checked before any point runs, at
+// the axis, so that a misspelt axis is an error and not a value nothing reads.
+void check_axis_keys(const std::vector<Dimension>& dims, const Scenario& s) {
+  auto list = [](const std::vector<std::string>& v) {
+    std::string out;
+    for (const std::string& k : v) out += (out.empty() ? "" : ", ") + k;
+    return out;
+  };
+  for (const Dimension& d : dims)
+    for (const Dimension::Axis& a : d.axes)
+      for (const std::string& key : a.keys) {
+        const std::vector<std::string> parts = split_path(key);
+        if (parts[0] == "sweep" || std::find(kScenarioKeys.begin(), kScenarioKeys.end(), parts[0]) == kScenarioKeys.end())
+          a.where.fail(fmt::format("sweep axis '{}' sets '{}', and a scenario has no key '{}' (expected one of: {})",
+                                   a.label, key, parts[0], list(kScenarioKeys)));
+        if (parts.size() < 2 || (parts[0] != "model" && parts[0] != "cost" && parts[0] != "collectives")) continue;
+        for (const Point& p : s.points) {
+          const Yaml root = point_yaml(s, p);
+          const std::string& sub = parts[1];
+          std::vector<std::string> known = parts[0] == "collectives" ? std::vector<std::string>{"fidelity"}
+                                                                     : keys_of(root, parts[0]);
+          if (known.empty() || std::find(known.begin(), known.end(), sub) != known.end()) continue;
+          a.where.fail(fmt::format("sweep axis '{}' sets '{}', and {} takes no key '{}' (its keys: {})", a.label, key,
+                                   parts[0], sub, list(known)));
+        }
+      }
 }
 
 scheduler::WeightsMode weights_of(const Yaml& w) {
@@ -224,8 +324,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   s.file = path;
   s.overrides = overrides;
   Yaml doc = read_scenario(path, overrides);
-  doc.allow_keys({"name", "description", "hardware", "model", "weights", "cost", "placers", "baseline", "sweep", "seed",
-                  "collectives"});
+  doc.allow_keys(kScenarioKeys);
   s.root = doc;
   s.name = doc.str_or("name", fs::path(path).stem().string());
   // The name makes the default output path (results/<name>.h5): it must stay a file name there.
@@ -257,20 +356,24 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
     if (!found) b.fail(fmt::format("baseline '{}' is not one of this scenario's placers", s.baseline));
   }
 
-  const std::vector<Dimension> dims = read_sweep(doc.get("sweep"));
+  const std::vector<Dimension> dims = read_sweep(doc.get("sweep"), overrides);
   for (auto& d : dims)
     for (auto& a : d.axes) s.axes.push_back(a.label);
   expand(s, dims, doc.get("sweep"));
+  check_axis_keys(dims, s);
+  for (size_t i = 0; i < s.placers.size(); ++i) check_placer_needs(s, s.placers[i], doc.at("placers").items()[i]);
   s.text = YAML::Dump(doc.node()) + "\n";
   return s;
 }
 
+Yaml point_yaml(const Scenario& s, const Point& p) { return Yaml(p.root, s.file, p.grafts); }
+
 scheduler::Problem build_problem(const Scenario& s, const Point& pt) {
-  return build_problem(s, pt, build_model(Yaml(pt.root, s.file).at("model"), s.seed));
+  return build_problem(s, pt, build_model(point_yaml(s, pt).at("model"), s.seed));
 }
 
 scheduler::Problem build_problem(const Scenario& s, const Point& pt, models::Graph graph) {
-  const Yaml root(pt.root, s.file);
+  const Yaml root = point_yaml(s, pt);
   scheduler::Problem p;
   p.topo = std::make_shared<const hw::Topology>(hw::load_topology(root.at("hardware")));
   p.graph = std::make_shared<const models::Graph>(std::move(graph));
@@ -282,7 +385,7 @@ scheduler::Problem build_problem(const Scenario& s, const Point& pt, models::Gra
 }
 
 std::optional<models::Generation> point_generation(const Scenario& s, const Point& pt) {
-  return build_generation(Yaml(pt.root, s.file).at("model"), s.seed);
+  return build_generation(point_yaml(s, pt).at("model"), s.seed);
 }
 
 }  // namespace placesim::explore

@@ -17,10 +17,13 @@
 //     zip: {model.seq: [32, 64], model.batch: [1, 2]}  # axes advanced together
 //   seed: 1
 //
-// `--set key=value` overrides apply before the sweep is expanded; the value is YAML.
+// `--set key=value` overrides apply before the sweep is expanded; the value is YAML. A --set on a
+// swept key (an axis's label or key) replaces that axis: the key takes the one value at every
+// point. `--set sweep.AXIS=[...]` gives an axis other values.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -39,6 +42,7 @@ struct Point {
   int index = 0;
   std::vector<std::pair<std::string, std::string>> values;  // axis label -> value (YAML text)
   YAML::Node root;
+  std::shared_ptr<const Yaml::Grafts> grafts;  // root's --set values, which errors name as such
 };
 
 struct Scenario {
@@ -57,6 +61,10 @@ struct Scenario {
 
 // Reads, applies overrides ("key=value"), checks keys, placers and the sweep, expands points.
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {});
+
+// Point p's scenario, read with locations: the scenario file's, and "--set key=value" in a value
+// --set gave.
+Yaml point_yaml(const Scenario& s, const Point& p);
 
 // Builds the problem of one point (topology, graph, cost model, weights): InputError on bad
 // hardware or model descriptions, with their locations.

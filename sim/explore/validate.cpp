@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "scheduler/lower.hpp"
+#include "sim/core/activity.hpp"
 #include "sim/core/file_io.hpp"
 #include "sim/core/log.hpp"
 #include "sim/engine/executor.hpp"
@@ -76,12 +77,16 @@ ValidateSet validate_scenario(const Scenario& s, const ValidateOptions& opts) {
   set.hardware_text = s.hardware_text;
   // 0 stands for "as placed" when no core counts are asked for.
   const std::vector<int> counts = opts.cpu_cores.empty() ? std::vector<int>{0} : opts.cpu_cores;
+  const int total = static_cast<int>(s.points.size() * s.placers.size() * counts.size());
   for (const Point& pt : s.points) {
     const scheduler::Problem prob = build_problem(s, pt);
     for (const scheduler::PlacerSpec& placer : s.placers) {
+      const Activity placing(fmt::format("point {} {}", pt.index, placer.label));
       const SingleRun placed = run_placer(prob, placer, "");
       for (int k : counts) {
-        log().info("validate: point {} placer {}{}", pt.index, placer.label, k > 0 ? fmt::format(" on {} cores", k) : "");
+        const Activity measuring(fmt::format("point {} {}{}", pt.index, placer.label,
+                                             k > 0 ? fmt::format(" on {} cores", k) : ""));
+        log().info("validate: {}", current_activity());
         ValidateRun v;
         v.result = placed.result;
         v.result.point_index = pt.index;
@@ -96,6 +101,7 @@ ValidateSet validate_scenario(const Scenario& s, const ValidateOptions& opts) {
           measure(v, prob, k > 0 ? on_cpu_cores(prob, *placed.plan, k) : *placed.plan, opts, stem);
         }
         set.runs.push_back(std::move(v));
+        if (opts.progress) opts.progress(static_cast<int>(set.runs.size()), total);
       }
     }
   }
@@ -129,18 +135,18 @@ nlohmann::ordered_json to_json(const ValidateSet& v) {
 }
 
 std::string format_table(const ValidateSet& v) {
-  std::string t = fmt::format("{} on backend {}\n{:<28} {:<16} {:>12} {:>12} {:>8} {:>10} {:>10} {:>7} {:>9} {:>9}  {}\n",
-                              v.scenario, v.backend, "point", "placer", "predicted ms", "measured ms", "error",
+  std::string t = fmt::format("{} on backend {}\n{:<28} {:<16} {:>12} {:>12} {:>11} {:>10} {:>10} {:>7} {:>9} {:>9}  {}\n",
+                              v.scenario, v.backend, "point", "placer", "predicted ms", "measured ms", "model_error",
                               "fastest ms", "slowest ms", "spread", "task mean", "task p95", "status");
   for (const ValidateRun& r : v.runs) {
     if (!r.diff) {
-      t += fmt::format("{:<28} {:<16} {:>12} {:>12} {:>8} {:>10} {:>10} {:>7} {:>9} {:>9}  {} {}\n", point_text(r.result),
+      t += fmt::format("{:<28} {:<16} {:>12} {:>12} {:>11} {:>10} {:>10} {:>7} {:>9} {:>9}  {} {}\n", point_text(r.result),
                        r.result.placer, "-", "-", "-", "-", "-", "-", "-", "-", scheduler::to_string(r.result.status), r.result.message);
       continue;
     }
     const trace::TraceDiff& d = *r.diff;
-    t += fmt::format("{:<28} {:<16} {:>12.3f} {:>12.3f} {:>7.1f}% {:>10.3f} {:>10.3f} {:>6.1f}% {:>8.1f}% {:>8.1f}%  {}\n",
-                     point_text(r.result), r.result.placer, d.predicted_s * 1e3, d.measured_s * 1e3, 100 * d.error,
+    t += fmt::format("{:<28} {:<16} {:>12.3f} {:>12.3f} {:>10.1f}% {:>10.3f} {:>10.3f} {:>6.1f}% {:>8.1f}% {:>8.1f}%  {}\n",
+                     point_text(r.result), r.result.placer, d.predicted_s * 1e3, d.measured_s * 1e3, 100 * d.model_error,
                      r.spread.min_s * 1e3, r.spread.max_s * 1e3, 100 * r.spread.relative, 100 * d.mean_abs_error,
                      100 * d.p95_abs_error, scheduler::to_string(r.result.status));
   }

@@ -13,6 +13,8 @@
 // and slowest makespan beside the median one), so noise is not mistaken for model error.
 #pragma once
 
+#include <functional>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +33,7 @@ struct ValidateOptions {
   backend::BackendOptions run;
   std::string trace_dir;       // when set: <point>-<placer>[-<k>cores].predicted.json, .measured.json
   std::vector<int> cpu_cores;  // when set: every plan once per core count, as above
+  std::function<void(int, int)> progress;  // after each run: runs done, runs in all
 };
 
 // The recorded repeats of one measured run: their makespans, fastest and slowest.
@@ -57,10 +60,10 @@ struct ValidateSet {
 ValidateSet validate_scenario(const Scenario& s, const ValidateOptions& opts);
 
 // {"backend", "scenario", "runs": [{"point", "placer", "status", "message", then the fields of
-// trace::to_json: "predicted_s", "measured_s", "error", "task_error", "worst_tasks", then
+// trace::to_json: "predicted_s", "measured_s", "model_error", "task_error", "worst_tasks", then
 // "repeats": {"makespans_s": [...], "min_s", "max_s", "spread"}}]}
 nlohmann::ordered_json to_json(const ValidateSet& v);
-// A table: point, placer, predicted and measured makespan, error, the repeats' fastest and
+// A table: point, placer, predicted and measured makespan, model_error, the repeats' fastest and
 // slowest makespan and their spread, per-task mean and p95.
 std::string format_table(const ValidateSet& v);
 

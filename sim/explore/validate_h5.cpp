@@ -23,7 +23,7 @@ struct RunRow {
   const char* placer;
   const char* status;
   const char* message;
-  double predicted_s, measured_s, error, task_mean, task_p95;
+  double predicted_s, measured_s, model_error, task_mean, task_p95;
   int compared, skipped;
   double fastest_s, slowest_s, spread;
   int repeats;
@@ -53,7 +53,7 @@ void write_file(const std::string& path, const ValidateSet& v, const std::string
       const trace::TraceDiff& d = *r.diff;
       row.predicted_s = d.predicted_s;
       row.measured_s = d.measured_s;
-      row.error = d.error;
+      row.model_error = d.model_error;
       row.task_mean = d.mean_abs_error;
       row.task_p95 = d.p95_abs_error;
       row.compared = static_cast<int>(d.tasks.size());
@@ -76,7 +76,7 @@ void write_file(const std::string& path, const ValidateSet& v, const std::string
   check(H5Tinsert(run_type, "message", HOFFSET(RunRow, message), str), "message");
   check(H5Tinsert(run_type, "predicted_s", HOFFSET(RunRow, predicted_s), H5T_NATIVE_DOUBLE), "predicted_s");
   check(H5Tinsert(run_type, "measured_s", HOFFSET(RunRow, measured_s), H5T_NATIVE_DOUBLE), "measured_s");
-  check(H5Tinsert(run_type, "error", HOFFSET(RunRow, error), H5T_NATIVE_DOUBLE), "error");
+  check(H5Tinsert(run_type, "model_error", HOFFSET(RunRow, model_error), H5T_NATIVE_DOUBLE), "model_error");
   check(H5Tinsert(run_type, "task_mean", HOFFSET(RunRow, task_mean), H5T_NATIVE_DOUBLE), "task_mean");
   check(H5Tinsert(run_type, "task_p95", HOFFSET(RunRow, task_p95), H5T_NATIVE_DOUBLE), "task_p95");
   check(H5Tinsert(run_type, "compared", HOFFSET(RunRow, compared), H5T_NATIVE_INT), "compared");

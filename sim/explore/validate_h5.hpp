@@ -2,7 +2,10 @@
 // because a measurement is not reproducible the way a simulation is and its schema differs.
 //
 //   validation        one row per run: point (JSON object text), placer, status, message,
-//                     predicted_s, measured_s, error, task_mean, task_p95, compared, skipped,
+//                     predicted_s, measured_s, model_error ((predicted - measured) / measured;
+//                     files before it have `error`, the opposite sign: (measured - predicted) /
+//                     measured, which scripts/validate_table.py still reads), task_mean,
+//                     task_p95, compared, skipped,
 //                     then the recorded repeats: fastest_s, slowest_s, spread ((slowest -
 //                     fastest) / measured_s), repeats (NaN / 0 where the run was not measured)
 //   validation_tasks  one row per compared task: run (row of `validation`), task (TaskId),

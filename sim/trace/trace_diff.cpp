@@ -17,15 +17,15 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 TimePs duration(const engine::TaskRecord& r) { return r.end - r.start; }
 
-// (measured - predicted) / measured, from exact integer differences.
-double relative_error(TimePs measured, TimePs predicted) {
-  return static_cast<double>(measured - predicted) / static_cast<double>(measured);
+// (predicted - measured) / measured, from exact integer differences.
+double model_error(TimePs measured, TimePs predicted) {
+  return static_cast<double>(predicted - measured) / static_cast<double>(measured);
 }
 
-// |error| descending, then TaskId ascending: a total order, so the result is deterministic.
+// |model_error| descending, then TaskId ascending: a total order, so the result is deterministic.
 bool worse(const TaskError& a, const TaskError& b) {
-  const double ea = std::abs(a.error);
-  const double eb = std::abs(b.error);
+  const double ea = std::abs(a.model_error);
+  const double eb = std::abs(b.model_error);
   if (ea != eb) return ea > eb;
   return a.task < b.task;
 }
@@ -38,7 +38,7 @@ TraceDiff diff_traces(const TaskGraph& g, const Trace& predicted, const Trace& m
   TraceDiff d;
   d.predicted_s = to_seconds(predicted.makespan);
   d.measured_s = to_seconds(measured.makespan);
-  d.error = measured.makespan > 0 ? relative_error(measured.makespan, predicted.makespan) : kNaN;
+  d.model_error = measured.makespan > 0 ? model_error(measured.makespan, predicted.makespan) : kNaN;
 
   for (std::size_t i = 0; i < g.tasks.size(); ++i) {
     const TimePs m = duration(measured.tasks[i]);
@@ -48,7 +48,7 @@ TraceDiff diff_traces(const TaskGraph& g, const Trace& predicted, const Trace& m
     }
     const TimePs p = duration(predicted.tasks[i]);
     d.tasks.push_back(
-        {static_cast<engine::TaskId>(i), g.tasks[i].name, to_seconds(p), to_seconds(m), relative_error(m, p)});
+        {static_cast<engine::TaskId>(i), g.tasks[i].name, to_seconds(p), to_seconds(m), model_error(m, p)});
   }
 
   if (d.tasks.empty()) {
@@ -60,7 +60,7 @@ TraceDiff diff_traces(const TaskGraph& g, const Trace& predicted, const Trace& m
   abs_errors.reserve(d.tasks.size());
   double sum = 0;
   for (const TaskError& e : d.tasks) {
-    abs_errors.push_back(std::abs(e.error));
+    abs_errors.push_back(std::abs(e.model_error));
     sum += abs_errors.back();
   }
   d.mean_abs_error = sum / static_cast<double>(abs_errors.size());
@@ -80,7 +80,7 @@ nlohmann::ordered_json to_json(const TraceDiff& d) {
   nlohmann::ordered_json j;
   j["predicted_s"] = d.predicted_s;
   j["measured_s"] = d.measured_s;
-  j["error"] = d.error;
+  j["model_error"] = d.model_error;
   j["task_error"] = {{"mean", d.mean_abs_error},
                      {"p95", d.p95_abs_error},
                      {"compared", d.tasks.size()},
@@ -91,7 +91,7 @@ nlohmann::ordered_json to_json(const TraceDiff& d) {
                                 {"name", e.name},
                                 {"predicted_s", e.predicted_s},
                                 {"measured_s", e.measured_s},
-                                {"error", e.error}});
+                                {"model_error", e.model_error}});
   }
   return j;
 }

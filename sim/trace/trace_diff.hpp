@@ -2,12 +2,13 @@
 // (DESIGN.md, "Trace"; used by `placesim validate`).
 //
 // A task's duration is end - start (its latency phase included). Its error is relative to the
-// measurement:   error = (measured - predicted) / measured,
-// positive when the simulator is optimistic. Tasks measured at zero duration have no relative
+// measurement:   model_error = (predicted - measured) / measured,
+// negative when the simulator is optimistic (the sign of `run`'s prediction_error = (predicted -
+// simulated) / simulated: docs/results.md). Tasks measured at zero duration have no relative
 // error; they are counted in `skipped` and left out of every statistic. Over the compared tasks:
-//   mean = the mean of |error|,
-//   p95  = the nearest-rank 95th percentile of |error|: the ceil(0.95 n)-th smallest,
-//   worst = the tasks with the largest |error|, largest first (ties: lower TaskId first).
+//   mean = the mean of |model_error|,
+//   p95  = the nearest-rank 95th percentile of |model_error|: the ceil(0.95 n)-th smallest,
+//   worst = the tasks with the largest |model_error|, largest first (ties: lower TaskId first).
 // With no task compared, mean and p95 are NaN (null in JSON); likewise the makespan error when
 // the measured makespan is 0.
 #pragma once
@@ -28,13 +29,13 @@ struct TaskError {
   std::string name;
   double predicted_s = 0;
   double measured_s = 0;
-  double error = 0;  // (measured - predicted) / measured
+  double model_error = 0;  // (predicted - measured) / measured
 };
 
 struct TraceDiff {
   double predicted_s = 0;     // predicted makespan
   double measured_s = 0;      // measured makespan
-  double error = 0;           // (measured_s - predicted_s) / measured_s
+  double model_error = 0;     // (predicted_s - measured_s) / measured_s
   std::vector<TaskError> tasks;  // every compared task, in TaskId order
   int skipped = 0;               // tasks measured at zero duration
   double mean_abs_error = 0;
@@ -47,8 +48,8 @@ inline constexpr std::size_t kDefaultWorstTasks = 10;
 TraceDiff diff_traces(const engine::TaskGraph& g, const engine::Trace& predicted,
                       const engine::Trace& measured, std::size_t worst_n = kDefaultWorstTasks);
 
-// {"predicted_s", "measured_s", "error", "task_error": {"mean", "p95", "compared", "skipped"},
-//  "worst_tasks": [{"task", "name", "predicted_s", "measured_s", "error"}...]}: the per-run
+// {"predicted_s", "measured_s", "model_error", "task_error": {"mean", "p95", "compared", "skipped"},
+//  "worst_tasks": [{"task", "name", "predicted_s", "measured_s", "model_error"}...]}: the per-run
 // fields of `placesim validate --json`, keys in this order.
 nlohmann::ordered_json to_json(const TraceDiff& d);
 

@@ -55,7 +55,7 @@ TEST(Cli, MilpScenarioWithNodeLimitsGivesByteIdenticalJson) {
                               "name: milp\n"
                               "hardware: sortinghat-v100\n"
                               "model: {generator: transformer, arch: gpt2-large, layers: 1, batch: 1, seq: 32, phase: prefill}\n"
-                              "weights: host\n"
+                              "weights: resident\n"  // milp-moirai needs it (docs/placers.md)
                               "placers:\n"
                               "  - {name: milp-sortinghat, time_limit: 600, submodel_limit: 600, node_limit: 30}\n"
                               "  - {name: milp-moirai, time_limit: 600, node_limit: 30}\n");

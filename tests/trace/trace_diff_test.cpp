@@ -27,7 +27,7 @@ TEST(TraceDiff, PerTaskAndMakespanErrors) {
   const TraceDiff d = diff_traces(sample_graph(), sample_trace(), measured_trace());
   EXPECT_DOUBLE_EQ(d.predicted_s, 171e-6);
   EXPECT_DOUBLE_EQ(d.measured_s, 185e-6);
-  EXPECT_DOUBLE_EQ(d.error, (185.0 - 171.0) / 185.0);
+  EXPECT_DOUBLE_EQ(d.model_error, (171.0 - 185.0) / 185.0);
 
   ASSERT_EQ(d.tasks.size(), 3u);
   EXPECT_EQ(d.skipped, 0);
@@ -35,9 +35,9 @@ TEST(TraceDiff, PerTaskAndMakespanErrors) {
   EXPECT_EQ(d.tasks[0].name, "copy w");
   EXPECT_DOUBLE_EQ(d.tasks[0].predicted_s, 101e-6);
   EXPECT_DOUBLE_EQ(d.tasks[0].measured_s, 125e-6);
-  EXPECT_DOUBLE_EQ(d.tasks[0].error, 24.0 / 125.0);
-  EXPECT_DOUBLE_EQ(d.tasks[1].error, -10.0 / 40.0);
-  EXPECT_DOUBLE_EQ(d.tasks[2].error, 0.0);
+  EXPECT_DOUBLE_EQ(d.tasks[0].model_error, -24.0 / 125.0);
+  EXPECT_DOUBLE_EQ(d.tasks[1].model_error, 10.0 / 40.0);
+  EXPECT_DOUBLE_EQ(d.tasks[2].model_error, 0.0);
 
   EXPECT_DOUBLE_EQ(d.mean_abs_error, (24.0 / 125.0 + 0.25 + 0.0) / 3.0);
   EXPECT_DOUBLE_EQ(d.p95_abs_error, 0.25);  // rank ceil(0.95 * 3) = 3 of {0, 0.192, 0.25}
@@ -85,7 +85,7 @@ TEST(TraceDiff, ZeroMeasuredDurationsAreSkipped) {
   EXPECT_EQ(none.skipped, 3);
   EXPECT_TRUE(std::isnan(none.mean_abs_error));
   EXPECT_TRUE(std::isnan(none.p95_abs_error));
-  EXPECT_TRUE(std::isnan(none.error));
+  EXPECT_TRUE(std::isnan(none.model_error));
   EXPECT_EQ(to_json(none)["task_error"]["mean"].dump(), "null");
 }
 
@@ -93,7 +93,7 @@ TEST(TraceDiffJson, MatchesValidateOutput) {
   const nlohmann::ordered_json j = to_json(diff_traces(sample_graph(), sample_trace(), measured_trace(), 1));
   std::vector<std::string> keys;
   for (const auto& [key, value] : j.items()) keys.push_back(key);
-  EXPECT_EQ(keys, (std::vector<std::string>{"predicted_s", "measured_s", "error", "task_error", "worst_tasks"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"predicted_s", "measured_s", "model_error", "task_error", "worst_tasks"}));
   EXPECT_EQ(j["task_error"]["compared"], 3);
   EXPECT_DOUBLE_EQ(j["task_error"]["p95"].get<double>(), 0.25);
   ASSERT_EQ(j["worst_tasks"].size(), 1u);

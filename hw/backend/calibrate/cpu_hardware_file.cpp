@@ -37,7 +37,7 @@ std::string cpu_hardware_yaml(const CpuCalibration& c, const std::string& name, 
   std::string y;
   y += fmt::format("# This machine, measured by: {}\n# on {} (UTC): {} interleaved rounds, the median of each point.\n",
                    command, date, c.rounds);
-  y += "# Fits t = alpha + beta * x (ScheInfer Eq. 3) in the form of its Table I (seconds; x in FLOPs for\n";
+  y += "# Fits t = alpha + beta * x (the linear cost model: README \"Cost models\"; seconds; x in FLOPs for\n";
   y += "# GEMM, with beta2 per byte of its operands, bytes otherwise; launch is a constant: its standard\n";
   y += "# deviation replaces r^2):\n#\n";
   y += fmt::format("#            {:>12} {:>12} {:>12} {:>12}\n", "CPU GEMM", "stream", "copy", "launch");

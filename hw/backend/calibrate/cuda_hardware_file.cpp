@@ -21,10 +21,10 @@ std::string cuda_hardware_yaml(const CudaCalibration& c, const std::string& name
   char date[32];
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
-  std::string y = fmt::format("# {} measured by: {}\n# on {} (UTC). Fits t = alpha + beta * x (ScheInfer Eq. 3), in the form of\n",
+  std::string y = fmt::format("# {} measured by: {}\n# on {} (UTC). Fits t = alpha + beta * x (the linear cost model: README \"Cost models\"),\n",
                               c.gpu_name, command, date);
-  y += "# ScheInfer's Table I (seconds; x in FLOPs for GEMM, bytes for copies; launch is a constant:\n";
-  y += "# its standard deviation replaces r^2):\n#\n";
+  y += "# in seconds; x in FLOPs for GEMM, bytes for copies; launch is a constant (its standard\n";
+  y += "# deviation replaces r^2):\n#\n";
   y += fmt::format("#   {:<8}{:>12}{:>12}{:>12}{:>12}{:>12}{:>12}{:>12}\n", "", "GEMM FP32", "GEMM FP16", "D2D", "H2D pin",
                    "H2D page", "D2H pin", "launch");
   y += table_row("alpha", {c.gemm_fp32.alpha, c.gemm_fp16.alpha, c.d2d.alpha, c.h2d_pinned.alpha, c.h2d_pageable.alpha,

@@ -201,7 +201,7 @@ class MilpMoirai final : public Placer {
     if (p.weights == WeightsMode::Host) {
       PlacerResult r;
       r.status = RunStatus::Error;
-      r.message = "milp-moirai models weights resident, as MOIRAI assumes (moirai.md III-A); it has no parameter "
+      r.message = "milp-moirai models weights resident, as MOIRAI assumes (docs/placers.md); it has no parameter "
                   "copies: use weights: resident";
       return r;
     }
@@ -384,17 +384,18 @@ void register_milp_moirai(Registry<PlacerEntry>& r) {
   std::vector<OptionSpec> options = milp_option_specs("60");
   for (OptionSpec& o : options)
     if (o.name == "warm") o.default_value = "[heft, m-etf, single-device]";
-  options.push_back({"coarsen", "true", "group ops by GCOF (MOIRAI Algorithm 1); a group is placed together"});
+  options.push_back({"coarsen", "true", "group ops by GCOF (MOIRAI's coarsening); a group is placed together"});
   options.push_back({"fusion", "[eigen, epilogue]",
-                     "GCOF's fusion rules, as built-in sets: eigen (MOIRAI Table I: conv/bn/relu) and epilogue "
+                     "GCOF's fusion rules, as built-in sets: eigen (MOIRAI's: conv/bn/relu) and epilogue "
                      "(GEMM epilogues: matmul + add / gelu / swiglu, what transformers fuse)"});
   options.push_back({"window", "auto",
                      "auto: one MILP over the whole (coarsened) graph, and windows of 30 tasks only when it ends "
                      "without a plan in its limits (it gets half the time); a number: most tasks per MILP, larger "
                      "graphs cut at dominator points into windows solved in order"});
   r.add("milp-moirai",
-        {"MOIRAI (moirai.md III): GCOF coarsening and the MILP of Eq. 4-8 on the augmented DAG, solved by CBC",
-         std::move(options), PlacerKind::Milp, [](const PlacerOptions& o) { return std::make_unique<MilpMoirai>(o); }});
+        {"MOIRAI (docs/placers.md): GCOF coarsening and its MILP on the augmented DAG, solved by CBC",
+         std::move(options), PlacerKind::Milp, [](const PlacerOptions& o) { return std::make_unique<MilpMoirai>(o); },
+         /*splits_ops=*/false, /*offload=*/false, PlacerNeeds{.resident_weights = true}});
 }
 
 }  // namespace placesim::scheduler

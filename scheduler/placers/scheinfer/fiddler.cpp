@@ -121,7 +121,8 @@ void register_fiddler(Registry<PlacerEntry>& r) {
         {"Fiddler: experts (a dense MLP: one per layer) on the GPU by popularity while memory lasts, the rest "
          "computed on the CPU, expert weights never copied; every other op on the GPU",
          offload::SetupOptions::specs(), PlacerKind::Heuristic,
-         [](const PlacerOptions& o) { return std::make_unique<Fiddler>(o); }, false, true});
+         [](const PlacerOptions& o) { return std::make_unique<Fiddler>(o); },
+         /*splits_ops=*/false, /*offload=*/true, PlacerNeeds{.gpu = true, .cpu = true, .transformer = true}});
 }
 
 }  // namespace placesim::scheduler

@@ -96,8 +96,8 @@ void register_llamacpp_offload(Registry<PlacerEntry>& r) {
   r.add("llamacpp-offload",
         {"llama.cpp's --n-gpu-layers: the last whole layers on the GPU (weights and KV cache resident), the rest on "
          "the CPU; the output layer on the GPU only when every layer is",
-         opts, PlacerKind::Heuristic, [](const PlacerOptions& o) { return std::make_unique<LlamaCppOffload>(o); }, false,
-         true});
+         opts, PlacerKind::Heuristic, [](const PlacerOptions& o) { return std::make_unique<LlamaCppOffload>(o); },
+         /*splits_ops=*/false, /*offload=*/true, PlacerNeeds{.gpu = true, .cpu = true, .transformer = true}});
 }
 
 }  // namespace placesim::scheduler

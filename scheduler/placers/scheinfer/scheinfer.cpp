@@ -85,8 +85,8 @@ class ScheInfer final : public Placer {
                    {"eq5_ffn_seconds", eq5},
                    {"fits", {{"gpu", {hw.gpu.alpha, hw.gpu.beta}}, {"cpu", {hw.cpu.alpha, hw.cpu.beta}},
                              {"c2g", {hw.c2g.alpha, hw.c2g.beta}}, {"launch", hw.launch}}}};
-    res.message = fmt::format("FFN weights {:.2f} GB: {:.2f} GB resident on {} (GG, {}), the rest on {}; Eq. 5 puts "
-                              "the FFN blocks at {:.4g} s{}",
+    res.message = fmt::format("FFN weights {:.2f} GB: {:.2f} GB resident on {} (GG, {}), the rest on {}; its time model "
+                              "puts the FFN blocks at {:.4g} s{}",
                               in.ffn_bytes / 1e9, gg_bytes / 1e9, topo.devices[s.gpu].id, gg.source,
                               topo.devices[s.cpu].id, eq5, in.prompt ? " (prompt, with n_g per layer)" : "");
     return res;
@@ -101,11 +101,12 @@ class ScheInfer final : public Placer {
 
 void register_scheinfer(Registry<PlacerEntry>& r) {
   std::vector<OptionSpec> opts = offload::SetupOptions::specs();
-  opts.push_back({"steps", "10", "n_G of Eq. 14: r_GG per layer takes the values i / steps"});
+  opts.push_back({"steps", "10", "r_GG (the share resident on the GPU) per layer takes the values i / steps"});
   r.add("scheinfer",
         {"ScheInfer: each FFN weight sliced CC (CPU) / CG (copied per use) / GG (resident on the GPU), rates by "
-         "Eq. 6-15 from fits profiled on the cost model; the rest on the GPU; four streams with host launches",
-         opts, PlacerKind::Heuristic, [](const PlacerOptions& o) { return std::make_unique<ScheInfer>(o); }, true, true});
+         "its solver from fits profiled on the cost model (docs/placers.md); the rest on the GPU; four streams with host launches",
+         opts, PlacerKind::Heuristic, [](const PlacerOptions& o) { return std::make_unique<ScheInfer>(o); },
+         /*splits_ops=*/true, /*offload=*/true, PlacerNeeds{.gpu = true, .cpu = true, .transformer = true}});
 }
 
 }  // namespace placesim::scheduler

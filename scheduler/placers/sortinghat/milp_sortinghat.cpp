@@ -67,10 +67,10 @@ std::vector<OptionSpec> common_options() {
   // DeepPlan joins the warm starts: it is the paper's strongest baseline under weights: host.
   for (OptionSpec& spec : o)
     if (spec.name == "warm") spec.default_value = "[heft, single-device, deepplan]";
-  o.push_back({"q", "4", "subgraph slots per GPU and submodel (the paper: 6)"});
+  o.push_back({"q", "4", "subgraph slots per GPU and submodel (SortingHat uses 6)"});
   o.push_back({"ndom", "1", "partition points (dominators) per submodel"});
   o.push_back({"gpus", "0", "use at most this many GPUs, of the MILP's choice (0: every GPU)"});
-  o.push_back({"submodel_limit", "30", "wall-clock seconds for each submodel's solve, within time_limit (the paper: 30)"});
+  o.push_back({"submodel_limit", "30", "wall-clock seconds for each submodel's solve, within time_limit (SortingHat uses 30)"});
   return o;
 }
 
@@ -80,7 +80,7 @@ void register_sortinghat(Registry<PlacerEntry>& r) {
   std::vector<OptionSpec> sh = common_options();
   sh.push_back({"dha", "true", "false: no DRAM subgraph, every parameter copied (ablation)"});
   sh.push_back({"adjust", "true", "3.4: P^DHA x 2 x GPUs on the bus; T between GPUs x 1.5 on a direct link, else x GPUs"});
-  sh.push_back({"topology_aware", "true", "false: every transfer speed the average (the paper's 4.4 ablation)"});
+  sh.push_back({"topology_aware", "true", "false: every transfer speed the average (SortingHat's ablation without topology)"});
   sh.push_back({"bus_contention", "true", "false: every GPU its own PCIe bus (no round robin shared between GPUs)"});
   r.add("milp-sortinghat",
         {"SortingHat: per dominator submodel, a MILP over subgraph slots with and without direct host access, "

@@ -131,7 +131,7 @@ class AsymGroup final : public Placer {
       nlohmann::ordered_json& names = group_names.emplace_back(nlohmann::ordered_json::array());
       for (int n : grp) names.push_back(nodes[n].name);
     }
-    r.message = fmt::format("k = {}: {}; Eq. 5 volume {} per linear", found.k, groups, units::format_bytes(found.volume.total));
+    r.message = fmt::format("k = {}: {}; volume {} per linear (its cost model)", found.k, groups, units::format_bytes(found.volume.total));
     r.choices = {{"k", found.k}, {"groups", group_names}, {"volume_bytes", found.volume.total}};
     return r;
   }
@@ -150,14 +150,14 @@ class AsymGroup final : public Placer {
 void register_asymgroup(Registry<PlacerEntry>& r) {
   r.add("asymgroup",
         {"AsymGroup: capability-proportional 2D tensor parallelism on asymmetric nodes, groups by greedy reassignment "
-         "on its communication cost model (Eq. 2-5) over every k",
+         "on its communication cost model over every k",
          {DeviceOption::spec(),
           {"k", "auto", "number of groups, or auto: every k from 1 to the node count"},
           {"groups", "auto", "fixed groups as lists of node names (no search), or auto"},
           {"capability", "topology", "per node: topology (its GPUs' peaks), gpus (GPU count) or a list of numbers"}},
          PlacerKind::Heuristic,
          [](const PlacerOptions& o) { return std::make_unique<AsymGroup>(o); },
-         /*splits_ops=*/true});
+         /*splits_ops=*/true, /*offload=*/false, PlacerNeeds{.transformer = true}});
 }
 
 }  // namespace placesim::scheduler

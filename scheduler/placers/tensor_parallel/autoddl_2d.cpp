@@ -65,7 +65,7 @@ void register_autoddl_2d(Registry<PlacerEntry>& r) {
          {DeviceOption::spec(), {"k", "auto", "groups (k divides the GPU count), or auto: the best divisor"}},
          PlacerKind::Heuristic,
          [](const PlacerOptions& o) { return std::make_unique<AutoDdl2d>(o); },
-         /*splits_ops=*/true});
+         /*splits_ops=*/true, /*offload=*/false, PlacerNeeds{.transformer = true}});
 }
 
 }  // namespace placesim::scheduler

@@ -144,7 +144,7 @@ void register_megatron_tp(Registry<PlacerEntry>& r) {
                         "one group"}},
          PlacerKind::Heuristic,
          [](const PlacerOptions& o) { return std::make_unique<MegatronTp>(o); },
-         /*splits_ops=*/true});
+         /*splits_ops=*/true, /*offload=*/false, PlacerNeeds{.transformer = true}});
 }
 
 }  // namespace placesim::scheduler

@@ -1,0 +1,145 @@
+// --set against the sweep (a swept key's --set replaces its axis; an error in a --set value names
+// that --set), run --dry-run's list of points, --timing with tables, list presets NAME, and bad
+// sweeps refused before any work.
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "../support/run_cli.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using placesim::testing::read_all;
+using placesim::testing::run_cli;
+using placesim::testing::temp_dir;
+
+const std::string kSrc = PLACESIM_SOURCE_DIR;
+
+std::string write(const std::string& dir, const std::string& name, const std::string& text) {
+  const std::string path = dir + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+const std::string kHead =
+    "hardware: sortinghat-v100\n"
+    "model: {generator: transformer, arch: gpt2-large, layers: 2, batch: 1, seq: 32, phase: prefill}\n"
+    "placers: [single-device, heft]\n";
+
+// The swept scenario with --set model.seq=16 runs one point, the same as a scenario that gives
+// seq 16 and no sweep.
+TEST(SetAndSweep, SetOnASweptKeyReplacesItsAxis) {
+  const std::string dir = temp_dir("set-axis");
+  const std::string swept = write(dir, "swept.yaml", kHead + "sweep:\n  model.seq: [32, 64]\n  model.batch: [1, 2]\n");
+  const std::string fixed = write(dir, "fixed.yaml",
+                                  "hardware: sortinghat-v100\n"
+                                  "model: {generator: transformer, arch: gpt2-large, layers: 2, batch: 1, seq: 16, "
+                                  "phase: prefill}\nplacers: [single-device, heft]\nsweep:\n  model.batch: [1, 2]\n");
+  const auto dry = run_cli("run " + swept + " --set model.seq=16 --dry-run --json");
+  ASSERT_EQ(dry.code, 0) << dry.err;
+  const auto points = nlohmann::json::parse(dry.out)["points"];
+  ASSERT_EQ(points.size(), 2u);
+  EXPECT_EQ(points[1], (nlohmann::json{{"index", 1}, {"point", {{"model.batch", "2"}}}}));
+
+  const auto a = run_cli("run " + swept + " --set model.seq=16 --json -o " + dir + "/a.h5");
+  const auto b = run_cli("run " + fixed + " --json -o " + dir + "/b.h5");
+  ASSERT_EQ(a.code, 0) << a.err;
+  ASSERT_EQ(b.code, 0) << b.err;
+  const auto ja = nlohmann::json::parse(a.out)["runs"], jb = nlohmann::json::parse(b.out)["runs"];
+  ASSERT_EQ(ja.size(), 4u);
+  for (size_t i = 0; i < ja.size(); ++i) EXPECT_EQ(ja[i]["makespan_s"], jb[i]["makespan_s"]) << i;
+}
+
+TEST(SetAndSweep, SetOnPartOfAJointAxisIsAnErrorNamingIt) {
+  const std::string dir = temp_dir("set-joint");
+  const std::string s = write(dir, "s.yaml", kHead + "sweep:\n  model.[batch,seq]: [[1, 32], [2, 64]]\n");
+  const auto r = run_cli("run " + s + " --set model.seq=16 -o " + dir + "/x.h5");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("--set model.seq=16: 'model.seq' is swept together with other keys by axis 'model.[batch,seq]'"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(dir + "/x.h5"));
+  // The whole axis, set by its label, goes, and each of its keys takes its value: the runs are
+  // those of the scenario with batch 2 and seq 16 and no sweep.
+  const auto whole = run_cli("run " + s + " --set 'model.[batch,seq]=[2, 16]' --json -o " + dir + "/w.h5");
+  const std::string fixed = write(dir, "fixed.yaml", kHead);
+  const auto same = run_cli("run " + fixed + " --set model.batch=2 --set model.seq=16 --json -o " + dir + "/f.h5");
+  ASSERT_EQ(whole.code, 0) << whole.err;
+  ASSERT_EQ(same.code, 0) << same.err;
+  const auto jw = nlohmann::json::parse(whole.out)["runs"], jf = nlohmann::json::parse(same.out)["runs"];
+  ASSERT_EQ(jw.size(), 2u);
+  for (size_t i = 0; i < jw.size(); ++i) EXPECT_EQ(jw[i]["makespan_s"], jf[i]["makespan_s"]) << i;
+}
+
+TEST(SetAndSweep, ABadSetValueIsBlamedOnTheSet) {
+  const std::string dir = temp_dir("set-bad");
+  const std::string s = write(dir, "s.yaml", kHead);
+  const auto r = run_cli("run " + s + " --set model.batch=-1 -o " + dir + "/x.h5");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("placesim: error: --set model.batch=-1: expected a positive integer"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir + "/x.h5"));
+  const auto w = run_cli("run " + s + " --set weights=sideways -o " + dir + "/x.h5");
+  EXPECT_EQ(w.code, 2) << w.err;
+  EXPECT_NE(w.err.find("placesim: error: --set weights=sideways: "), std::string::npos) << w.err;
+}
+
+TEST(SetAndSweep, DryRunListsThePointsPlanTakes) {
+  const std::string dir = temp_dir("dry");
+  const std::string s = write(dir, "s.yaml", kHead + "baseline: single-device\nsweep:\n  model.seq: [32, 64]\n");
+  const auto r = run_cli("run " + s + " --dry-run -o " + dir + "/x.h5");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("    0  model.seq=32\n    1  model.seq=64\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  single-device  (baseline)\n  heft\n"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(dir + "/x.h5")) << "a dry run writes nothing";
+}
+
+TEST(SetAndSweep, TimingWorksWithTables) {
+  const std::string dir = temp_dir("timing");
+  const std::string s = write(dir, "s.yaml", kHead);
+  const auto r = run_cli("run " + s + " --timing -o " + dir + "/x.h5");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const size_t at = r.out.find("placement time per point (wall clock");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("single-device", at), std::string::npos) << r.out;
+}
+
+TEST(SetAndSweep, ListPresetsNamePrintsThePresetsFile) {
+  const auto r = run_cli("list presets sortinghat-v100");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, read_all(kSrc + "/hw/presets/sortinghat-v100.yaml"));
+  const auto bad = run_cli("list presets no-such-box");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("unknown preset 'no-such-box'"), std::string::npos) << bad.err;
+}
+
+struct BadSweep {
+  const char* what;
+  std::string sweep;
+  std::string expect;
+};
+
+TEST(SetAndSweep, BadSweepsAreRefusedBeforeAnyWork) {
+  const std::string dir = temp_dir("bad-sweep");
+  const std::vector<BadSweep> cases = {
+      {"an axis naming no scenario key", "sweep: {hardwear: [dgx-a100]}\n",
+       "s.yaml:5:19: sweep axis 'hardwear' sets 'hardwear', and a scenario has no key 'hardwear'"},
+      {"an axis naming no key of the model", "sweep: {model.btach: [1, 2]}\n",
+       "s.yaml:5:22: sweep axis 'model.btach' sets 'model.btach', and model takes no key 'btach'"},
+      {"an axis naming no key of the cost model", "sweep: {cost.threads: [1, 2]}\n",
+       "s.yaml:5:23: sweep axis 'cost.threads' sets 'cost.threads', and cost takes no key 'threads'"},
+      {"an empty axis", "sweep: {model.seq: []}\n", "s.yaml:5:20: sweep axis 'model.seq' needs a non-empty list"},
+      {"a zip of unequal lengths", "sweep: {zip: {model.seq: [32, 64], model.batch: [1]}}\n",
+       "s.yaml:5:49: zipped axes need equal lengths: 'model.batch' has 1, 'model.seq' has 2"},
+  };
+  for (const BadSweep& c : cases) {
+    const std::string s = write(dir, "s.yaml", kHead + "cost: {name: roofline}\n" + c.sweep);
+    const auto r = run_cli("run " + s + " -o " + dir + "/x.h5");
+    EXPECT_EQ(r.code, 2) << c.what << ": " << r.err;
+    EXPECT_NE(r.err.find(c.expect), std::string::npos) << c.what << ": " << r.err;
+    EXPECT_FALSE(fs::exists(dir + "/x.h5")) << c.what;
+  }
+}
+
+}  // namespace
