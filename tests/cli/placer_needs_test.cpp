@@ -14,11 +14,7 @@ namespace fs = std::filesystem;
 using placesim::testing::run_cli;
 using placesim::testing::temp_dir;
 
-std::string write(const std::string& dir, const std::string& name, const std::string& text) {
-  const std::string path = dir + "/" + name;
-  std::ofstream(path) << text;
-  return path;
-}
+using placesim::testing::write_file;
 
 // A machine with a CPU and its memory, and no GPU.
 const char* kCpuOnly =
@@ -64,7 +60,7 @@ TEST(PlacerNeeds, AMismatchIsAnErrorAtThePlacersLineBeforeAnyWork) {
        "(", "s.yaml:2:20)"},
   };
   for (const NeedCase& c : cases) {
-    const std::string s = write(dir, "s.yaml", c.scenario);
+    const std::string s = write_file(dir, "s.yaml", c.scenario);
     const std::string out = dir + "/should-not-exist.h5";
     const auto r = run_cli("run " + s + " -o " + out);
     EXPECT_EQ(r.code, 2) << c.what << ": " << r.err;
@@ -78,7 +74,7 @@ TEST(PlacerNeeds, AMismatchIsAnErrorAtThePlacersLineBeforeAnyWork) {
 // `plan --placer` may name a placer the scenario does not list: it is checked the same way.
 TEST(PlacerNeeds, PlanChecksAPlacerTheScenarioDoesNotList) {
   const std::string dir = temp_dir("needs-plan");
-  const std::string s = write(dir, "s.yaml",
+  const std::string s = write_file(dir, "s.yaml",
                               "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large, layers: 1}\n"
                               "placers: [heft]\n");
   const auto r = run_cli("plan " + s + " --placer milp-moirai -o " + dir + "/plan.json");

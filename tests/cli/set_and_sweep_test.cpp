@@ -17,11 +17,7 @@ using placesim::testing::temp_dir;
 
 const std::string kSrc = PLACESIM_SOURCE_DIR;
 
-std::string write(const std::string& dir, const std::string& name, const std::string& text) {
-  const std::string path = dir + "/" + name;
-  std::ofstream(path) << text;
-  return path;
-}
+using placesim::testing::write_file;
 
 const std::string kHead =
     "hardware: sortinghat-v100\n"
@@ -32,8 +28,8 @@ const std::string kHead =
 // seq 16 and no sweep.
 TEST(SetAndSweep, SetOnASweptKeyReplacesItsAxis) {
   const std::string dir = temp_dir("set-axis");
-  const std::string swept = write(dir, "swept.yaml", kHead + "sweep:\n  model.seq: [32, 64]\n  model.batch: [1, 2]\n");
-  const std::string fixed = write(dir, "fixed.yaml",
+  const std::string swept = write_file(dir, "swept.yaml", kHead + "sweep:\n  model.seq: [32, 64]\n  model.batch: [1, 2]\n");
+  const std::string fixed = write_file(dir, "fixed.yaml",
                                   "hardware: sortinghat-v100\n"
                                   "model: {generator: transformer, arch: gpt2-large, layers: 2, batch: 1, seq: 16, "
                                   "phase: prefill}\nplacers: [single-device, heft]\nsweep:\n  model.batch: [1, 2]\n");
@@ -54,7 +50,7 @@ TEST(SetAndSweep, SetOnASweptKeyReplacesItsAxis) {
 
 TEST(SetAndSweep, SetOnPartOfAJointAxisIsAnErrorNamingIt) {
   const std::string dir = temp_dir("set-joint");
-  const std::string s = write(dir, "s.yaml", kHead + "sweep:\n  model.[batch,seq]: [[1, 32], [2, 64]]\n");
+  const std::string s = write_file(dir, "s.yaml", kHead + "sweep:\n  model.[batch,seq]: [[1, 32], [2, 64]]\n");
   const auto r = run_cli("run " + s + " --set model.seq=16 -o " + dir + "/x.h5");
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_NE(r.err.find("--set model.seq=16: 'model.seq' is swept together with other keys by axis 'model.[batch,seq]'"),
@@ -64,7 +60,7 @@ TEST(SetAndSweep, SetOnPartOfAJointAxisIsAnErrorNamingIt) {
   // The whole axis, set by its label, goes, and each of its keys takes its value: the runs are
   // those of the scenario with batch 2 and seq 16 and no sweep.
   const auto whole = run_cli("run " + s + " --set 'model.[batch,seq]=[2, 16]' --json -o " + dir + "/w.h5");
-  const std::string fixed = write(dir, "fixed.yaml", kHead);
+  const std::string fixed = write_file(dir, "fixed.yaml", kHead);
   const auto same = run_cli("run " + fixed + " --set model.batch=2 --set model.seq=16 --json -o " + dir + "/f.h5");
   ASSERT_EQ(whole.code, 0) << whole.err;
   ASSERT_EQ(same.code, 0) << same.err;
@@ -75,7 +71,7 @@ TEST(SetAndSweep, SetOnPartOfAJointAxisIsAnErrorNamingIt) {
 
 TEST(SetAndSweep, ABadSetValueIsBlamedOnTheSet) {
   const std::string dir = temp_dir("set-bad");
-  const std::string s = write(dir, "s.yaml", kHead);
+  const std::string s = write_file(dir, "s.yaml", kHead);
   const auto r = run_cli("run " + s + " --set model.batch=-1 -o " + dir + "/x.h5");
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_NE(r.err.find("placesim: error: --set model.batch=-1: expected a positive integer"), std::string::npos) << r.err;
@@ -87,7 +83,7 @@ TEST(SetAndSweep, ABadSetValueIsBlamedOnTheSet) {
 
 TEST(SetAndSweep, DryRunListsThePointsPlanTakes) {
   const std::string dir = temp_dir("dry");
-  const std::string s = write(dir, "s.yaml", kHead + "baseline: single-device\nsweep:\n  model.seq: [32, 64]\n");
+  const std::string s = write_file(dir, "s.yaml", kHead + "baseline: single-device\nsweep:\n  model.seq: [32, 64]\n");
   const auto r = run_cli("run " + s + " --dry-run -o " + dir + "/x.h5");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("    0  model.seq=32\n    1  model.seq=64\n"), std::string::npos) << r.out;
@@ -97,7 +93,7 @@ TEST(SetAndSweep, DryRunListsThePointsPlanTakes) {
 
 TEST(SetAndSweep, TimingWorksWithTables) {
   const std::string dir = temp_dir("timing");
-  const std::string s = write(dir, "s.yaml", kHead);
+  const std::string s = write_file(dir, "s.yaml", kHead);
   const auto r = run_cli("run " + s + " --timing -o " + dir + "/x.h5");
   ASSERT_EQ(r.code, 0) << r.err;
   const size_t at = r.out.find("placement time per point (wall clock");
@@ -134,7 +130,7 @@ TEST(SetAndSweep, BadSweepsAreRefusedBeforeAnyWork) {
        "s.yaml:5:49: zipped axes need equal lengths: 'model.batch' has 1, 'model.seq' has 2"},
   };
   for (const BadSweep& c : cases) {
-    const std::string s = write(dir, "s.yaml", kHead + "cost: {name: roofline}\n" + c.sweep);
+    const std::string s = write_file(dir, "s.yaml", kHead + "cost: {name: roofline}\n" + c.sweep);
     const auto r = run_cli("run " + s + " -o " + dir + "/x.h5");
     EXPECT_EQ(r.code, 2) << c.what << ": " << r.err;
     EXPECT_NE(r.err.find(c.expect), std::string::npos) << c.what << ": " << r.err;

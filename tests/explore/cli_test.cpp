@@ -20,11 +20,7 @@ using placesim::testing::temp_dir;
 
 const std::string kSrc = PLACESIM_SOURCE_DIR;
 
-std::string write(const std::string& dir, const std::string& name, const std::string& text) {
-  const std::string path = dir + "/" + name;
-  std::ofstream(path) << text;
-  return path;
-}
+using placesim::testing::write_file;
 
 const char* kSmall =
     "name: small\n"
@@ -37,7 +33,7 @@ const char* kSmall =
 
 TEST(Cli, SameScenarioTwiceGivesByteIdenticalJson) {
   const std::string dir = temp_dir("det");
-  const std::string s = write(dir, "s.yaml", kSmall);
+  const std::string s = write_file(dir, "s.yaml", kSmall);
   const auto a = run_cli("run " + s + " --json -j 2 -o " + dir + "/a.h5");
   const auto b = run_cli("run " + s + " --json -j 1 -o " + dir + "/b.h5");
   ASSERT_EQ(a.code, 0) << a.err;
@@ -51,7 +47,7 @@ TEST(Cli, SameScenarioTwiceGivesByteIdenticalJson) {
 // wall-clock figure outside --timing.
 TEST(Cli, MilpScenarioWithNodeLimitsGivesByteIdenticalJson) {
   const std::string dir = temp_dir("det-milp");
-  const std::string s = write(dir, "s.yaml",
+  const std::string s = write_file(dir, "s.yaml",
                               "name: milp\n"
                               "hardware: sortinghat-v100\n"
                               "model: {generator: transformer, arch: gpt2-large, layers: 1, batch: 1, seq: 32, phase: prefill}\n"
@@ -72,7 +68,7 @@ TEST(Cli, MilpScenarioWithNodeLimitsGivesByteIdenticalJson) {
 // single-device, the MILP's plan beats it and is returned. Twice: byte-identical.
 TEST(Cli, MilpRunsSayWhereTheirPlanCameFrom) {
   const std::string dir = temp_dir("plan-source");
-  const std::string s = write(dir, "s.yaml",
+  const std::string s = write_file(dir, "s.yaml",
                               "name: plan-source\n"
                               "hardware: sortinghat-v100\n"
                               "model: {generator: transformer, arch: gpt2-large, layers: 1, batch: 1, seq: 32, phase: prefill}\n"
@@ -242,7 +238,7 @@ TEST(Cli, BadInputExitsTwoWithLocationAndWritesNothing) {
        "s.yaml:1:"},
   };
   for (const BadCase& c : cases) {
-    const std::string s = write(dir, "s.yaml", c.scenario);
+    const std::string s = write_file(dir, "s.yaml", c.scenario);
     const std::string out = dir + "/should-not-exist.h5";
     const auto r = run_cli("run " + s + " -o " + out);
     EXPECT_EQ(r.code, 2) << c.what << ": " << r.err;
@@ -257,9 +253,9 @@ TEST(Cli, BadInputExitsTwoWithLocationAndWritesNothing) {
 TEST(Cli, ASweptModelFileIsFoundBesideTheScenario) {
   const std::string dir = temp_dir("swept-file");
   for (const char* g : {"a.json", "b.json"})
-    write(dir, g, "{\"nodes\": [{\"name\": \"x\", \"flops\": 1e9}, {\"name\": \"y\", \"flops\": 2e9}],\n"
+    write_file(dir, g, "{\"nodes\": [{\"name\": \"x\", \"flops\": 1e9}, {\"name\": \"y\", \"flops\": 2e9}],\n"
                   " \"edges\": [{\"src\": \"x\", \"dst\": \"y\", \"bytes\": 1e6}]}\n");
-  const std::string s = write(dir, "s.yaml",
+  const std::string s = write_file(dir, "s.yaml",
                               "hardware: sortinghat-v100\nmodel: {file: a.json}\nplacers: [single-device]\n"
                               "sweep: {model.file: [a.json, b.json]}\n");
   const auto r = run_cli("run " + s + " --json -o " + dir + "/out.h5");
@@ -269,13 +265,13 @@ TEST(Cli, ASweptModelFileIsFoundBesideTheScenario) {
 
 TEST(Cli, CyclicGraphAndMissingNodeAreBadInput) {
   const std::string dir = temp_dir("badgraph");
-  write(dir, "cyc.json",
+  write_file(dir, "cyc.json",
         "{\"nodes\": [{\"name\": \"a\", \"flops\": 1}, {\"name\": \"b\", \"flops\": 1}],\n"
         " \"edges\": [{\"src\": \"a\", \"dst\": \"b\"}, {\"src\": \"b\", \"dst\": \"a\"}]}\n");
-  write(dir, "dangling.json",
+  write_file(dir, "dangling.json",
         "{\"nodes\": [{\"name\": \"a\", \"flops\": 1}],\n \"edges\": [{\"src\": \"a\", \"dst\": \"zz\"}]}\n");
   for (const char* g : {"cyc.json", "dangling.json"}) {
-    const std::string s = write(dir, "s.yaml",
+    const std::string s = write_file(dir, "s.yaml",
                                 std::string("hardware: sortinghat-v100\nmodel: {file: ") + g +
                                     "}\nplacers: [single-device]\n");
     const auto r = run_cli("run " + s + " -o " + dir + "/x.h5");
@@ -288,7 +284,7 @@ TEST(Cli, CyclicGraphAndMissingNodeAreBadInput) {
 TEST(Cli, ModelThatDoesNotFitIsInfeasibleAndOthersStillRun) {
   // LLaMA-2 70B in fp16 is ~138 GB of weights: it cannot fit one 32 GiB V100.
   const std::string dir = temp_dir("infeasible");
-  const std::string s = write(dir, "s.yaml",
+  const std::string s = write_file(dir, "s.yaml",
                               "hardware: sortinghat-v100\n"
                               "model: {generator: transformer, arch: llama2-70b, seq: 16, granularity: layer}\n"
                               "placers: [{name: single-device, device: gpu0}, critical-path]\n");
@@ -302,7 +298,7 @@ TEST(Cli, ModelThatDoesNotFitIsInfeasibleAndOthersStillRun) {
 
 TEST(Cli, SetOverridesAKeyBeforeTheSweep) {
   const std::string dir = temp_dir("set");
-  const std::string s = write(dir, "s.yaml", kSmall);
+  const std::string s = write_file(dir, "s.yaml", kSmall);
   const auto a = run_cli("run " + s + " --json -o " + dir + "/a.h5 --set model.batch=4 --set sweep.model.seq=[16]");
   ASSERT_EQ(a.code, 0) << a.err;
   const auto j = nlohmann::json::parse(a.out);
@@ -358,7 +354,7 @@ TEST(Cli, ListsWorkloadsAndCostModelsFromTheirRegistries) {
 
 TEST(Cli, PlanThenSimulateGivesTheSameMakespan) {
   const std::string dir = temp_dir("plan");
-  const std::string s = write(dir, "s.yaml", kSmall);
+  const std::string s = write_file(dir, "s.yaml", kSmall);
   const auto p = run_cli("plan " + s + " --placer round-robin --json -o " + dir + "/plan.json --graph-out " + dir +
                          "/graph.json");
   ASSERT_EQ(p.code, 0) << p.err;
@@ -386,7 +382,7 @@ const char* kTensorParallel =
 
 TEST(Cli, RunAndPlanJsonCarryThePlacersChoices) {
   const std::string dir = temp_dir("choices");
-  const std::string s = write(dir, "s.yaml", kTensorParallel);
+  const std::string s = write_file(dir, "s.yaml", kTensorParallel);
   const auto run = run_cli("run " + s + " --json -o " + dir + "/r.h5");
   ASSERT_EQ(run.code, 0) << run.err;
   const auto runs = nlohmann::json::parse(run.out)["runs"];
@@ -416,7 +412,7 @@ const char* kResident =
 
 TEST(Cli, SimulateWithTheScenarioReproducesPlanAndRun) {
   const std::string dir = temp_dir("sim-scenario");
-  const std::string s = write(dir, "s.yaml", kResident);
+  const std::string s = write_file(dir, "s.yaml", kResident);
   const std::string over = " --point 1 --set model.batch=2";
   const auto p = run_cli("plan " + s + " --placer round-robin --json -o " + dir + "/plan.json --graph-out " + dir +
                          "/graph.json" + over);
@@ -449,14 +445,14 @@ TEST(Cli, SimulateWithTheScenarioReproducesPlanAndRun) {
   // The scenario's cost model is the one looked up.
   std::string bad = kResident;
   bad.replace(bad.find("cost: roofline"), 14, "cost: magic");
-  const auto b = run_cli("simulate --scenario " + write(dir, "bad.yaml", bad) + " --plan " + dir + "/plan.json");
+  const auto b = run_cli("simulate --scenario " + write_file(dir, "bad.yaml", bad) + " --plan " + dir + "/plan.json");
   EXPECT_EQ(b.code, 2);
   EXPECT_NE(b.err.find("bad.yaml:5:7: unknown cost model 'magic' (known: linear, roofline)"), std::string::npos) << b.err;
 }
 
 TEST(Cli, SimulateTakesOneFormOrTheOther) {
   const std::string dir = temp_dir("sim-forms");
-  const std::string s = write(dir, "s.yaml", kResident);
+  const std::string s = write_file(dir, "s.yaml", kResident);
   const std::string plan = " --plan " + dir + "/plan.json";
   ASSERT_EQ(run_cli("plan " + s + " --placer single-device -o " + dir + "/plan.json --graph-out " + dir +
                     "/graph.json").code, 0);
@@ -479,7 +475,7 @@ TEST(Cli, SimulateTakesOneFormOrTheOther) {
 
 TEST(Cli, EditedPlanMissingADeliveryIsBadInput) {
   const std::string dir = temp_dir("plan-bad");
-  const std::string s = write(dir, "s.yaml", kSmall);
+  const std::string s = write_file(dir, "s.yaml", kSmall);
   ASSERT_EQ(run_cli("plan " + s + " --placer single-device -o " + dir + "/plan.json --graph-out " + dir +
                     "/graph.json").code, 0);
   auto plan = nlohmann::json::parse(read_all(dir + "/plan.json"));
@@ -494,7 +490,7 @@ TEST(Cli, EditedPlanMissingADeliveryIsBadInput) {
 
 TEST(Cli, CompareRecomputesSpeedupsAgainstAnotherBaseline) {
   const std::string dir = temp_dir("compare");
-  const std::string s = write(dir, "s.yaml", kSmall);
+  const std::string s = write_file(dir, "s.yaml", kSmall);
   const auto run = run_cli("run " + s + " --json -o " + dir + "/r.h5");
   ASSERT_EQ(run.code, 0) << run.err;
   const auto rj = nlohmann::json::parse(run.out);
@@ -518,7 +514,7 @@ TEST(Cli, CompareRecomputesSpeedupsAgainstAnotherBaseline) {
 // (total and inter-node in the table; the whole of it in compare --json); a bound has none.
 TEST(Cli, RunAndCompareCarryCommBytes) {
   const std::string dir = temp_dir("comm");
-  const std::string s = write(dir, "s.yaml", kSmall);
+  const std::string s = write_file(dir, "s.yaml", kSmall);
   const auto run = run_cli("run " + s + " --json -o " + dir + "/r.h5");
   ASSERT_EQ(run.code, 0) << run.err;
   const auto rj = nlohmann::json::parse(run.out);
@@ -551,7 +547,7 @@ TEST(Cli, RunAndCompareCarryCommBytes) {
 // (--metric ttft | tpot); its makespan is the end-to-end latency. `plan` places one step.
 TEST(Cli, GenerationReportsTtftAndTpotEverywhere) {
   const std::string dir = temp_dir("generation");
-  const std::string s = write(dir, "s.yaml",
+  const std::string s = write_file(dir, "s.yaml",
                               "hardware: sortinghat-v100\n"
                               "model: {generator: transformer, arch: gpt2-large, layers: 2, seq: 32, phase: generate,"
                               " output: 8, kv_stride: 2}\n"

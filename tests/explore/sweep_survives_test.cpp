@@ -48,11 +48,7 @@ const char* kSweep =
     "  model.layers: [1, 2, 3, 4]\n";
 constexpr int kPoints = 64, kPlacers = 3;
 
-std::string write(const std::string& dir, const std::string& name, const std::string& text) {
-  const std::string path = dir + "/" + name;
-  std::ofstream(path) << text;
-  return path;
-}
+using placesim::testing::write_file;
 
 // Starts `placesim args...` with its output discarded; returns its pid.
 pid_t spawn(const std::vector<std::string>& args) {
@@ -92,7 +88,7 @@ class SweepSurvives : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = temp_dir("survives");
-    scenario_ = write(dir_, "s.yaml", kSweep);
+    scenario_ = write_file(dir_, "s.yaml", kSweep);
     const CliResult whole = run_cli("run " + scenario_ + " -j 1 -o " + dir_ + "/whole.h5");
     ASSERT_EQ(whole.code, 0) << whole.err;
     const CliResult dump = dump_results_h5(dir_ + "/whole.h5");
@@ -200,7 +196,7 @@ TEST_F(SweepSurvives, AnUnwritableOutputFailsBeforeTheFirstPoint) {
 }
 
 TEST_F(SweepSurvives, ResumeRefusesAnotherScenariosFileAndChangesNothing) {
-  const std::string other = write(dir_, "other.yaml", std::string(kSweep) + "seed: 2\n");
+  const std::string other = write_file(dir_, "other.yaml", std::string(kSweep) + "seed: 2\n");
   const std::string before = read_all(dir_ + "/whole.h5");
   const CliResult r = run_cli("run " + other + " --resume --trace " + dir_ + "/traces -o " + dir_ + "/whole.h5");
   EXPECT_EQ(r.code, 2) << r.err;

@@ -26,6 +26,13 @@ inline std::string read_all(const std::string& path) {
 }
 
 // A fresh directory under the system temp dir, removed by the caller if wanted.
+// Writes `text` to dir/name and returns that path.
+inline std::string write_file(const std::string& dir, const std::string& name, const std::string& text) {
+  const std::string path = dir + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
 inline std::string temp_dir(const std::string& tag) {
   auto d = std::filesystem::temp_directory_path() / ("placesim-" + tag + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(d);
