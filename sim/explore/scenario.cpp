@@ -1,17 +1,22 @@
 #include "sim/explore/scenario.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <fmt/format.h>
 
 #include "hw/topology_yaml.hpp"
+#include "models/workload.hpp"
 #include "sim/explore/model_spec.hpp"
 
 namespace placesim::explore {
 namespace {
 
 namespace fs = std::filesystem;
+
+const std::vector<std::string> kScenarioKeys = {"name",    "description", "hardware", "model", "weights",    "cost",
+                                                "placers", "baseline",    "sweep",    "seed",  "collectives"};
 
 // "model.batch" -> {model, batch}. Sweep axes are labels that contain dots themselves:
 // "sweep.model.seq" -> {sweep, model.seq}.
@@ -46,6 +51,34 @@ void set_path(YAML::Node root, const std::string& key, const YAML::Node& value, 
       if (!next.IsDefined() || next.IsNull()) cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
       cur.reset(cur[parts[i]]);
     }
+  }
+}
+
+// Keys that --set or the sweep set (key, where the override is). A key they add has no place in
+// the file, so an unknown one is reported here, at the override: later checks could name only
+// the scenario file. Checked once all of a point's keys are set, as a swept generator changes
+// which model keys there are.
+using KeysSet = std::vector<std::pair<std::string, SourceLoc>>;
+
+void check_keys_set(const YAML::Node& root, const KeysSet& set) {
+  auto allow = [](const std::string& key, const std::vector<std::string>& allowed, const SourceLoc& where) {
+    if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) return;
+    std::string list;
+    for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
+    throw InputError(where, fmt::format("unknown key '{}' (expected one of: {})", key, list));
+  };
+  for (const auto& [key, where] : set) {
+    const std::vector<std::string> parts = split_path(key);
+    allow(parts[0], kScenarioKeys, where);
+    const YAML::Node model = root["model"];
+    if (parts[0] != "model" || parts.size() < 2 || !model.IsMap()) continue;
+    const std::string workload = model["generator"] ? model["generator"].as<std::string>("")
+                                 : model["file"]    ? models::importer_for(model["file"].as<std::string>(""))
+                                                    : "";
+    if (!models::workloads().has(workload)) continue;  // the model's own check names it, at the generator
+    std::vector<std::string> keys = {"generator"};
+    for (const OptionSpec& o : models::workloads().get(workload).options) keys.push_back(o.name);
+    allow(parts[1], keys, where);
   }
 }
 
@@ -132,6 +165,7 @@ void resolve_paths(const YAML::Node& root, const fs::path& dir) {
 Yaml read_scenario(const std::string& path, const std::vector<std::string>& overrides) {
   Yaml doc = Yaml::load_file(path);
   if (!doc.is_map()) doc.fail("expected a scenario (a map with hardware, model and placers)");
+  KeysSet set;
   for (const std::string& o : overrides) {
     const size_t eq = o.find('=');
     if (eq == std::string::npos || eq == 0)
@@ -143,7 +177,9 @@ Yaml read_scenario(const std::string& path, const std::vector<std::string>& over
       throw InputError(SourceLoc{"--set"}, fmt::format("malformed value in '{}': {}", o, e.msg));
     }
     set_path(doc.node(), o.substr(0, eq), value, SourceLoc{"--set " + o});
+    set.emplace_back(o.substr(0, eq), SourceLoc{"--set " + o});
   }
+  check_keys_set(doc.node(), set);
   resolve_paths(doc.node(), fs::path(path).parent_path());
   return doc;
 }
@@ -169,6 +205,7 @@ void expand(Scenario& s, const std::vector<Dimension>& dims, const Yaml& sweep) 
       idx[k] = rest % dims[k].size();
       rest /= dims[k].size();
     }
+    KeysSet set;
     for (size_t k = 0; k < dims.size(); ++k)
       for (const auto& a : dims[k].axes) {
         const Yaml& v = a.values[idx[k]];
@@ -178,7 +215,9 @@ void expand(Scenario& s, const std::vector<Dimension>& dims, const Yaml& sweep) 
         } else {
           for (size_t j = 0; j < a.keys.size(); ++j) set_path(p.root, a.keys[j], v.node()[j], v.loc());
         }
+        for (const std::string& key : a.keys) set.emplace_back(key, v.loc());
       }
+    check_keys_set(p.root, set);
     resolve_paths(p.root, fs::path(s.file).parent_path());  // a swept model.file or hardware too
     s.points.push_back(std::move(p));
   }
@@ -224,8 +263,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   s.file = path;
   s.overrides = overrides;
   Yaml doc = read_scenario(path, overrides);
-  doc.allow_keys({"name", "description", "hardware", "model", "weights", "cost", "placers", "baseline", "sweep", "seed",
-                  "collectives"});
+  doc.allow_keys(kScenarioKeys);
   s.root = doc;
   s.name = doc.str_or("name", fs::path(path).stem().string());
   // The name makes the default output path (results/<name>.h5): it must stay a file name there.
@@ -274,6 +312,7 @@ scheduler::Problem build_problem(const Scenario& s, const Point& pt, models::Gra
   scheduler::Problem p;
   p.topo = std::make_shared<const hw::Topology>(hw::load_topology(root.at("hardware")));
   p.graph = std::make_shared<const models::Graph>(std::move(graph));
+  if (const std::string bad = scheduler::check_duration_devices(*p.graph, *p.topo); !bad.empty()) root.at("model").fail(bad);
   p.cost = make_cost_model(root.get("cost"), *p.topo, *p.graph);
   p.weights = weights_of(root.get("weights"));
   p.collectives = fidelity_of(root.get("collectives"));
