@@ -2,6 +2,7 @@
 // when built with it). `onnx` is registered either way, so that a build without it says so
 // where the scenario names the file.
 #include <cstdint>
+#include <fstream>
 #include <map>
 #include <fmt/format.h>
 
@@ -14,6 +15,14 @@
 namespace placesim::models {
 
 namespace {
+
+// The model file's path; a file that cannot be read is an error at the scenario's `file:` key,
+// where the mistake is (the loader itself knows only the path).
+std::string readable_file(const Yaml& file) {
+  const std::string path = file.str();
+  if (!std::ifstream(path)) file.fail(fmt::format("cannot open '{}' (no such file, or not readable)", path));
+  return path;
+}
 
 const std::vector<OptionSpec>& graph_json_options() {
   static const std::vector<OptionSpec> options = {{"file", "", "graph JSON file (models/graph_json.hpp)"}};
@@ -42,7 +51,7 @@ Graph load_onnx(const Yaml& model) {
     }
   }
 #ifdef PLACESIM_WITH_ONNX
-  return import_onnx(model.at("file").str(), dims).graph;
+  return import_onnx(readable_file(model.at("file")), dims).graph;
 #else
   model.at("file").fail("placesim was built without ONNX import (PLACESIM_WITH_ONNX=OFF; install libonnx-dev and rebuild)");
 #endif
@@ -59,7 +68,7 @@ void register_importers(Registry<WorkloadEntry>& r) {
   r.add("graph-json", {"a graph from a JSON file: ops with their work or per-device times, parameters, edges",
                        graph_json_options(), [](const Yaml& model, std::uint64_t) {
                          allow_workload_keys(model, graph_json_options());
-                         return load_graph_json(model.at("file").str());
+                         return load_graph_json(readable_file(model.at("file")));
                        }});
   r.add("onnx", {"an ONNX model, shapes inferred, each node costed by its op type's formula", onnx_options(),
                  [](const Yaml& model, std::uint64_t) { return load_onnx(model); }});

@@ -12,6 +12,9 @@ template <class... F>
 struct Overloaded : F... {
   using F::operator()...;
 };
+// C++20 deduces this itself; clang before 17 (the fuzz build's clang-14) needs the guide.
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
 
 double no_shape(const char* what) {
   PLACESIM_ASSERT(false, std::string(what) + " of an op without a shape");

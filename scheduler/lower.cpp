@@ -103,7 +103,8 @@ void Lowering::add_tasks() {
   for (const PlanQueue& q : plan.queues)
     for (const PlanItem& it : q.items)
       if (it.kind == PlanItem::Kind::Launch && !launch.emplace(std::pair{it.node, it.device}, -1).second)
-        throw InputError(fmt::format("plan launches '{}' twice", item_name(it, g, topo)));
+        throw InputError(PlanOrigin::at(plan.origin.task, item_name(it, g, topo)),
+                         fmt::format("plan launches '{}' twice", item_name(it, g, topo)));
   for (const PlanQueue& q : plan.queues) {
     const engine::QueueId qid = tg.add_queue(q.name);
     const QueueRole role = queue_role(topo, q.name);
@@ -127,12 +128,13 @@ void Lowering::add_tasks() {
         continue;
       }
       if (it.kind == PlanItem::Kind::Compute) {
-        if (compute[it.node] >= 0) throw InputError(fmt::format("plan computes op '{}' twice", t.name));
+        if (compute[it.node] >= 0)
+          throw InputError(PlanOrigin::at(plan.origin.task, t.name), fmt::format("plan computes op '{}' twice", t.name));
         compute[it.node] = id;
         fill_compute(t, it.node, role);
       } else {
         if (!transfer.emplace(std::make_tuple(it.kind, it.node, it.device), id).second)
-          throw InputError(fmt::format("plan delivers '{}' twice", t.name));
+          throw InputError(PlanOrigin::at(plan.origin.task, t.name), fmt::format("plan delivers '{}' twice", t.name));
         fill_transfer(t, it, role);
       }
       tg.add_task(std::move(t));
@@ -140,7 +142,9 @@ void Lowering::add_tasks() {
     }
   }
   for (int n : g.ops())
-    if (compute[n] < 0) throw InputError(fmt::format("plan never computes op '{}'", g.nodes[n].name));
+    if (compute[n] < 0)
+      throw InputError(PlanOrigin::at(plan.origin.device, g.nodes[n].name),
+                       fmt::format("plan never computes op '{}'", g.nodes[n].name));
 }
 
 void Lowering::add_route(engine::Task& t, int src, int dst, double bytes) const {
@@ -271,7 +275,9 @@ void Lowering::add_traffic(engine::TaskId id, const PlanItem& it) {
 engine::TaskId Lowering::needed(PlanItem::Kind kind, int node, int device, int for_op) const {
   auto it = transfer.find({kind, node, device});
   if (it == transfer.end())
-    throw InputError(fmt::format("plan has no delivery '{}' needed by {}", item_name({kind, node, device}, g, topo),
+    throw InputError(PlanOrigin::at(plan.origin.task, for_op >= 0 ? g.nodes[for_op].name
+                                                               : item_name({PlanItem::Kind::Forward, node, device}, g, topo)),
+                     fmt::format("plan has no delivery '{}' needed by {}", item_name({kind, node, device}, g, topo),
                                  for_op >= 0 ? "op '" + g.nodes[for_op].name + "'"
                                              : "'" + item_name({PlanItem::Kind::Forward, node, device}, g, topo) + "'"));
   return it->second;

@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "models/op_slice.hpp"
+#include "sim/core/error.hpp"
 #include "sim/engine/collectives/collective.hpp"
 
 namespace placesim::scheduler {
@@ -135,6 +136,19 @@ struct PlanSplit {
   }
 };
 
+// Where a plan read from a file gave each op's device and each queue task, so that what only
+// lowering finds wrong (an op in no queue, a missing delivery) points at the file; empty for
+// the plans placers build. Not part of what a plan is: it never makes two plans differ.
+struct PlanOrigin {
+  std::map<std::string, SourceLoc> device;  // op name -> its `devices` entry
+  std::map<std::string, SourceLoc> task;    // task name -> its last entry in `queues`
+  bool operator==(const PlanOrigin&) const { return true; }
+  static SourceLoc at(const std::map<std::string, SourceLoc>& m, const std::string& name) {
+    auto it = m.find(name);
+    return it == m.end() ? SourceLoc{} : it->second;
+  }
+};
+
 struct Plan {
   std::string placer;
   std::map<int, PlanSplit> splits;  // op node of the problem's graph -> its slices
@@ -145,6 +159,7 @@ struct Plan {
   std::map<std::pair<int, int>, ParamDelivery> params;
   std::vector<PlanCollective> collectives;
   std::map<int, int> cpu_cores;  // CPU device -> cores its ops run on; absent: all its cores
+  PlanOrigin origin;
   bool operator==(const Plan&) const = default;
 
   // The delivery options of `param` to `device` (the defaults when the plan gives none).

@@ -274,6 +274,7 @@ Plan parse_plan(const Json& doc, const models::Graph& original, const hw::Topolo
     if (d < 0 || !topo.devices[d].is_compute())
       dev.fail(fmt::format("'{}' is not a compute device of '{}'", dev.str(), topo.name));
     plan.device_of[n] = d;
+    plan.origin.device[name] = dev.loc();
   }
   if (doc.has("memory")) plan.buffer = parse_buffer(doc.at("memory"));
   if (doc.has("cpu_cores")) parse_cpu_cores(doc.at("cpu_cores"), plan, topo);
@@ -298,6 +299,7 @@ Plan parse_plan(const Json& doc, const models::Graph& original, const hw::Topolo
       if (!p.error.empty()) t.fail(p.error);
       if (const std::string bad = check_item(plan, g, topo, pq.name, p.item); !bad.empty()) t.fail(bad);
       pq.items.push_back(p.item);
+      plan.origin.task[t.str()] = t.loc();
     }
     plan.queues.push_back(std::move(pq));
   }

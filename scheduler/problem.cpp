@@ -1,5 +1,7 @@
 #include "scheduler/problem.hpp"
 
+#include <fmt/format.h>
+
 #include "sim/core/error.hpp"
 
 namespace placesim::scheduler {
@@ -14,6 +16,15 @@ WeightsMode parse_weights(const std::string& s) {
   if (s == "host") return WeightsMode::Host;
   if (s == "resident") return WeightsMode::Resident;
   throw InputError("unknown weights mode '" + s + "' (expected host or resident)");
+}
+
+std::string check_duration_devices(const models::Graph& g, const hw::Topology& topo) {
+  for (const models::Node& n : g.nodes)
+    for (const auto& [device, seconds] : n.durations)
+      if (topo.find(device) < 0)
+        return fmt::format("op '{}' of graph '{}' gives a duration on '{}', which is not a device of '{}'", n.name, g.name,
+                           device, topo.name);
+  return "";
 }
 
 const char* to_string(WeightsMode m) { return m == WeightsMode::Host ? "host" : "resident"; }

@@ -20,6 +20,11 @@ WeightsMode parse_weights(const std::string& s);  // InputError (no location) wh
 const char* to_string(WeightsMode m);
 engine::Fidelity parse_fidelity(const std::string& s);  // flow | analytic; InputError (no location)
 
+// "" when every op's explicit durations name devices of `topo`, else what names none: a typo
+// there would otherwise show only as the op being unable to run where it is placed. The
+// caller adds where the graph came from.
+std::string check_duration_devices(const models::Graph& g, const hw::Topology& topo);
+
 struct Problem {
   std::shared_ptr<const models::Graph> graph;
   std::shared_ptr<const hw::Topology> topo;

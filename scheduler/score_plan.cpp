@@ -20,7 +20,11 @@ PlanScore score_plan(const Problem& p, const Plan& plan, bool record_usage) {
   s.lowered = lower(p, plan);
   engine::SimOptions so;
   so.record_usage = record_usage;
-  s.trace = engine::simulate(s.lowered.graph, so);
+  try {
+    s.trace = engine::simulate(s.lowered.graph, so);
+  } catch (const engine::TaskError& e) {  // at the task's entry in the plan file, when it has one
+    throw InputError(PlanOrigin::at(plan.origin.task, s.lowered.graph.tasks[e.task].name), e.detail());
+  }
   s.memory = check_memory(p, s.lowered, s.trace);
   return s;
 }

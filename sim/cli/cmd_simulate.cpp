@@ -50,6 +50,8 @@ scheduler::Problem direct_problem(const po::variables_map& vm) {
   p.topo = std::make_shared<const hw::Topology>(
       hw::load_topology(Yaml(YAML::Node(vm["hardware"].as<std::string>()), "--hardware")));
   p.graph = std::make_shared<const models::Graph>(models::load_graph_json(vm["graph"].as<std::string>()));
+  if (const std::string bad = scheduler::check_duration_devices(*p.graph, *p.topo); !bad.empty())
+    throw InputError(SourceLoc{vm["graph"].as<std::string>()}, bad);
   p.cost = explore::make_cost_model(Yaml(YAML::Node(vm["cost"].as<std::string>()), "--cost"), *p.topo, *p.graph);
   try {
     p.weights = scheduler::parse_weights(vm["weights"].as<std::string>());

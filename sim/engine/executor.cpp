@@ -301,7 +301,7 @@ void Run::end_instant() {
 void Run::report_unfinished() const {
   for (std::size_t i = 0; i < g_.tasks.size(); ++i) {
     if (state_[i] == State::Active) {
-      throw InputError("task '" + g_.tasks[i].name + "' would end beyond the largest representable time");
+      throw TaskError(static_cast<TaskId>(i), "task '" + g_.tasks[i].name + "' would end beyond the largest representable time");
     }
   }
   for (std::size_t i = 0; i < g_.tasks.size(); ++i) {
@@ -314,7 +314,7 @@ void Run::report_unfinished() const {
     if (p >= 0 && state_[p] != State::Done) {
       blockers += (blockers.empty() ? "" : ", ") + ("'" + g_.tasks[p].name + "' before it in queue '" + g_.queues[g_.tasks[i].queue] + "'");
     }
-    throw InputError("the task graph cannot finish: " + std::to_string(g_.tasks.size() - done_) +
+    throw TaskError(static_cast<TaskId>(i), "the task graph cannot finish: " + std::to_string(g_.tasks.size() - done_) +
                      " task(s) never start; task '" + g_.tasks[i].name + "' waits for " + blockers +
                      " (a queue order that contradicts the dependencies, or a dependency cycle)");
   }

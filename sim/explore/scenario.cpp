@@ -17,6 +17,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
+const std::vector<std::string> kScenarioKeys = {"name",    "description", "hardware", "model", "weights",    "cost",
+                                                "placers", "baseline",    "sweep",    "seed",  "collectives"};
+
 // "model.batch" -> {model, batch}. Sweep axes are labels that contain dots themselves:
 // "sweep.model.seq" -> {sweep, model.seq}.
 std::vector<std::string> split_path(const std::string& key) {
@@ -51,6 +54,50 @@ void set_path(YAML::Node root, const std::string& key, const YAML::Node& value, 
       cur.reset(cur[parts[i]]);
     }
   }
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const std::string& k : v) out += (out.empty() ? "" : ", ") + k;
+  return out;
+}
+
+// The keys `model` (a workload's) and `cost` (a cost model's) take at point p, besides the one
+// naming them; empty when that entry is absent or names nothing known (which it reports itself).
+std::vector<std::string> keys_of(const Yaml& root, const std::string& entry) {
+  const Yaml e = root.get(entry);
+  if (!e.is_map()) return {};
+  const std::vector<OptionSpec>* options = nullptr;
+  const std::string name_key = entry == "model" ? "generator" : "name";
+  if (entry == "model" && !e.has("generator") && e.has("file") && e.at("file").is_scalar()) {
+    options = &models::workloads().get(models::importer_for(e.at("file").str())).options;
+  } else if (e.has(name_key) && e.at(name_key).is_scalar()) {
+    const std::string name = e.at(name_key).str();
+    if (entry == "model" && models::workloads().has(name)) options = &models::workloads().get(name).options;
+    if (entry == "cost" && models::cost_models().has(name)) options = &models::cost_models().get(name).options;
+  }
+  if (!options) return {};
+  std::vector<std::string> keys = {name_key};
+  for (const OptionSpec& o : *options) keys.push_back(o.name);
+  return keys;
+}
+
+// A key an override sets (`--set key=value`, or a sweep axis) is one a scenario has: one of its
+// top-level keys and, under `model`, `cost` and `collectives`, a key that entry takes at `root`.
+// A key an override adds has no place in the file, so an unknown one is reported at the
+// override (`where`), as `what` ("the override", "sweep axis 'model.sq'"): a later check could
+// only blame the scenario file.
+void check_key_set(const Yaml& root, const std::string& key, const std::string& what, const SourceLoc& where) {
+  const std::vector<std::string> parts = split_path(key);
+  if (parts[0] == "sweep" || std::find(kScenarioKeys.begin(), kScenarioKeys.end(), parts[0]) == kScenarioKeys.end())
+    throw InputError(where, fmt::format("{} sets '{}', and a scenario has no key '{}' (expected one of: {})", what, key,
+                                        parts[0], join(kScenarioKeys)));
+  if (parts.size() < 2 || (parts[0] != "model" && parts[0] != "cost" && parts[0] != "collectives")) return;
+  const std::vector<std::string> known =
+      parts[0] == "collectives" ? std::vector<std::string>{"fidelity"} : keys_of(root, parts[0]);
+  if (known.empty() || std::find(known.begin(), known.end(), parts[1]) != known.end()) return;
+  throw InputError(where, fmt::format("{} sets '{}', and {} takes no key '{}' (its keys: {})", what, key, parts[0],
+                                      parts[1], join(known)));
 }
 
 // "model.[batch,seq]" -> {"model.batch", "model.seq"}; "model.arch" -> {"model.arch"}.
@@ -164,6 +211,7 @@ Yaml read_scenario(const std::string& path, const std::vector<std::string>& over
   Yaml doc = Yaml::load_file(path);
   if (!doc.is_map()) doc.fail("expected a scenario (a map with hardware, model and placers)");
   auto grafts = std::make_shared<Yaml::Grafts>();
+  std::vector<std::pair<std::string, std::string>> set;  // (key, the override that sets it)
   for (const std::string& o : overrides) {
     const size_t eq = o.find('=');
     if (eq == std::string::npos || eq == 0)
@@ -183,12 +231,18 @@ Yaml read_scenario(const std::string& path, const std::vector<std::string>& over
       for (size_t j = 0; j < keys.size(); ++j) {
         set_path(doc.node(), keys[j], value[j], SourceLoc{"--set " + o});
         grafts->emplace_back(value[j], "--set " + o);
+        set.emplace_back(keys[j], o);
       }
       continue;
     }
     set_path(doc.node(), key, value, SourceLoc{"--set " + o});
     grafts->emplace_back(value, "--set " + o);
+    set.emplace_back(key, o);
   }
+  // Checked once every override is in: one may set the generator whose keys another sets.
+  // A sweep set so is checked as the sweep, axis by axis.
+  for (const auto& [key, o] : set)
+    if (split_path(key)[0] != "sweep") check_key_set(doc, key, "the override", SourceLoc{"--set " + o});
   resolve_paths(doc.node(), fs::path(path).parent_path());
   return Yaml(doc.node(), doc.file(), std::move(grafts));
 }
@@ -231,56 +285,18 @@ void expand(Scenario& s, const std::vector<Dimension>& dims, const Yaml& sweep) 
   }
 }
 
-// A scenario's top-level keys.
-const std::vector<std::string> kScenarioKeys = {"name",    "description", "hardware", "model", "weights",    "cost",
-                                                "placers", "baseline",    "sweep",    "seed",  "collectives"};
-
-// The keys `model` (a workload's) and `cost` (a cost model's) take at point p, besides the one
-// naming them; empty when that entry is absent or names nothing known (which it reports itself).
-std::vector<std::string> keys_of(const Yaml& root, const std::string& entry) {
-  const Yaml e = root.get(entry);
-  if (!e.is_map()) return {};
-  const std::vector<OptionSpec>* options = nullptr;
-  const std::string name_key = entry == "model" ? "generator" : "name";
-  if (entry == "model" && !e.has("generator") && e.has("file") && e.at("file").is_scalar()) {
-    options = &models::workloads().get(models::importer_for(e.at("file").str())).options;
-  } else if (e.has(name_key) && e.at(name_key).is_scalar()) {
-    const std::string name = e.at(name_key).str();
-    if (entry == "model" && models::workloads().has(name)) options = &models::workloads().get(name).options;
-    if (entry == "cost" && models::cost_models().has(name)) options = &models::cost_models().get(name).options;
-  }
-  if (!options) return {};
-  std::vector<std::string> keys = {name_key};
-  for (const OptionSpec& o : *options) keys.push_back(o.name);
-  return keys;
-}
-
 // Each axis key names a key a scenario has: one of its top-level keys and, under `model`, `cost`
 // and `collectives`, a key that entry takes at every point. Checked before any point runs, at
 // the axis, so that a misspelt axis is an error and not a value nothing reads.
 void check_axis_keys(const std::vector<Dimension>& dims, const Scenario& s) {
-  auto list = [](const std::vector<std::string>& v) {
-    std::string out;
-    for (const std::string& k : v) out += (out.empty() ? "" : ", ") + k;
-    return out;
-  };
   for (const Dimension& d : dims)
     for (const Dimension::Axis& a : d.axes)
       for (const std::string& key : a.keys) {
-        const std::vector<std::string> parts = split_path(key);
-        if (parts[0] == "sweep" || std::find(kScenarioKeys.begin(), kScenarioKeys.end(), parts[0]) == kScenarioKeys.end())
-          a.where.fail(fmt::format("sweep axis '{}' sets '{}', and a scenario has no key '{}' (expected one of: {})",
-                                   a.label, key, parts[0], list(kScenarioKeys)));
-        if (parts.size() < 2 || (parts[0] != "model" && parts[0] != "cost" && parts[0] != "collectives")) continue;
-        for (const Point& p : s.points) {
-          const Yaml root = point_yaml(s, p);
-          const std::string& sub = parts[1];
-          std::vector<std::string> known = parts[0] == "collectives" ? std::vector<std::string>{"fidelity"}
-                                                                     : keys_of(root, parts[0]);
-          if (known.empty() || std::find(known.begin(), known.end(), sub) != known.end()) continue;
-          a.where.fail(fmt::format("sweep axis '{}' sets '{}', and {} takes no key '{}' (its keys: {})", a.label, key,
-                                   parts[0], sub, list(known)));
-        }
+        // Only the keys under model and cost depend on the point (a swept generator changes them).
+        const std::string top = split_path(key)[0];
+        const size_t points = top == "model" || top == "cost" ? s.points.size() : 1;
+        for (size_t i = 0; i < points; ++i)
+          check_key_set(point_yaml(s, s.points[i]), key, fmt::format("sweep axis '{}'", a.label), a.where.loc());
       }
 }
 
@@ -377,6 +393,7 @@ scheduler::Problem build_problem(const Scenario& s, const Point& pt, models::Gra
   scheduler::Problem p;
   p.topo = std::make_shared<const hw::Topology>(hw::load_topology(root.at("hardware")));
   p.graph = std::make_shared<const models::Graph>(std::move(graph));
+  if (const std::string bad = scheduler::check_duration_devices(*p.graph, *p.topo); !bad.empty()) root.at("model").fail(bad);
   p.cost = make_cost_model(root.get("cost"), *p.topo, *p.graph);
   p.weights = weights_of(root.get("weights"));
   p.collectives = fidelity_of(root.get("collectives"));
