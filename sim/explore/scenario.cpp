@@ -191,17 +191,27 @@ std::vector<Dimension> read_sweep(const Yaml& sweep, const std::vector<std::stri
   return dims;
 }
 
-// The scenario's hardware file and model file, when given as relative paths that exist there,
-// made paths relative to the scenario's directory `dir` (presets and absolute paths stay).
-void resolve_paths(const YAML::Node& root, const fs::path& dir) {
-  auto resolve = [&](YAML::Node n) {
-    if (!n.IsScalar()) return;
-    const std::string v = n.Scalar();
-    if (hw::is_preset(v) || fs::path(v).is_absolute()) return;
-    if (fs::exists(dir / v)) n = (dir / v).string();
-  };
-  if (root["hardware"]) resolve(root["hardware"]);
-  if (root["model"] && root["model"].IsMap() && root["model"]["file"]) resolve(root["model"]["file"]);
+// A relative path is taken from the directory of the file that names it: the scenario's
+// hardware and model files from the scenario's directory `dir` (a swept one too, as the sweep is
+// in the scenario), and a path given by --set from the working directory, as any path on the
+// command line. Presets and absolute paths stay as they are.
+void resolve_path(YAML::Node n, const fs::path& dir) {
+  if (!n.IsScalar()) return;
+  const std::string v = n.Scalar();
+  if (v.empty() || hw::is_preset(v) || fs::path(v).is_absolute()) return;
+  n = (dir / v).lexically_normal().string();
+}
+
+
+// A swept hardware or model file, relative to the scenario's directory `dir` like the one it
+// replaces. Resolved once, in the axis's own value nodes, which every point shares.
+void resolve_swept_paths(const std::vector<Dimension>& dims, const fs::path& dir) {
+  for (const Dimension& d : dims)
+    for (const Dimension::Axis& a : d.axes)
+      for (size_t j = 0; j < a.keys.size(); ++j) {
+        if (a.keys[j] != "hardware" && a.keys[j] != "model.file") continue;
+        for (const Yaml& v : a.values) resolve_path(a.keys.size() == 1 ? v.node() : v.node()[j], dir);
+      }
 }
 
 // The scenario file with --set overrides applied and relative paths resolved against its own
@@ -243,7 +253,13 @@ Yaml read_scenario(const std::string& path, const std::vector<std::string>& over
   // A sweep set so is checked as the sweep, axis by axis.
   for (const auto& [key, o] : set)
     if (split_path(key)[0] != "sweep") check_key_set(doc, key, "the override", SourceLoc{"--set " + o});
-  resolve_paths(doc.node(), fs::path(path).parent_path());
+  // A path --set gives is the command line's, relative to the working directory as it stands.
+  auto by_set = [&](const std::string& key) {
+    return std::any_of(set.begin(), set.end(), [&](const auto& k) { return k.first == key; });
+  };
+  if (doc.node()["hardware"] && !by_set("hardware")) resolve_path(doc.node()["hardware"], fs::path(path).parent_path());
+  if (doc.node()["model"] && doc.node()["model"].IsMap() && doc.node()["model"]["file"] && !by_set("model.file") && !by_set("model"))
+    resolve_path(doc.node()["model"]["file"], fs::path(path).parent_path());
   return Yaml(doc.node(), doc.file(), std::move(grafts));
 }
 
@@ -280,7 +296,6 @@ void expand(Scenario& s, const std::vector<Dimension>& dims, const Yaml& sweep) 
           for (size_t j = 0; j < a.keys.size(); ++j) set_path(p.root, a.keys[j], v.node()[j], v.loc());
         }
       }
-    resolve_paths(p.root, fs::path(s.file).parent_path());  // a swept model.file or hardware too
     s.points.push_back(std::move(p));
   }
 }
@@ -373,6 +388,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   }
 
   const std::vector<Dimension> dims = read_sweep(doc.get("sweep"), overrides);
+  resolve_swept_paths(dims, fs::path(s.file).parent_path());
   for (auto& d : dims)
     for (auto& a : d.axes) s.axes.push_back(a.label);
   expand(s, dims, doc.get("sweep"));
