@@ -141,6 +141,7 @@ class Chrion final : public Placer {
     Trial t{Schedule(p), std::vector<int>(g.nodes.size(), -1), kk, 0, 0};
     std::vector<double> avail(static_cast<size_t>(kk) + 1, 0.0);  // [0]: GPU, [j]: core j-1
     std::vector<bool> on_gpu(g.nodes.size(), false);
+    InputArrivals inputs(p, comm);
     for (int v : order) {
       // GPU memory v books (Eq. 4).
       double m = g.nodes[v].output_bytes + g.nodes[v].state_bytes;
@@ -151,13 +152,14 @@ class Chrion final : public Placer {
       }
       int best = -1;
       double best_cost = models::kCannotRun, best_start = 0, best_finish = 0;
+      inputs.gather(t.s, v);
       for (int j = 0; j <= kk; ++j) {
         const int dev = j == 0 ? gpu : cpu;
         const double d = p.duration(v, dev);
         if (d == models::kCannotRun) continue;
         // W(v, k'): k' d_k'(v), but the per-op constants (launch, op_overhead) paid once.
         const double w = j == 0 ? d : p.core_duration(v, cpu, kk);
-        const double est = std::max(avail[j], data_ready(p, comm, t.s, v, dev));
+        const double est = std::max(avail[j], inputs.on(dev));
         const double cost = est + w + (j == 0 ? sigma_ * m * 1e-9 : 0.0);
         if (cost < best_cost) best = j, best_cost = cost, best_start = est, best_finish = est + w;
       }

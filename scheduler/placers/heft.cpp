@@ -13,8 +13,8 @@
 // smallest EFT (ties: the lowest device index), where avail(v, p) is the start of the first
 // idle gap on p long enough for v (insertion policy), or the end of p's last op without it.
 // Predicted makespan: the schedule length, max AFT. Cost: O(e p) for the ESTs plus
-// O(v p log v) for the gap searches (timeline.hpp: a tree of the busy intervals that keeps the
-// longest gap of each subtree).
+// O(v p log v) for the gap searches (timeline.hpp: the busy intervals in blocks, with the
+// longest gap of each block in a segment tree).
 #include <algorithm>
 
 #include "scheduler/placers/builtin.hpp"
@@ -37,13 +37,17 @@ Schedule heft_schedule(const Problem& p, const std::vector<int>& devices, bool i
   });
   Schedule s(p);
   std::vector<Timeline> line(p.topo->devices.size());
+  InputArrivals inputs(p, comm);
   for (int v : ops) {
+    inputs.gather(s, v);
     int best = -1;
     double best_start = 0, best_finish = models::kCannotRun;
     for (int d : devices) {
       const double w = p.duration(v, d);
-      if (w == models::kCannotRun) continue;
-      const double est = line[d].earliest_start(data_ready(p, comm, s, v, d), w, insertion);
+      // EFT(v, d) >= latest_end + w: a device where that is not below the best EFT so far
+      // cannot win (ties go to the first), and its EST is not computed.
+      if (w == models::kCannotRun || inputs.latest_end() + w >= best_finish) continue;
+      const double est = line[d].earliest_start(inputs.on(d), w, insertion);
       if (est + w < best_finish) best = d, best_start = est, best_finish = est + w;
     }
     line[best].add(best_start, best_finish);

@@ -15,31 +15,33 @@ CommModel::CommModel(const Problem& p) : p_(&p), index_(p.topo->devices.size(), 
   const hw::Topology& topo = *p.topo;
   const std::vector<int> devs = topo.compute_devices();
   for (size_t i = 0; i < devs.size(); ++i) index_[devs[i]] = static_cast<int>(i);
-  const size_t n = devs.size();
-  latency_.assign(n, std::vector<double>(n, 0.0));
-  inv_bw_.assign(n, std::vector<double>(n, 0.0));
+  const size_t n = n_ = devs.size();
+  latency_.assign(n * n, 0.0);
+  inv_bw_.assign(n * n, 0.0);
   if (topo.network_ideal) return;
   int pairs = 0;
   for (size_t i = 0; i < n; ++i)
     for (size_t j = 0; j < n; ++j) {
       if (i == j || !topo.connected(devs[i], devs[j])) continue;
       const hw::RouteCost r = hw::route_cost(topo, devs[i], devs[j]);
-      latency_[i][j] = r.latency_s;
-      inv_bw_[i][j] = 1.0 / r.bandwidth;
-      mean_latency_ += latency_[i][j];
-      mean_inv_bw_ += inv_bw_[i][j];
+      latency_[i * n + j] = r.latency_s;
+      inv_bw_[i * n + j] = 1.0 / r.bandwidth;
+      mean_latency_ += latency_[i * n + j];
+      mean_inv_bw_ += inv_bw_[i * n + j];
       ++pairs;
     }
   if (pairs > 0) mean_latency_ /= pairs, mean_inv_bw_ /= pairs;
 }
 
-double CommModel::edge_time(int e, int a, int b) const {
-  if (a == b) return 0;
+CommModel::Outbound CommModel::outbound(int e, int a) const {
   const models::Edge& edge = p_->graph->edges[e];
-  if (edge.time_s) return *edge.time_s;
-  if (p_->topo->network_ideal) return 0;
-  const int i = index_[a], j = index_[b];
-  return latency_[i][j] + edge.bytes * inv_bw_[i][j];
+  Outbound o;
+  o.from = a;
+  o.fixed = edge.time_s || p_->topo->network_ideal;
+  o.time = edge.time_s.value_or(0.0);
+  o.bytes = edge.bytes;
+  if (!o.fixed) o.row = static_cast<size_t>(index_[a]) * n_;
+  return o;
 }
 
 double CommModel::mean_edge_time(int e) const {
@@ -73,24 +75,35 @@ void Schedule::place(int op, int dev, double s, double f) {
   makespan = std::max(makespan, f);
 }
 
-double data_ready(const Problem& p, const CommModel& comm, const Schedule& s, int op, int dev) {
-  const models::Graph& g = *p.graph;
-  double ready = s.copies.arrival(op, dev);
+void InputArrivals::gather(const Schedule& s, int op) {
+  const models::Graph& g = *p_->graph;
+  s_ = &s;
+  op_ = op;
+  inputs_.clear();
+  latest_end_ = 0;
   for (int e : g.in_edges(op)) {
     const int u = g.edges[e].src;
-    if (g.nodes[u].kind != models::NodeKind::Op) continue;
-    ready = std::max(ready, s.finish[u] + comm.edge_time(e, s.device_of[u], dev));
+    if (s.device_of[u] < 0) continue;  // a parameter (every producing op is placed by now)
+    inputs_.push_back({s.finish[u], comm_->outbound(e, s.device_of[u])});
+    latest_end_ = std::max(latest_end_, s.finish[u]);
   }
+}
+
+double InputArrivals::on(int dev) const {
+  double ready = s_->copies.arrival(op_, dev);
+  for (const Input& in : inputs_) ready = std::max(ready, in.end + comm_->time_to(in.route, dev));
   return ready;
 }
 
 Schedule schedule_in_order(const Problem& p, const CommModel& comm, const std::vector<int>& device_of,
                            const std::vector<int>& order) {
   Schedule s(p);
+  InputArrivals inputs(p, comm);
   std::vector<double> avail(p.topo->devices.size(), 0.0);
   for (int op : order) {
     const int dev = device_of[op];
-    const double start = std::max(avail[dev], data_ready(p, comm, s, op, dev));
+    inputs.gather(s, op);
+    const double start = std::max(avail[dev], inputs.on(dev));
     avail[dev] = start + p.duration(op, dev);
     s.place(op, dev, start, avail[dev]);
   }
@@ -112,23 +125,30 @@ EtfResult etf_schedule(const Problem& p, const CommModel& comm, const std::vecto
     for (int e : g.in_edges(op)) missing[op] += g.nodes[g.edges[e].src].kind == models::NodeKind::Op;
     if (missing[op] == 0) ready.push_back(op);
   }
+  InputArrivals inputs(p, comm), favourite_inputs(p, comm);
+  const auto favourite_ready = [&](int f, int d) {
+    favourite_inputs.gather(s, f);
+    return favourite_inputs.on(d);
+  };
   while (!ready.empty()) {
     int best_op = -1, best_dev = -1;
     double best_est = 0;
-    for (int v : ready)
+    for (int v : ready) {
+      inputs.gather(s, v);
       for (int d : groups[group_of[v]]) {
         const double w = p.duration(v, d);
         if (w == models::kCannotRun || !book.fits(v, d)) continue;
-        const double est = std::max(avail[d], data_ready(p, comm, s, v, d));
+        const double est = std::max(avail[d], inputs.on(d));
         const int f = kept_for[d];
         if (f >= 0 && f != v && s.device_of[f] < 0 && missing[f] == 0 && book.fits(f, d) &&
             p.duration(f, d) != models::kCannotRun &&
-            est + w > std::max(avail[d], data_ready(p, comm, s, f, d)))
+            est + w > std::max(avail[d], favourite_ready(f, d)))
           continue;
         const bool better = best_op < 0 || est < best_est ||
                             (est == best_est && (rank[v] > rank[best_op] || (rank[v] == rank[best_op] && v < best_op)));
         if (better) best_op = v, best_dev = d, best_est = est;
       }
+    }
     if (best_op < 0) {
       r.stuck = *std::min_element(ready.begin(), ready.end());
       return r;

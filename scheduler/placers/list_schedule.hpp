@@ -26,6 +26,7 @@
 // under `network: ideal`, fixed durations and no launch cost.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,14 +42,31 @@ namespace placesim::scheduler {
 class CommModel {
  public:
   explicit CommModel(const Problem& p);
-  double edge_time(int e, int a, int b) const;  // c(e, a, b) above
+  // c(e, a, b) above in two parts: what the edge and its source decide (once per input of an
+  // op), and the destination's part (once per device the op is tried on).
+  struct Outbound {
+    int from = -1;
+    bool fixed = false;   // the edge's fixed time, or 0 under network: ideal
+    double time = 0;      // that time
+    double bytes = 0;
+    std::size_t row = 0;  // where from's row starts in the tables below
+  };
+  Outbound outbound(int e, int a) const;
+  double time_to(const Outbound& o, int b) const {
+    if (b == o.from) return 0;
+    if (o.fixed) return o.time;
+    const std::size_t ij = o.row + static_cast<std::size_t>(index_[b]);
+    return latency_[ij] + o.bytes * inv_bw_[ij];
+  }
+  double edge_time(int e, int a, int b) const { return time_to(outbound(e, a), b); }  // c(e, a, b)
   // Mean of c(e, a, b) over ordered pairs a != b of connected compute devices (HEFT's c-bar).
   double mean_edge_time(int e) const;
 
  private:
   const Problem* p_;
   std::vector<int> index_;  // topology device -> row in the tables below, -1 for non-compute
-  std::vector<std::vector<double>> latency_, inv_bw_;
+  std::size_t n_ = 0;       // compute devices: the tables are n_ x n_, row by row
+  std::vector<double> latency_, inv_bw_;
   double mean_latency_ = 0, mean_inv_bw_ = 0;
 };
 
@@ -64,9 +82,33 @@ struct Schedule {
   void place(int op, int dev, double s, double f);
 };
 
-// When every input of `op` (all its producers scheduled) has arrived on `dev`: its producers'
-// outputs, and its parameters as s.copies would book them.
-double data_ready(const Problem& p, const CommModel& comm, const Schedule& s, int op, int dev);
+// When the inputs of an op arrive on each device it is tried on. A list scheduler tries every
+// device for every op: the op's producers are read once (gather) and each device then costs
+// one c(e, a, b) per input (on).
+class InputArrivals {
+ public:
+  InputArrivals(const Problem& p, const CommModel& comm) : p_(&p), comm_(&comm) {}
+  // Reads the producers of `op` in `s` (every producing op placed); `s` must outlive the calls
+  // to on().
+  void gather(const Schedule& s, int op);
+  // When every input of the gathered op has arrived on `dev`: its producers' outputs, and its
+  // parameters as s.copies would book them.
+  double on(int dev) const;
+  // The latest end of a producer: no device has every input before it (c >= 0).
+  double latest_end() const { return latest_end_; }
+
+ private:
+  struct Input {
+    double end;
+    CommModel::Outbound route;
+  };
+  const Problem* p_;
+  const CommModel* comm_;
+  const Schedule* s_ = nullptr;
+  int op_ = -1;
+  std::vector<Input> inputs_;  // reused from op to op
+  double latest_end_ = 0;
+};
 
 // Ops in `order` (dependencies first), each on device_of[op], one FIFO queue per device.
 Schedule schedule_in_order(const Problem& p, const CommModel& comm, const std::vector<int>& device_of,

@@ -72,8 +72,9 @@ double ParamCopies::copy_time(double bytes, int dev) const {
   return latency_[dev] + bytes * inv_rate_[dev];
 }
 
-std::vector<std::pair<int, double>> ParamCopies::missing(int op, int dev) const {
-  std::vector<std::pair<int, double>> out;
+const std::vector<std::pair<int, double>>& ParamCopies::missing(int op, int dev) const {
+  std::vector<std::pair<int, double>>& out = missing_;
+  out.clear();
   if (p_->weights != WeightsMode::Host) return out;
   const models::Graph& g = *p_->graph;
   const std::vector<double>& end = end_[dev];
@@ -102,7 +103,7 @@ double ParamCopies::arrival(int op, int dev) const {
 }
 
 void ParamCopies::book(int op, int dev) {
-  const std::vector<std::pair<int, double>> copies = missing(op, dev);
+  const std::vector<std::pair<int, double>>& copies = missing(op, dev);
   if (copies.empty()) return;
   std::vector<double>& end = end_[dev];
   if (end.empty()) end.assign(p_->graph->nodes.size(), -1.0);

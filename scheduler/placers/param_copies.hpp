@@ -1,7 +1,7 @@
 // The parameter copies a list schedule books under `weights: host` (every parameter starts in
 // host memory and is copied to each device that reads it), and the copy channels they run on.
-// heft, chrion, m-topo, m-etf, m-sct and getf count them through list_schedule.hpp (data_ready
-// and Schedule::place); deepplan takes its copy times from copy_time().
+// heft, chrion, m-topo, m-etf, m-sct and getf count them through list_schedule.hpp
+// (InputArrivals and Schedule::place); deepplan takes its copy times from copy_time().
 //
 // Channels. A copy to compute device d comes from h(d), the host memory nearest d, over
 // route(h(d), d). Devices whose copy routes cross a common link direction (two GPUs behind one
@@ -67,8 +67,9 @@ class ParamCopies {
   std::vector<ParamCopy> plan_copies() const;
 
  private:
-  // The copies `op` still needs on `dev` (parameter, seconds), in the order of its in-edges.
-  std::vector<std::pair<int, double>> missing(int op, int dev) const;
+  // The copies `op` still needs on `dev` (parameter, seconds), in the order of its in-edges;
+  // valid until the next call.
+  const std::vector<std::pair<int, double>>& missing(int op, int dev) const;
 
   const Problem* p_;
   std::vector<int> channel_of_;           // per topology device (compute devices only)
@@ -77,6 +78,8 @@ class ParamCopies {
   std::vector<double> channel_end_;       // end of the last copy booked on each channel
   std::vector<std::vector<double>> end_;  // [device][node]: booked end of a parameter there, -1: none
   std::vector<Copy> booked_;
+  // missing()'s answer, kept so that pricing an op on every device allocates nothing.
+  mutable std::vector<std::pair<int, double>> missing_;
 };
 
 }  // namespace placesim::scheduler
