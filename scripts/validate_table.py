@@ -51,7 +51,7 @@ def main():
         every += errs
         summary.append(f"| {name} | {len(errs)} | {100 * sum(errs) / len(errs):.1f}% | {100 * p95(errs):.1f}% |")
     summary.append(f"| all | {len(every)} | {100 * sum(every) / len(every):.1f}% | {100 * p95(every):.1f}% |")
-    print("| scenario | runs | mean abs. makespan error | p95 |\n|---|---|---|---|")
+    print("| scenario | runs | mean abs. model_error | p95 |\n|---|---|---|---|")
     print("\n".join(summary))
     print()
     print("| scenario | point | predicted ms | measured ms | model_error | fastest ms | slowest ms | spread "
