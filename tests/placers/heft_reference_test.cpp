@@ -13,24 +13,13 @@
 #include <vector>
 
 #include "scheduler/placers/heft.hpp"
+#include "gap_scan.hpp"
 #include "support.hpp"
 
 namespace {
 
 using namespace placers_test;
 using scheduler::Schedule;
-
-double scan_insertion(const std::vector<std::pair<double, double>>& busy, double ready, double dur, bool insertion) {
-  const double last = busy.empty() ? 0.0 : busy.back().second;
-  if (!insertion) return std::max(ready, last);
-  double s = ready;
-  for (const auto& [start, finish] : busy) {
-    if (finish <= ready) continue;
-    if (s + dur <= start) return s;
-    s = std::max(s, finish);
-  }
-  return s;
-}
 
 Schedule textbook_heft(const scheduler::Problem& p, const std::vector<int>& devices, bool insertion) {
   const models::Graph& g = *p.graph;

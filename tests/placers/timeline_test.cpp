@@ -1,6 +1,6 @@
 // The insertion search of the list schedulers (scheduler/placers/timeline.hpp) against a brute
-// force: the busy intervals in a sorted vector, scanned gap by gap from the first interval that
-// ends after `ready`, as HEFT's insertion policy reads. The index must give the same start, to
+// force (gap_scan.hpp): the busy intervals in a sorted vector, scanned gap by gap from the first
+// interval that ends after `ready`, as HEFT's insertion policy reads. The index must give the same start, to
 // the bit, for every query of a long random schedule (thousands of intervals: many blocks, split
 // wherever the tasks land), zero-length tasks and gaps within rounding of a task's length
 // included.
@@ -10,23 +10,12 @@
 #include <random>
 #include <vector>
 
+#include "gap_scan.hpp"
 #include "scheduler/placers/timeline.hpp"
 
 namespace {
 
 using placesim::scheduler::Timeline;
-
-double brute_force_start(const std::vector<std::pair<double, double>>& busy, double ready, double dur, bool insertion) {
-  const double last = busy.empty() ? 0.0 : busy.back().second;
-  if (!insertion || busy.empty()) return std::max(ready, last);
-  double s = ready;
-  for (const auto& [start, finish] : busy) {
-    if (finish <= ready) continue;
-    if (s + dur <= start) return s;
-    s = std::max(s, finish);
-  }
-  return s;
-}
 
 // `span`: ready times are drawn from [0, span * the last finish).
 void check_random_schedule(std::uint32_t seed, bool insertion, double time_unit, double span = 1.05) {
@@ -42,7 +31,7 @@ void check_random_schedule(std::uint32_t seed, bool insertion, double time_unit,
     const double ready = unit(rng) * last * span;
     const int pick = static_cast<int>(unit(rng) * 10);
     const double dur = pick == 0 ? 0.0 : pick < 4 ? 0.1 * pick * time_unit : unit(rng) * 3 * time_unit;
-    const double expected = brute_force_start(busy, ready, dur, insertion);
+    const double expected = placers_test::scan_insertion(busy, ready, dur, insertion);
     const double got = line.earliest_start(ready, dur, insertion);
     ASSERT_EQ(got, expected) << "query " << i << ": ready " << ready << ", dur " << dur;
     line.add(got, got + dur);
