@@ -125,6 +125,7 @@ void parse_collectives(const Json& list, Plan& plan, const models::Graph& g, con
   size_t at = 0;
   if (const OptionProblem bad = check_collective_names(plan.collectives, sg, at); !bad.message.empty())
     items[at].at("name").fail(bad.message);
+  if (const std::string bad = check_lowered_size(plan); !bad.empty()) list.fail(bad);  // queues come later
 }
 
 void parse_cpu_cores(const Json& map, Plan& plan, const hw::Topology& topo) {

@@ -211,6 +211,21 @@ OptionProblem check_collective_names(const std::vector<PlanCollective>& cs, cons
   return {};
 }
 
+double collective_tasks(const PlanCollective& c) {
+  const double n = static_cast<double>(c.group.size());
+  return 2 * n * std::max(1.0, n - 1) * c.chunks;
+}
+
+std::string check_lowered_size(const Plan& plan) {
+  double items = 0, collective = 0;
+  for (const PlanQueue& q : plan.queues) items += static_cast<double>(q.items.size());
+  for (const PlanCollective& c : plan.collectives) collective += collective_tasks(c);
+  if (items + collective <= kMaxLoweredTasks) return "";
+  return fmt::format("the plan would lower into about {:.3g} tasks ({:.3g} from its {} collectives), more than the "
+                     "{:.0e} one simulation may hold",
+                     items + collective, collective, plan.collectives.size(), kMaxLoweredTasks);
+}
+
 OptionProblem check_collective(const models::Graph& g, const hw::Topology& topo, const PlanCollective& c) {
   const std::string what = fmt::format("collective '{}'", c.name);
   if (c.group.empty()) return {fmt::format("{}: a group needs at least one member", what), "group"};
@@ -222,14 +237,10 @@ OptionProblem check_collective(const models::Graph& g, const hw::Topology& topo,
   }
   if (!(c.bytes > 0)) return {fmt::format("{}: bytes must be positive, got {}", what, c.bytes), "bytes"};
   if (c.chunks < 1) return {fmt::format("{}: chunks must be at least 1, got {}", what, c.chunks), "chunks"};
-  // Each rank sends up to 2 (n - 1) steps of `chunks` pieces: a billion chunks would allocate
-  // until the process dies. The most one collective may lower into:
-  constexpr double kMaxTasks = 1e8;
-  const double n = static_cast<double>(c.group.size());
-  if (const double tasks = 2 * n * std::max(1.0, n - 1) * c.chunks; tasks > kMaxTasks)
+  if (const double tasks = collective_tasks(c); tasks > kMaxLoweredTasks)
     return {fmt::format("{}: {} chunks over {} ranks would lower into about {:.3g} tasks, more than the {:.0e} one "
-                        "collective may make",
-                        what, c.chunks, c.group.size(), tasks, kMaxTasks),
+                        "simulation may hold",
+                        what, c.chunks, c.group.size(), tasks, kMaxLoweredTasks),
             "chunks"};
   for (int op : c.before)
     if (std::find(c.after.begin(), c.after.end(), op) != c.after.end())

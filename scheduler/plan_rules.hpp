@@ -52,8 +52,20 @@ struct OptionProblem {
 OptionProblem check_delivery(const Plan& plan, const models::Graph& g, const hw::Topology& topo, int param, int device,
                              const ParamDelivery& d);
 
+// The most tasks one lowering may make. A task costs about 500 bytes while simulated
+// (docs/engine-scale.md), so this is about 20 GB: a 4096-rank ring all-reduce (33.5 million
+// tasks) fits, and a collective of a billion chunks is an error and not an allocation that runs
+// until the kernel kills the process.
+constexpr double kMaxLoweredTasks = 4e7;
+// About how many tasks `c` lowers into: each of its n ranks sends up to 2 (n - 1) steps of
+// `chunks` pieces.
+double collective_tasks(const PlanCollective& c);
+// The plan lowers into at most kMaxLoweredTasks tasks (an item is about one, a collective
+// collective_tasks); "" when it does, else what is wrong.
+std::string check_lowered_size(const Plan& plan);
+
 // A collective is well formed: a group of one or more distinct compute devices; bytes > 0;
-// chunks >= 1; no op both `after` and `before` it; and an algorithm that implements the
+// chunks >= 1 and at most kMaxLoweredTasks tasks; no op both `after` and `before` it; and an algorithm that implements the
 // operation with the options given (the engine's closed form is evaluated on the topology's
 // routes, so a member pair without a route is caught here too). `field` names the key at fault:
 // the option's own (`weights`, `groups`, `senders`) where the engine names it, else `algorithm`.

@@ -47,9 +47,12 @@
 #include "scheduler/placers/getf.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <fmt/format.h>
 
 #include "scheduler/milp/milp.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/yaml_doc.hpp"
 #include "scheduler/placers/builtin.hpp"
 
 namespace placesim::scheduler {
@@ -158,7 +161,7 @@ std::vector<int> round_shares(const Problem& p, const GroupLp& lp, const milp::R
 
 }  // namespace
 
-Getf getf_schedule(const Problem& p) {
+Getf getf_schedule(const Problem& p, std::optional<double> time_limit_s) {
   const models::Graph& g = *p.graph;
   const std::vector<int> devices = default_devices(*p.topo);
   const CommModel comm(p);
@@ -174,7 +177,13 @@ Getf getf_schedule(const Problem& p) {
   const GroupLp lp = group_lp(p, out.groups, dur, scale);
   milp::SolveOptions opts;
   opts.threads = 1;
+  if (time_limit_s) opts.time_limit = std::chrono::duration<double>(*time_limit_s);
   const milp::Result sol = milp::solve(lp.model, opts);
+  if (sol.status != milp::Status::Optimal && time_limit_s && sol.wall_seconds >= *time_limit_s) {
+    out.timed_out = true;
+    out.error = fmt::format("GETF's LP did not finish within time_limit {} s ({} ops)", *time_limit_s, g.ops().size());
+    return out;
+  }
   if (sol.status != milp::Status::Optimal) {
     out.error = fmt::format("GETF's LP ended {}{}{}", milp::to_string(sol.status), sol.message.empty() ? "" : ": ", sol.message);
     return out;
@@ -189,11 +198,17 @@ namespace {
 
 class GetfPlacer final : public Placer {
  public:
+  explicit GetfPlacer(const PlacerOptions& o) {
+    const Yaml t = o.get("time_limit");
+    time_limit_s_ = t.number();
+    if (!(time_limit_s_ > 0)) throw InputError(t.loc(), "time_limit must be > 0 seconds");
+  }
+
   PlacerResult place(const Problem& p) const override {
-    const Getf s = getf_schedule(p);
+    const Getf s = getf_schedule(p, time_limit_s_);
     PlacerResult r;
     if (!s.error.empty()) {
-      r.status = RunStatus::Error;
+      r.status = s.timed_out ? RunStatus::Timeout : RunStatus::Error;
       r.message = s.error;
       return r;
     }
@@ -206,6 +221,9 @@ class GetfPlacer final : public Placer {
     r.predicted_s = s.etf.schedule.makespan;
     return r;
   }
+
+ private:
+  double time_limit_s_;
 };
 
 }  // namespace
@@ -213,9 +231,9 @@ class GetfPlacer final : public Placer {
 void register_getf(Registry<PlacerEntry>& r) {
   r.add("getf",
         {"GETF (Su et al. 2020): an LP relaxation picks each op's speed group, then earliest-time-first within it",
-         {},
+         {{"time_limit", "60", "wall-clock seconds its LP may take (a guard; past it: status timeout, no plan)"}},
          PlacerKind::Heuristic,
-         [](const PlacerOptions&) { return std::make_unique<GetfPlacer>(); }});
+         [](const PlacerOptions& o) { return std::make_unique<GetfPlacer>(o); }});
 }
 
 }  // namespace placesim::scheduler

@@ -2,6 +2,7 @@
 // schedule against hand-worked examples and the approximation bound (see getf.cpp).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,10 +16,12 @@ struct Getf {
   double lp_bound = 0;                   // D*, the LP optimum in seconds: a lower bound on the makespan
   EtfResult etf;                         // ETF with each op restricted to its group
   std::string error;                     // why the LP solve failed (then nothing else is set), or empty
+  bool timed_out = false;                // the LP solve failed by running past time_limit_s
 };
 
 // Groups, LP, rounding and ETF over default_devices(topo). InputError when an op runs on no
-// device; `error` set if the LP solver fails (the LP is always feasible and bounded).
-Getf getf_schedule(const Problem& p);
+// device; `error` set if the LP solver fails (the LP is always feasible and bounded) or runs
+// past `time_limit_s` wall-clock seconds (a guard: the LP of a 100k-op graph takes minutes).
+Getf getf_schedule(const Problem& p, std::optional<double> time_limit_s = std::nullopt);
 
 }  // namespace placesim::scheduler

@@ -23,7 +23,12 @@ def plot(path):
     panels = groups(doc)
     placers = [p for p in doc["summary"]["placers"]
                if any(g.get(p) is not None for _, rows in panels for _, g in rows)]
-    fig, subplots = plt.subplots(1, len(panels), figsize=(max(6, 4.5 * len(panels)), 4.2), squeeze=False)
+    # The legend goes below the bars, which it would hide inside them (placer labels with their
+    # options are long): two placers a row, each row a fixed height added to the figure.
+    rows = math.ceil(len(placers) / 2)
+    legend_in = 0.1 + 0.15 * rows
+    fig, subplots = plt.subplots(1, len(panels), figsize=(max(6, 4.5 * len(panels)), 4.2 + legend_in),
+                                 squeeze=False)
     width = 0.8 / max(1, len(placers))
     for ax, (axis, rows) in zip(subplots[0], panels):
         for k, placer in enumerate(placers):
@@ -38,7 +43,7 @@ def plot(path):
         ax.set_xticklabels(values, rotation=20 if long else 0, ha="right" if long else "center", fontsize=8)
         ax.set_xlabel(axis or "")
         ax.set_ylabel(f"geomean speed-up over {doc['baseline']}")
-    subplots[0][0].legend(fontsize=7)
+    fig.legend(*subplots[0][0].get_legend_handles_labels(), loc="lower center", ncol=2, fontsize=7, frameon=False)
     fig.suptitle(f"{doc['scenario']}: speed-up per placer (simulated makespan)", fontsize=10)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, legend_in / fig.get_figheight(), 1, 1))
     return fig

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fmt/format.h>
+#include <optional>
 
 #include "hw/backend/backend.hpp"
 #include "hw/backend/calibrate/cpu_calibrate.hpp"
@@ -13,6 +14,7 @@
 #include "sim/cli/command.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/file_io.hpp"
+#include "sim/core/progress.hpp"
 
 namespace placesim::cli {
 namespace {
@@ -37,6 +39,7 @@ int cmd_calibrate(const std::vector<std::string>& args) {
   const std::string backend_name = a.vm["backend"].as<std::string>();
   backend::require_backend(backend_name);
   const std::string out = a.vm["output"].as<std::string>();
+  check_writable(out);  // before the measurements, which take minutes
   backend::CalibrateOptions co;
   co.cores = a.vm["cores"].as<int>();
   co.repeats = a.vm["repeats"].as<int>();
@@ -61,7 +64,11 @@ int cmd_calibrate(const std::vector<std::string>& args) {
   }
   std::string rejected;
   if (backend_name == "cpu") {
+    // The measurements' count is known once calibration has set them up.
+    std::optional<Progress> progress(std::in_place, "measurements", 0);
+    co.progress = [&](int done, int total) { progress->done(done, total); };
     const backend::CpuCalibration c = backend::calibrate_cpu(co);
+    progress.reset();
     j["cores"] = c.cores;
     j["rounds"] = c.rounds;
     j["core_share"] = c.core_share;

@@ -31,7 +31,7 @@ int cmd_compare(const std::vector<std::string>& args) {
   const double tie = a.vm["tie"].as<double>();
   if (!(tie >= 0 && tie < 1)) throw InputError(SourceLoc{"--tie"}, "expected a fraction in [0, 1), such as 0.01");
   // Every file is read before anything is printed: a bad one stops the command with no output.
-  std::vector<explore::ResultsFile> files;
+  std::vector<explore::NamedRunSet> files;
   for (const std::string& path : a.vm["results"].as<std::vector<std::string>>())
     files.push_back({path, explore::read_results_h5(path)});
   const std::string baseline = a.vm["baseline"].as<std::string>();

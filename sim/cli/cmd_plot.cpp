@@ -45,7 +45,7 @@ void check_trace(const std::string& path) {
 // pivot), so that the bars are compare's figures. The baseline: the one given, else the files'
 // own (which must agree).
 std::string speedup_document(const std::vector<std::string>& files, const std::string& given) {
-  std::vector<explore::ResultsFile> sets;
+  std::vector<explore::NamedRunSet> sets;
   for (const std::string& path : files) sets.push_back({path, explore::read_results_h5(path)});
   const explore::RunSet set = explore::merge_results(sets, given);
   const explore::Comparison c = explore::compare(set, given, explore::Metric::Makespan);  // InputError: unknown

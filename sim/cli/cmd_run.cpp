@@ -46,7 +46,7 @@ int cmd_run(const std::vector<std::string>& args) {
     if (ec) throw InputError(SourceLoc{ro.trace_dir}, "cannot create trace directory: " + ec.message());
   }
   std::optional<Progress> progress(std::in_place, "sweep points", static_cast<int>(s.points.size()));
-  ro.progress = [&](int done, int) { progress->done(done); };
+  ro.progress = [&](int done, int todo) { progress->done(done, todo); };
   const std::string out =
       a.vm.count("output") ? a.vm["output"].as<std::string>() : fmt::format("results/{}.h5", s.name);
   const std::optional<explore::RunSet> sweep =

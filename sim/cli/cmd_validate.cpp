@@ -10,6 +10,8 @@
 
 #include "sim/cli/command.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/file_io.hpp"
+#include "sim/core/output_lock.hpp"
 #include "sim/core/progress.hpp"
 #include "sim/explore/validate.hpp"
 #include "sim/explore/validate_h5.hpp"
@@ -69,13 +71,15 @@ int cmd_validate(const std::vector<std::string>& args) {
   }
   if (a.vm.count("cpu-cores")) vo.cpu_cores = core_counts(a.vm["cpu-cores"].as<std::string>());
   const explore::Scenario s = explore::load_scenario(a.vm["scenario"].as<std::string>(), sets);
+  const std::string out = a.vm.count("output") ? a.vm["output"].as<std::string>()
+                                               : fmt::format("results/{}-{}.h5", s.name, vo.backend);
+  const OutputLock lock(out);
+  check_writable(out);  // before the first measurement, which may take minutes
   const size_t runs = s.points.size() * s.placers.size() * std::max<size_t>(1, vo.cpu_cores.size());
   std::optional<Progress> progress(std::in_place, "runs", static_cast<int>(runs));
   vo.progress = [&](int done, int) { progress->done(done); };
   const explore::ValidateSet v = explore::validate_scenario(s, vo);
   progress.reset();
-  const std::string out = a.vm.count("output") ? a.vm["output"].as<std::string>()
-                                               : fmt::format("results/{}-{}.h5", s.name, vo.backend);
   explore::write_validate_h5(out, v, command_line("validate", args));
 
   if (a.json) {

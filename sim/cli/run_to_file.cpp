@@ -68,9 +68,9 @@ std::optional<explore::RunSet> run_to_file(const explore::Scenario& s, explore::
     throw;
   }
   const explore::RunSet& set = file.finish();
-  if (g_stop) {
-    std::set<int> points;
-    for (const explore::RunResult& r : set.runs) points.insert(r.point_index);
+  std::set<int> points;
+  for (const explore::RunResult& r : set.runs) points.insert(r.point_index);
+  if (g_stop && points.size() < s.points.size()) {  // a signal after the last point ends nothing
     throw Interrupted(fmt::format("interrupted: {} of {} sweep points are in {}; run the same command with --resume "
                                   "to run the rest",
                                   points.size(), s.points.size(), out.path));

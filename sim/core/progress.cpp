@@ -68,9 +68,10 @@ Progress::~Progress() {
   if (shown_) show(true);
 }
 
-void Progress::done(int items) {
+void Progress::done(int items, int total) {
   std::lock_guard<std::mutex> lock(mu_);
   done_ = items;
+  if (total >= 0) total_ = total;
 }
 
 void Progress::loop() {

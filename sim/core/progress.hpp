@@ -22,7 +22,9 @@ class Progress {
   ~Progress();  // stops the display; a last line when any was shown
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
-  void done(int items);  // items finished so far
+  // Items finished so far; `total` >= 0 replaces the total (a resumed sweep counts only the
+  // points it runs, known once its results file is read).
+  void done(int items, int total = -1);
 
  private:
   void show(bool last);

@@ -60,7 +60,10 @@ Yaml Yaml::load_string(const std::string& text, const std::string& name) {
 
 SourceLoc Yaml::loc() const {
   if (!node_.IsDefined() || grafted_) return SourceLoc{file_};
-  const YAML::Mark m = node_.Mark();
+  YAML::Mark m = node_.Mark();
+  if (m.is_null() && origins_)
+    for (const auto& [stand_in, original] : origins_->stand_ins)
+      if (node_.is(stand_in)) m = original.Mark();
   if (m.is_null()) return SourceLoc{file_};
   return SourceLoc{file_, m.line + 1, m.column + 1};
 }
@@ -84,14 +87,21 @@ Yaml Yaml::get(std::string_view key) const {
 }
 
 Yaml Yaml::child(const YAML::Node& n) const {
-  if (grafts_ && n.IsDefined())
-    for (const auto& [graft, origin] : *grafts_)
+  if (origins_ && n.IsDefined()) {
+    for (const auto& [stand_in, original] : origins_->stand_ins)
+      if (n.is(stand_in)) {
+        Yaml s = child(original);  // a graft's (named by it), or the file's (loc() finds the original)
+        s.node_.reset(n);
+        return s;
+      }
+    for (const auto& [graft, origin] : origins_->grafts)
       if (n.is(graft)) {
         Yaml g(n, origin);
         g.grafted_ = true;
         return g;
       }
-  Yaml c(n, file_, grafts_);
+  }
+  Yaml c(n, file_, origins_);
   c.grafted_ = grafted_;
   return c;
 }

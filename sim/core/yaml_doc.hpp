@@ -1,9 +1,9 @@
 // Reading user files in YAML with their locations.
 //
 // Every scenario and hardware file is read through `Yaml`, so that every error a user sees names
-// the file, line and column and what was expected (DESIGN.md, "Files"). Graph and plan files,
-// which are JSON and can be large, go through `Json` (json_doc.hpp), which offers the same
-// accessors (located_value.hpp has those both share).
+// the file, line and column and what was expected. Graph and plan files, which are JSON and can
+// be large, go through `Json` (json_doc.hpp), which offers the same accessors (located_value.hpp
+// has those both share).
 #pragma once
 
 #include <cstdint>
@@ -21,21 +21,28 @@ namespace placesim {
 
 class Yaml : public LocatedValue<Yaml> {
  public:
-  // Nodes grafted into a document from elsewhere (a `--set key=value` value), each with the name
-  // of where it came from: an error inside one names that ("--set model.batch=-1"), not the
-  // document's file at a line the value never had.
-  using Grafts = std::vector<std::pair<YAML::Node, std::string>>;
+  // Nodes of a document that its own text does not locate.
+  struct Origins {
+    // Nodes grafted in from elsewhere (a `--set key=value` value), each with the name of where it
+    // came from: an error inside one names that ("--set model.batch=-1"), not the document's
+    // file at a line the value never had.
+    std::vector<std::pair<YAML::Node, std::string>> grafts;
+    // Nodes made in place of one of the document's (a sweep point's copy of a map, with one key
+    // changed), each with the node it stands for, which locates it: yaml-cpp gives a node it did
+    // not parse no location.
+    std::vector<std::pair<YAML::Node, YAML::Node>> stand_ins;
+  };
 
   Yaml() = default;
-  Yaml(YAML::Node node, std::string file, std::shared_ptr<const Grafts> grafts = nullptr)
-      : node_(std::move(node)), file_(std::move(file)), grafts_(std::move(grafts)) {}
+  Yaml(YAML::Node node, std::string file, std::shared_ptr<const Origins> origins = nullptr)
+      : node_(std::move(node)), file_(std::move(file)), origins_(std::move(origins)) {}
   Yaml(const Yaml&) = default;
   // yaml-cpp's Node::operator= overwrites the *content* of the node it is bound to (and so of
   // every other handle to it); a Yaml handle must rebind instead.
   Yaml& operator=(const Yaml& o) {
     node_.reset(o.node_);
     file_ = o.file_;
-    grafts_ = o.grafts_;
+    origins_ = o.origins_;
     grafted_ = o.grafted_;
     return *this;
   }
@@ -45,7 +52,7 @@ class Yaml : public LocatedValue<Yaml> {
 
   const YAML::Node& node() const { return node_; }
   const std::string& file() const { return file_; }
-  const std::shared_ptr<const Grafts>& grafts() const { return grafts_; }
+  const std::shared_ptr<const Origins>& origins() const { return origins_; }
   SourceLoc loc() const;
   [[noreturn]] void fail(const std::string& what) const;
 
@@ -73,11 +80,12 @@ class Yaml : public LocatedValue<Yaml> {
   bool boolean() const;
 
  private:
-  Yaml child(const YAML::Node& n) const;  // this document's, or a graft's with its name
+  // This document's node, a graft's (named by its origin) or a stand-in (located as its original).
+  Yaml child(const YAML::Node& n) const;
 
   YAML::Node node_;
   std::string file_;
-  std::shared_ptr<const Grafts> grafts_;
+  std::shared_ptr<const Origins> origins_;
   bool grafted_ = false;  // inside a graft: its marks are those of its own text, not file_'s
 };
 

@@ -7,11 +7,11 @@
 
 namespace placesim::explore {
 
-RunSet merge_results(const std::vector<ResultsFile>& files, const std::string& baseline) {
+RunSet merge_results(const std::vector<NamedRunSet>& files, const std::string& baseline) {
   if (files.size() == 1) return files[0].set;
   std::string base = baseline;
   if (base.empty())
-    for (const ResultsFile& f : files) {
+    for (const NamedRunSet& f : files) {
       if (f.set.baseline.empty() || f.set.baseline == base) continue;
       if (!base.empty())
         throw InputError(SourceLoc{f.path}, fmt::format("its baseline is {}, an earlier file's {}: name one with --baseline",
@@ -22,8 +22,8 @@ RunSet merge_results(const std::vector<ResultsFile>& files, const std::string& b
   out.baseline = base;
   out.axes = {"scenario"};
   int offset = 0;
-  for (const ResultsFile& f : files) {
-    const bool shared = std::count_if(files.begin(), files.end(), [&](const ResultsFile& g) {
+  for (const NamedRunSet& f : files) {
+    const bool shared = std::count_if(files.begin(), files.end(), [&](const NamedRunSet& g) {
                           return g.set.scenario == f.set.scenario;
                         }) > 1;
     const std::string label = shared ? f.path : f.set.scenario;
@@ -42,7 +42,7 @@ RunSet merge_results(const std::vector<ResultsFile>& files, const std::string& b
   // An axis is numeric in the merge when it is in every file that has it; `scenario` is a name.
   for (const std::string& a : out.axes) {
     bool numeric = a != "scenario";
-    for (const ResultsFile& f : files) {
+    for (const NamedRunSet& f : files) {
       const auto it = std::find(f.set.axes.begin(), f.set.axes.end(), a);
       const size_t k = static_cast<size_t>(it - f.set.axes.begin());
       if (it != f.set.axes.end()) numeric = numeric && k < f.set.axis_numeric.size() && f.set.axis_numeric[k];

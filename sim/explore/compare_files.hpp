@@ -11,13 +11,14 @@
 
 namespace placesim::explore {
 
-struct ResultsFile {
+// A results file read whole (not ResultsFile, the one a sweep writes as it runs).
+struct NamedRunSet {
   std::string path;
   RunSet set;
 };
 
 // One file is returned as it is. baseline: "" takes the files' own, which must then agree (an
 // InputError names them when they do not).
-RunSet merge_results(const std::vector<ResultsFile>& files, const std::string& baseline);
+RunSet merge_results(const std::vector<NamedRunSet>& files, const std::string& baseline);
 
 }  // namespace placesim::explore

@@ -34,9 +34,10 @@ void remove_stale_temps(const std::string& path) {
 
 }  // namespace
 
-ResultsFile::ResultsFile(std::string path, RunSet header, bool resume) : path_(std::move(path)), set_(std::move(header)) {
+ResultsFile::ResultsFile(std::string path, RunSet header, bool resume) : path_(std::move(path)), lock_(path_), set_(std::move(header)) {
   set_.runs.clear();
   check_writable(path_);  // before the first point, and before reading what is there
+  remove_stale_temps(path_);
   std::error_code ec;
   if (resume && fs::exists(path_, ec)) {
     RunSet old = read_results_h5(path_);
@@ -50,7 +51,6 @@ ResultsFile::ResultsFile(std::string path, RunSet header, bool resume) : path_(s
                                    was, now));
     set_.runs = std::move(old.runs);
     for (const RunResult& r : set_.runs) done_.insert(r.point_index);
-    remove_stale_temps(path_);
     return;
   }
   write();

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/output_lock.hpp"
 #include "sim/explore/run_result.hpp"
 
 namespace placesim::explore {
@@ -22,10 +23,11 @@ namespace placesim::explore {
 class ResultsFile {
  public:
   // `header`: a RunSet without runs (scenario, texts, baseline, axes, command). Checks before
-  // any point runs that `path` can be written: without `resume` it writes it at once, with no
-  // points; with `resume` it reads the points already there (none when there is no file) and
-  // throws InputError, changing nothing, when the file was made from another scenario or
-  // hardware text (results_h5.hpp, scenario_hash).
+  // any point runs that `path` can be written and that no other placesim is writing it
+  // (OutputLock), and removes the temporary files killed writers left. Without `resume` it
+  // writes the file at once, with no points; with `resume` it reads the points already there
+  // (none when there is no file) and throws InputError, changing nothing, when the file was
+  // made from another scenario or hardware text (results_h5.hpp, scenario_hash).
   ResultsFile(std::string path, RunSet header, bool resume);
 
   const std::string& path() const { return path_; }
@@ -43,6 +45,7 @@ class ResultsFile {
   void write();
 
   std::string path_;
+  OutputLock lock_;  // held from before the first point to the end: one sweep per file
   RunSet set_;
   std::set<int> done_;
   bool created_ = false;

@@ -1,33 +1,5 @@
-// The HDF5 results file, through the HDF5 C API (serial, 1.10).
-//
-// Datasets (1-D, one row per record; compound members are read by name, so field order in the
-// file does not matter):
-//   runs:        point_index int32, point str, placer str, status str, makespan_s f64,
-//                predicted_s f64, speedup f64, gap f64 (MILP placers), placement_s f64, message str,
-//                seed uint64, choices str (schema 6: the placer's decisions as JSON text, "null": none)
-//   peak_memory: run int32 (row of `runs`), device str, bytes f64
-//   comm_bytes:  run int32, scope str, name str, bytes f64: a run's communication volume
-//                (scheduler/comm_bytes.hpp), one row per figure: scope "total" and "inter_node"
-//                (name ""), "per_gpu" (name: the device id), "by_kind" (name: the kind); a run
-//                without one has no rows. Schema 2 files have no such table; they read as runs
-//                without communication volumes.
-//   generation:  run int32, input_tokens int32, output_tokens int32, kv_stride int32, ttft_s f64,
-//                tpot_s f64, weights_shared int8 (1, 0, or -1: unknown): one row per run of a
-//                whole generation (its makespan_s in `runs` is the end-to-end latency); other
-//                runs have no row. Files before schema 4 have no such table.
-//   milp:        run int32, plan_source str ("milp", "warm:<placer>" or "none"), makespan_s f64 (the
-//                MILP's own plan, simulated), objective_s f64, bound_s f64, solves int32, optimal
-//                int32, nodes int64: one row per run of a MILP placer (scheduler::MilpRecord); other
-//                runs have no row. Files before schema 5 have no such table.
-// Strings are variable-length UTF-8. `point` is a JSON object {axis: value} in axis order; absent
-// optionals are NaN.
-// Group `point` (schema 6): one 1-D dataset per sweep axis, aligned with `runs` (row i: run i's
-// value), named by the axis ('/' written '_') with the axis name in its attribute `axis`: f64
-// where every value of the axis is a number (axis_values.hpp), else str (the YAML text).
-// Root attributes: schema_version (int) and variable-length strings placesim_version,
-// git_commit, command (h5_file.hpp), scenario, scenario_text, hardware_text, scenario_hash
-// (results_h5.hpp), baseline, axes (a JSON array of the axis names) and created (UTC, ISO 8601:
-// the one attribute that differs between two runs of the same command, with placement_s).
+// The HDF5 results file through the HDF5 C API (serial, 1.10); the layout it writes and reads
+// is docs/formats.md, "Results files".
 #include "sim/explore/results_h5.hpp"
 
 #include "sim/core/file_io.hpp"

@@ -104,6 +104,7 @@ class Sweep final : public PointQueue {
     for (size_t i = 0; i < s.points.size(); ++i)
       if (!opts.skip.count(s.points[i].index)) todo_.push_back(i);
     runs_.resize(s.points.size());
+    if (opts_.progress) opts_.progress(0, static_cast<int>(todo_.size()));  // a resumed sweep runs fewer
   }
 
   std::optional<size_t> next() override {

@@ -11,6 +11,7 @@
 #include "models/workload.hpp"
 #include "sim/explore/model_spec.hpp"
 #include "sim/explore/placer_needs.hpp"
+#include "sim/explore/tree_edit.hpp"
 
 namespace placesim::explore {
 namespace {
@@ -35,25 +36,6 @@ std::vector<std::string> split_path(const std::string& key) {
     start = dot + 1;
   }
   return parts;
-}
-
-// Sets root.a.b.c = value, creating maps on the way. `where` locates errors.
-void set_path(YAML::Node root, const std::string& key, const YAML::Node& value, const SourceLoc& where) {
-  const std::vector<std::string> parts = split_path(key);
-  YAML::Node cur;
-  cur.reset(root);  // yaml-cpp: `=` between nodes assigns content; reset() rebinds
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (parts[i].empty()) throw InputError(where, fmt::format("malformed key '{}'", key));
-    if (!cur.IsMap() && cur.IsDefined() && !cur.IsNull())
-      throw InputError(where, fmt::format("cannot set '{}': '{}' is not a map", key, parts[i - 1]));
-    if (i + 1 == parts.size()) {
-      cur[parts[i]] = value;
-    } else {
-      YAML::Node next = cur[parts[i]];
-      if (!next.IsDefined() || next.IsNull()) cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
-      cur.reset(cur[parts[i]]);
-    }
-  }
 }
 
 std::string join(const std::vector<std::string>& v) {
@@ -127,6 +109,7 @@ struct Dimension {
   struct Axis {
     std::string label;
     std::vector<std::string> keys;
+    std::vector<std::vector<std::string>> paths;  // each key's parts (split_path)
     std::vector<Yaml> values;
     Yaml where;  // its list of values
   };
@@ -135,7 +118,8 @@ struct Dimension {
 };
 
 Dimension::Axis read_axis(const std::string& label, const Yaml& values) {
-  Dimension::Axis a{label, axis_keys(label, values), {}, values};
+  Dimension::Axis a{label, axis_keys(label, values), {}, {}, values};
+  for (const std::string& k : a.keys) a.paths.push_back(split_path(k));
   if (!values.is_seq() || values.node().size() == 0) values.fail(fmt::format("sweep axis '{}' needs a non-empty list", label));
   for (const Yaml& v : values.items()) {
     if (a.keys.size() > 1 && (!v.is_seq() || v.node().size() != a.keys.size()))
@@ -191,26 +175,34 @@ std::vector<Dimension> read_sweep(const Yaml& sweep, const std::vector<std::stri
   return dims;
 }
 
-// The scenario's hardware file and model file, when given as relative paths that exist there,
-// made paths relative to the scenario's directory `dir` (presets and absolute paths stay).
-void resolve_paths(const YAML::Node& root, const fs::path& dir) {
-  auto resolve = [&](YAML::Node n) {
-    if (!n.IsScalar()) return;
-    const std::string v = n.Scalar();
-    if (hw::is_preset(v) || fs::path(v).is_absolute()) return;
-    if (fs::exists(dir / v)) n = (dir / v).string();
-  };
-  if (root["hardware"]) resolve(root["hardware"]);
-  if (root["model"] && root["model"].IsMap() && root["model"]["file"]) resolve(root["model"]["file"]);
+// A relative path is taken from the directory of the file that names it: the scenario's
+// hardware and model files from the scenario's directory `dir` (a swept one too, as the sweep is
+// in the scenario), and a path given by --set from the working directory, as any path on the
+// command line. Presets and absolute paths stay as they are.
+void resolve_path(YAML::Node n, const fs::path& dir) {
+  if (!n.IsScalar()) return;
+  const std::string v = n.Scalar();
+  if (v.empty() || hw::is_preset(v) || fs::path(v).is_absolute()) return;
+  n = (dir / v).lexically_normal().string();
+}
+
+
+// A swept hardware or model file, relative to the scenario's directory `dir` like the one it
+// replaces. Resolved once, in the axis's own value nodes, which every point shares.
+void resolve_swept_paths(const std::vector<Dimension>& dims, const fs::path& dir) {
+  for (const Dimension& d : dims)
+    for (const Dimension::Axis& a : d.axes)
+      for (size_t j = 0; j < a.keys.size(); ++j) {
+        if (a.keys[j] != "hardware" && a.keys[j] != "model.file") continue;
+        for (const Yaml& v : a.values) resolve_path(a.keys.size() == 1 ? v.node() : v.node()[j], dir);
+      }
 }
 
 // The scenario file with --set overrides applied and relative paths resolved against its own
-// directory. Read afresh for every sweep point, so that every node keeps its file location
-// (YAML::Clone would drop them).
-Yaml read_scenario(const std::string& path, const std::vector<std::string>& overrides) {
-  Yaml doc = Yaml::load_file(path);
-  if (!doc.is_map()) doc.fail("expected a scenario (a map with hardware, model and placers)");
-  auto grafts = std::make_shared<Yaml::Grafts>();
+// directory, as edits of `file` (tree_edit.hpp) made in `arena`.
+Yaml read_scenario(const Yaml& file, const std::vector<std::string>& overrides, NodeArena& arena) {
+  if (!file.is_map()) file.fail("expected a scenario (a map with hardware, model and placers)");
+  TreeEdit doc(arena, file);
   std::vector<std::pair<std::string, std::string>> set;  // (key, the override that sets it)
   for (const std::string& o : overrides) {
     const size_t eq = o.find('=');
@@ -229,41 +221,50 @@ Yaml read_scenario(const std::string& path, const std::vector<std::string>& over
       if (!value.IsSequence() || value.size() != keys.size())
         throw InputError(SourceLoc{"--set " + o}, fmt::format("expected a list of {} values for '{}'", keys.size(), key));
       for (size_t j = 0; j < keys.size(); ++j) {
-        set_path(doc.node(), keys[j], value[j], SourceLoc{"--set " + o});
-        grafts->emplace_back(value[j], "--set " + o);
+        doc.set(split_path(keys[j]), value[j], SourceLoc{"--set " + o});
+        doc.graft(value[j], "--set " + o);
         set.emplace_back(keys[j], o);
       }
       continue;
     }
-    set_path(doc.node(), key, value, SourceLoc{"--set " + o});
-    grafts->emplace_back(value, "--set " + o);
+    doc.set(split_path(key), value, SourceLoc{"--set " + o});
+    doc.graft(value, "--set " + o);
     set.emplace_back(key, o);
   }
   // Checked once every override is in: one may set the generator whose keys another sets.
   // A sweep set so is checked as the sweep, axis by axis.
   for (const auto& [key, o] : set)
-    if (split_path(key)[0] != "sweep") check_key_set(doc, key, "the override", SourceLoc{"--set " + o});
-  resolve_paths(doc.node(), fs::path(path).parent_path());
-  return Yaml(doc.node(), doc.file(), std::move(grafts));
+    if (split_path(key)[0] != "sweep") check_key_set(doc.yaml(), key, "the override", SourceLoc{"--set " + o});
+  // A path --set gives is the command line's, relative to the working directory as it stands.
+  // (The scenario's own are resolved in place: the file was read for this scenario alone.)
+  auto by_set = [&](const std::string& key) {
+    return std::any_of(set.begin(), set.end(), [&](const auto& k) { return k.first == key; });
+  };
+  const YAML::Node& root = doc.root();
+  const fs::path dir = fs::path(file.file()).parent_path();
+  if (root["hardware"] && !by_set("hardware")) resolve_path(root["hardware"], dir);
+  if (root["model"] && root["model"].IsMap() && root["model"]["file"] && !by_set("model.file") && !by_set("model"))
+    resolve_path(root["model"]["file"], dir);
+  return doc.yaml();
 }
 
 // The most sweep points a scenario may have: each point is a problem to build, place and
 // simulate, and holds its scenario text until the run ends.
 constexpr size_t kMaxPoints = 1'000'000;
 
-void expand(Scenario& s, const std::vector<Dimension>& dims, const Yaml& sweep) {
+// Each point is an edit of the scenario's tree (`doc`, read into `arena`): it shares every node
+// but the maps on the way to the keys its axes set.
+void expand(Scenario& s, const Yaml& doc, const std::vector<Dimension>& dims, NodeArena& arena) {
   size_t total = 1;
   for (auto& d : dims)
     if (__builtin_mul_overflow(total, d.size(), &total) || total > kMaxPoints)
-      sweep.fail(fmt::format("the sweep's axes multiply to more than {} points; split it into several scenarios",
-                             kMaxPoints));
+      doc.at("sweep").fail(fmt::format(
+          "the sweep's axes multiply to more than {} points; split it into several scenarios", kMaxPoints));
   for (size_t i = 0; i < total; ++i) {
     Point p;
     p.index = static_cast<int>(i);
-    const Yaml doc = read_scenario(s.file, s.overrides);
-    p.root = doc.node();
-    p.grafts = doc.grafts();
-    p.root.remove("sweep");
+    TreeEdit e(arena, doc);
+    e.remove("sweep");
     size_t rest = i;
     std::vector<size_t> idx(dims.size());
     for (size_t k = dims.size(); k-- > 0;) {
@@ -274,13 +275,14 @@ void expand(Scenario& s, const std::vector<Dimension>& dims, const Yaml& sweep) 
       for (const auto& a : dims[k].axes) {
         const Yaml& v = a.values[idx[k]];
         p.values.emplace_back(a.label, yaml_to_string(v.node()));
-        if (a.keys.size() == 1) {
-          set_path(p.root, a.keys[0], v.node(), v.loc());
+        if (a.paths.size() == 1) {
+          e.set(a.paths[0], v.node(), v.loc());
         } else {
-          for (size_t j = 0; j < a.keys.size(); ++j) set_path(p.root, a.keys[j], v.node()[j], v.loc());
+          for (size_t j = 0; j < a.paths.size(); ++j) e.set(a.paths[j], v.node()[j], v.loc());
         }
       }
-    resolve_paths(p.root, fs::path(s.file).parent_path());  // a swept model.file or hardware too
+    p.root = e.root();
+    p.origins = e.origins();
     s.points.push_back(std::move(p));
   }
 }
@@ -339,7 +341,9 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   Scenario s;
   s.file = path;
   s.overrides = overrides;
-  Yaml doc = read_scenario(path, overrides);
+  const Yaml file = Yaml::load_file(path);
+  NodeArena arena(file.node());
+  Yaml doc = read_scenario(file, overrides, arena);
   doc.allow_keys(kScenarioKeys);
   s.root = doc;
   s.name = doc.str_or("name", fs::path(path).stem().string());
@@ -373,16 +377,17 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   }
 
   const std::vector<Dimension> dims = read_sweep(doc.get("sweep"), overrides);
+  resolve_swept_paths(dims, fs::path(s.file).parent_path());
   for (auto& d : dims)
     for (auto& a : d.axes) s.axes.push_back(a.label);
-  expand(s, dims, doc.get("sweep"));
+  expand(s, doc, dims, arena);
   check_axis_keys(dims, s);
   for (size_t i = 0; i < s.placers.size(); ++i) check_placer_needs(s, s.placers[i], doc.at("placers").items()[i]);
   s.text = YAML::Dump(doc.node()) + "\n";
   return s;
 }
 
-Yaml point_yaml(const Scenario& s, const Point& p) { return Yaml(p.root, s.file, p.grafts); }
+Yaml point_yaml(const Scenario& s, const Point& p) { return Yaml(p.root, s.file, p.origins); }
 
 scheduler::Problem build_problem(const Scenario& s, const Point& pt) {
   return build_problem(s, pt, build_model(point_yaml(s, pt).at("model"), s.seed));

@@ -1,4 +1,4 @@
-// Scenarios: the unit a user sweeps (DESIGN.md, "Files and the command line").
+// Scenarios: the unit a user sweeps (docs/scenarios.md).
 //
 //   name: quickstart
 //   hardware: sortinghat-v100          # preset name, path (relative to this file), or inline map
@@ -42,7 +42,9 @@ struct Point {
   int index = 0;
   std::vector<std::pair<std::string, std::string>> values;  // axis label -> value (YAML text)
   YAML::Node root;
-  std::shared_ptr<const Yaml::Grafts> grafts;  // root's --set values, which errors name as such
+  // root's --set values, which errors name as such, and the nodes the point made in place of
+  // the scenario's (tree_edit.hpp), which errors locate as those
+  std::shared_ptr<const Yaml::Origins> origins;
 };
 
 struct Scenario {

@@ -136,6 +136,19 @@ TEST(CalibrateInterleaved, RoundsInTurnAndMedianPerPoint) {
   EXPECT_EQ(m, (std::vector<double>{3, 2, 7}));  // medians of {5,1,3}, {2,2,9}, {7,8,6}
 }
 
+TEST(CalibrateInterleaved, ReportsEachMeasurement) {
+  // Two points, two recorded rounds after the unrecorded one: 2 x 3 = 6 measurements, reported
+  // as 0 before the first and then after each, always with that total.
+  int calls = 0;
+  std::vector<Measure> points(2, [&] { return 1.0 * ++calls; });
+  std::vector<std::pair<int, int>> seen;
+  interleaved_samples(points, 2, [&](int done, int total) {
+    seen.emplace_back(done, total);
+    EXPECT_EQ(done, calls);  // reported once the measurement it counts has run
+  });
+  EXPECT_EQ(seen, (std::vector<std::pair<int, int>>{{0, 6}, {1, 6}, {2, 6}, {3, 6}, {4, 6}, {5, 6}, {6, 6}}));
+}
+
 CpuCalibration two_cores() {
   CpuCalibration c;
   c.cores = 2;

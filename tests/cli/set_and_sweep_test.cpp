@@ -139,3 +139,36 @@ TEST(SetAndSweep, BadSweepsAreRefusedBeforeAnyWork) {
 }
 
 }  // namespace
+
+namespace {
+
+// One rule: a relative path is taken from the directory of the file that names it, and a path
+// on the command line (--set) from the working directory. A hardware file sitting in the
+// working directory is not found through a scenario elsewhere that names it.
+TEST(SetAndSweep, RelativePathsAreTakenFromTheFileThatNamesThem) {
+  const std::string dir = temp_dir("relative-paths");
+  fs::create_directories(dir + "/sc");
+  fs::create_directories(dir + "/cwd");
+  const std::string hw = read_all(kSrc + "/hw/presets/sortinghat-v100.yaml");
+  write_file(dir + "/sc", "beside.yaml", hw);
+  write_file(dir + "/cwd", "here.yaml", hw);
+  const std::string model = "model: {generator: transformer, arch: gpt2-large, layers: 1, batch: 1, seq: 32, phase: prefill}\n"
+                            "placers: [single-device]\n";
+  write_file(dir + "/sc", "named.yaml", "hardware: beside.yaml\n" + model);
+  write_file(dir + "/sc", "swept.yaml", "hardware: beside.yaml\n" + model + "sweep:\n  hardware: [beside.yaml, sortinghat-a6000]\n");
+  write_file(dir + "/sc", "elsewhere.yaml", "hardware: here.yaml\n" + model);
+  auto in_cwd = [&](const std::string& args) {
+    return placesim::testing::run_command("cd " + dir + "/cwd && " + PLACESIM_BINARY + " " + args);
+  };
+  EXPECT_EQ(in_cwd("run ../sc/named.yaml -o r1.h5").code, 0);
+  EXPECT_EQ(in_cwd("run ../sc/swept.yaml -o r2.h5").code, 0);
+  const auto missing = in_cwd("run ../sc/elsewhere.yaml -o r3.h5");
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_NE(missing.err.find("elsewhere.yaml:1:11: "), std::string::npos) << missing.err;
+  EXPECT_NE(missing.err.find("sc/here.yaml"), std::string::npos) << missing.err;
+  // The same file named on the command line is the working directory's.
+  EXPECT_EQ(in_cwd("run ../sc/elsewhere.yaml --set hardware=here.yaml -o r4.h5").code, 0);
+  EXPECT_EQ(in_cwd("run ../sc/named.yaml --set hardware=beside.yaml -o r5.h5").code, 2);
+}
+
+}  // namespace

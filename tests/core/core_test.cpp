@@ -1,13 +1,15 @@
 // sim/core: located errors from YAML reading, unit formatting, picosecond rounding, and
-// whole-or-nothing file writing.
+// whole-or-nothing file writing, one writer per output.
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "tests/error_of.hpp"
 
 #include "sim/core/file_io.hpp"
+#include "sim/core/output_lock.hpp"
 #include "sim/core/time.hpp"
 #include "sim/core/units.hpp"
 #include "sim/core/yaml_doc.hpp"
@@ -136,3 +138,21 @@ TEST(Yaml, AKeyGivenTwiceIsAnErrorAtTheSecond) {
 }
 
 }  // namespace
+
+TEST(OutputLock, RefusesASecondWriterUntilTheFirstLetsGoAndLeavesNoFile) {
+  const auto dir = std::filesystem::temp_directory_path() / "placesim-core-lock";
+  std::filesystem::remove_all(dir);
+  const std::string path = (dir / "sub" / "r.h5").string();
+  {
+    const OutputLock first(path);  // creates the missing directory
+    // flock belongs to the open file, so a second open in this process conflicts as another
+    // process's would.
+    const std::string e = error_of([&] { OutputLock second(path); });
+    EXPECT_NE(e.find(path + ": another placesim (pid " + std::to_string(::getpid()) + ") is writing this file"),
+              std::string::npos)
+        << e;
+  }
+  EXPECT_FALSE(std::filesystem::exists(path + ".lock"));
+  { const OutputLock again(path); }
+  EXPECT_TRUE(std::filesystem::is_empty(dir / "sub"));
+}

@@ -24,10 +24,12 @@
 #include <thread>
 
 #include "../support/run_cli.hpp"
+#include "sim/core/output_lock.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
+using placesim::OutputLock;
 using placesim::testing::CliResult;
 using placesim::testing::dump_results_h5;
 using placesim::testing::read_all;
@@ -193,6 +195,21 @@ TEST_F(SweepSurvives, AnUnwritableOutputFailsBeforeTheFirstPoint) {
   EXPECT_NE(r.err.find(dir_ + "/plain/r.h5: cannot write file: Not a directory"), std::string::npos) << r.err;
   // No trace: no point ran (the check comes before the scenario is even read).
   EXPECT_TRUE(!fs::exists(dir_ + "/traces") || fs::is_empty(dir_ + "/traces")) << "a point ran before the output was checked";
+}
+
+TEST_F(SweepSurvives, ASecondWriterOfTheSameOutputIsRefusedAndChangesNothing) {
+  // The lock a running sweep holds (the same flock another placesim process would take).
+  const std::string before = read_all(dir_ + "/whole.h5");
+  const OutputLock running(dir_ + "/whole.h5");
+  for (const std::string& flags : {std::string(" -o "), std::string(" --resume -o ")}) {
+    const CliResult r = run_cli("run " + scenario_ + " --trace " + dir_ + "/traces" + flags + dir_ + "/whole.h5");
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_NE(r.err.find(dir_ + "/whole.h5: another placesim (pid " + std::to_string(::getpid()) + ") is writing this file"),
+              std::string::npos)
+        << r.err;
+  }
+  EXPECT_EQ(read_all(dir_ + "/whole.h5"), before);
+  EXPECT_TRUE(!fs::exists(dir_ + "/traces") || fs::is_empty(dir_ + "/traces")) << "a point ran";
 }
 
 TEST_F(SweepSurvives, ResumeRefusesAnotherScenariosFileAndChangesNothing) {

@@ -168,7 +168,7 @@ CpuCalibration measure(const CalibrateOptions& opts, int cores) {
   points.push_back(together(team, copiers, cores));
   points.push_back(empty_tasks(1));
   points.push_back(empty_tasks(2));
-  const std::vector<std::vector<double>> samples = interleaved_samples(points, opts.repeats);
+  const std::vector<std::vector<double>> samples = interleaved_samples(points, opts.repeats, opts.progress);
   c.core_share = share.cpu_s / share.wall_s;
   size_t at = 0;
   auto next = [&](size_t n) {  // the medians of the next n points

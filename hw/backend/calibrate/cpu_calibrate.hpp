@@ -34,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "hw/backend/calibrate/interleaved.hpp"
 #include "hw/backend/calibrate/linear_fit.hpp"
 
 namespace placesim::backend {
@@ -62,6 +63,7 @@ inline constexpr double kMinCoreShare = 0.9;
 struct CalibrateOptions {
   int cores = 0;     // 0: every PU of this machine
   int repeats = 7;   // recorded rounds (cuda: timings per measurement)
+  MeasureProgress progress;  // cpu: the measurements done, from the calibrating thread
 };
 
 // Measures; the fits are checked by require_usable_fits.

@@ -16,8 +16,13 @@ namespace placesim::backend {
 // leave set-up, or a warming pass, out of the time).
 using Measure = std::function<double()>;
 
+// What is done, for a progress display: called before the first measurement and after each, with
+// the measurements taken and their total (every point once per round, the unrecorded one too).
+using MeasureProgress = std::function<void(int done, int total)>;
+
 // samples[p][r]: point p's time in recorded round r (rounds >= 1).
-std::vector<std::vector<double>> interleaved_samples(const std::vector<Measure>& points, int rounds);
+std::vector<std::vector<double>> interleaved_samples(const std::vector<Measure>& points, int rounds,
+                                                     const MeasureProgress& progress = {});
 // The median of each point's samples.
 std::vector<double> interleaved_medians(const std::vector<Measure>& points, int rounds);
 
