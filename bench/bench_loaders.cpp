@@ -1,8 +1,9 @@
 // Large inputs and start-up. A seeded random layered DAG (width 100, mean out-degree about 4, as
-// bench_placers) of 10k and 100k ops and its round-robin plan on the SortingHat V100 preset:
-// the graph and the plan written to JSON and read back (parse_graph, parse_plan), each of which
-// should take time linear in the ops (the 100k rows about ten times the 10k ones); and
-// `placesim simulate` re-simulating the saved 100k-op plan from its files, end to end.
+// bench_placers) of 10k and 100k ops and its round-robin and HEFT plans on the SortingHat V100
+// preset: the graph and the plans written to JSON and read back (parse_graph, parse_plan), each
+// of which should take time linear in the ops (the 100k rows about ten times the 10k ones); and
+// the saved 100k-op plans read from their files and re-simulated by `placesim simulate`, end to
+// end.
 // Start-up: the placesim binary spawned for `--help` and `list placers`, the child's wall time.
 // (Its peak RSS is measured with /usr/bin/time -v: a spawned child's ru_maxrss counts this
 // process's memory, which it shares until exec.)
@@ -45,8 +46,13 @@ scheduler::Problem problem(int ops) {
   return p;
 }
 
-scheduler::Plan round_robin(const scheduler::Problem& p) {
-  return *scheduler::make_placer(Yaml(YAML::Node("round-robin"), "bench")).placer->place(p).plan;
+// The plans saved and read back: round-robin's (one queue per device) and HEFT's, whose every
+// transfer between devices sits on a queue of its own (list_schedule.hpp), so that a 100k-op
+// plan names about 190k queues.
+constexpr const char* kPlacers[] = {"round-robin", "heft"};
+
+scheduler::Plan placed(const scheduler::Problem& p, std::int64_t placer) {
+  return *scheduler::make_placer(Yaml(YAML::Node(kPlacers[placer]), "bench")).placer->place(p).plan;
 }
 
 void BM_WriteGraph(benchmark::State& state) {
@@ -64,22 +70,24 @@ void BM_LoadGraph(benchmark::State& state) {
 
 void BM_WritePlan(benchmark::State& state) {
   const scheduler::Problem p = problem(static_cast<int>(state.range(0)));
-  const scheduler::Plan plan = round_robin(p);
+  const scheduler::Plan plan = placed(p, state.range(1));
   for (auto _ : state) benchmark::DoNotOptimize(scheduler::plan_to_json(plan, *p.graph, *p.topo).size());
+  state.SetLabel(kPlacers[state.range(1)]);
 }
 
 void BM_LoadPlan(benchmark::State& state) {
   const scheduler::Problem p = problem(static_cast<int>(state.range(0)));
-  const std::string text = scheduler::plan_to_json(round_robin(p), *p.graph, *p.topo);
+  const std::string text = scheduler::plan_to_json(placed(p, state.range(1)), *p.graph, *p.topo);
   for (auto _ : state)
     benchmark::DoNotOptimize(scheduler::parse_plan(Json::load_string(text, "plan.json"), *p.graph, *p.topo).queues.size());
   state.counters["MB"] = static_cast<double>(text.size()) / 1e6;
+  state.SetLabel(kPlacers[state.range(1)]);
 }
 
 BENCHMARK(BM_WriteGraph)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LoadGraph)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_WritePlan)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_LoadPlan)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WritePlan)->ArgsProduct({{10000, 100000}, {0, 1}})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LoadPlan)->ArgsProduct({{10000, 100000}, {0, 1}})->Unit(benchmark::kMillisecond);
 
 // Runs placesim with `args`, its output discarded; the child's wall time goes to the state.
 void spawn_placesim(benchmark::State& state, const std::vector<std::string>& args) {
@@ -115,18 +123,40 @@ void BM_StartListPlacers(benchmark::State& state) { spawn_placesim(state, {"list
 BENCHMARK(BM_StartHelp)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StartListPlacers)->UseManualTime()->Unit(benchmark::kMillisecond);
 
-// `placesim simulate --plan P --hardware sortinghat-v100 --graph G` on the 100k-op graph and
-// its round-robin plan, saved once.
-void BM_SimulateSavedPlan(benchmark::State& state) {
-  const scheduler::Problem p = problem(static_cast<int>(state.range(0)));
-  const std::string dir = (std::filesystem::temp_directory_path() / fmt::format("placesim-bench-{}", ::getpid())).string();
-  write_file_atomic(dir + "/graph.json", models::graph_to_json(*p.graph));
-  write_file_atomic(dir + "/plan.json", scheduler::plan_to_json(round_robin(p), *p.graph, *p.topo));
-  spawn_placesim(state, {"simulate", "--plan", dir + "/plan.json", "--hardware", "sortinghat-v100", "--graph",
-                         dir + "/graph.json"});
-  std::filesystem::remove_all(dir);
+// The 100k-op graph and a plan of it saved to files in a directory of their own, removed after.
+struct SavedPlan {
+  std::string dir, graph, plan;
+  SavedPlan(int ops, std::int64_t placer)
+      : dir((std::filesystem::temp_directory_path() / fmt::format("placesim-bench-{}", ::getpid())).string()),
+        graph(dir + "/graph.json"), plan(dir + "/plan.json") {
+    const scheduler::Problem p = problem(ops);
+    write_file_atomic(graph, models::graph_to_json(*p.graph));
+    write_file_atomic(plan, scheduler::plan_to_json(placed(p, placer), *p.graph, *p.topo));
+  }
+  ~SavedPlan() { std::filesystem::remove_all(dir); }
+};
+
+// What `placesim simulate` reads before it lowers: the graph file, then the plan file against it.
+void BM_LoadSavedPlan(benchmark::State& state) {
+  const SavedPlan saved(static_cast<int>(state.range(0)), state.range(1));
+  const hw::Topology topo = hw::load_topology(Yaml(YAML::Node("sortinghat-v100"), "bench"));
+  for (auto _ : state) {
+    const models::Graph g = models::load_graph_json(saved.graph);
+    benchmark::DoNotOptimize(scheduler::load_plan_json(saved.plan, g, topo).queues.size());
+  }
+  state.SetLabel(kPlacers[state.range(1)]);
 }
-BENCHMARK(BM_SimulateSavedPlan)->Arg(100000)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(2);
+BENCHMARK(BM_LoadSavedPlan)->Args({100000, 0})->Args({100000, 1})->Unit(benchmark::kMillisecond)->Iterations(2);
+
+// `placesim simulate --plan P --hardware sortinghat-v100 --graph G --weights resident` on the
+// saved files, end to end: load, lower, simulate, report.
+void BM_SimulateSavedPlan(benchmark::State& state) {
+  const SavedPlan saved(static_cast<int>(state.range(0)), state.range(1));
+  spawn_placesim(state, {"simulate", "--plan", saved.plan, "--hardware", "sortinghat-v100", "--graph", saved.graph,
+                         "--weights", "resident"});
+  state.SetLabel(kPlacers[state.range(1)]);
+}
+BENCHMARK(BM_SimulateSavedPlan)->Args({100000, 0})->Args({100000, 1})->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(2);
 
 }  // namespace
 

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <functional>
 #include <queue>
+#include <string_view>
 #include <unordered_map>
 
 namespace placesim::models {
@@ -42,27 +43,32 @@ int Graph::find(const std::string& n) const {
 
 namespace {
 
-void check_non_negative(const SourceLoc& loc, const std::string& what, const std::string& field, double v) {
-  if (!(v >= 0)) throw InputError(loc, fmt::format("{}: {} must be >= 0, got {}", what, field, v));
+// `what()` names the node or edge; it is called only to fail (a 1M-node graph would otherwise
+// format millions of names for nothing).
+template <class What>
+void check_non_negative(const SourceLoc& loc, const What& what, std::string_view field, double v) {
+  if (!(v >= 0)) throw InputError(loc, fmt::format("{}: {} must be >= 0, got {}", what(), field, v));
 }
 
 void check_node(const Node& n) {
-  const std::string what = fmt::format("node '{}'", n.name);
+  const auto what = [&] { return fmt::format("node '{}'", n.name); };
   check_non_negative(n.loc, what, "flops", n.flops);
   check_non_negative(n.loc, what, "bytes", n.bytes);
   check_non_negative(n.loc, what, "output_bytes", n.output_bytes);
   check_non_negative(n.loc, what, "param_bytes", n.param_bytes);
   check_non_negative(n.loc, what, "state_bytes", n.state_bytes);
-  for (const auto& [dev, s] : n.durations) check_non_negative(n.loc, what, "duration on '" + dev + "'", s);
+  for (const auto& [dev, s] : n.durations)
+    if (!(s >= 0)) check_non_negative(n.loc, what, "duration on '" + dev + "'", s);
 }
 
 }  // namespace
 
-void Graph::validate() {
-  const int n = static_cast<int>(nodes.size());
+void Graph::validate_nodes() {
   by_name_.clear();
+  indexed_ = nullptr;
   std::unordered_map<std::string, int> by_name;
-  for (int i = 0; i < n; ++i) {
+  by_name.reserve(nodes.size());
+  for (int i = 0; i < static_cast<int>(nodes.size()); ++i) {
     const Node& node = nodes[i];
     if (node.name.empty()) throw InputError(node.loc, "node without a name");
     auto [it, fresh] = by_name.emplace(node.name, i);
@@ -71,18 +77,24 @@ void Graph::validate() {
                                              nodes[it->second].loc.str()));
     check_node(node);
   }
+  by_name_ = std::move(by_name);
+  indexed_ = nodes.data();
+}
 
+void Graph::validate() {
+  validate_nodes();
+  const int n = static_cast<int>(nodes.size());
   in_.assign(n, {});
   out_.assign(n, {});
   for (int e = 0; e < static_cast<int>(edges.size()); ++e) {
     const Edge& edge = edges[e];
     if (edge.src < 0 || edge.src >= n || edge.dst < 0 || edge.dst >= n)
       throw InputError(edge.loc, fmt::format("edge {} -> {} names a missing node", edge.src, edge.dst));
-    const std::string what = fmt::format("edge '{}' -> '{}'", nodes[edge.src].name, nodes[edge.dst].name);
+    const auto what = [&] { return fmt::format("edge '{}' -> '{}'", nodes[edge.src].name, nodes[edge.dst].name); };
     check_non_negative(edge.loc, what, "bytes", edge.bytes);
     if (edge.time_s) check_non_negative(edge.loc, what, "time", *edge.time_s);
     if (nodes[edge.dst].kind == NodeKind::Param)
-      throw InputError(edge.loc, fmt::format("{}: a parameter cannot have inputs", what));
+      throw InputError(edge.loc, fmt::format("{}: a parameter cannot have inputs", what()));
     out_[edge.src].push_back(e);
     in_[edge.dst].push_back(e);
   }
@@ -102,11 +114,7 @@ void Graph::validate() {
     for (int e : out_[v])
       if (--indegree[edges[e].dst] == 0) ready.push(edges[e].dst);
   }
-  if (static_cast<int>(topo_.size()) == n) {
-    by_name_ = std::move(by_name);
-    indexed_ = nodes.data();
-    return;
-  }
+  if (static_cast<int>(topo_.size()) == n) return;
 
   // Every node left has an in-edge from another node left: walk back until one repeats.
   int v = 0;

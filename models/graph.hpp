@@ -52,14 +52,18 @@ class Graph {
 
   int add_node(Node n);
   int add_edge(int src, int dst, double bytes);
-  // -1 when absent. By a hash index once validate() has passed, while the node vector is the one
-  // it indexed (not a copy) and no node was added (a hit is checked against the node's name);
-  // by a scan otherwise. Renaming a node of a validated graph in place is not supported (nothing
-  // does: the plan and its checks key on names).
+  // -1 when absent. By a hash index once validate_nodes() has passed, while the node vector is
+  // the one it indexed (not a copy) and no node was added (a hit is checked against the node's
+  // name); by a scan otherwise. Renaming a node of a validated graph in place is not supported
+  // (nothing does: the plan and its checks key on names).
   int find(const std::string& name) const;
 
-  // Throws InputError (at the offending node or edge) for a dangling edge, a duplicate node
-  // name, a negative quantity or a cycle (naming a node on it). Builds the adjacency lists.
+  // Throws InputError (at the offending node) for a node without a name, a duplicate name or a
+  // negative quantity; indexes the names for find(). For a graph whose edges are not final yet
+  // (a plan's sliced nodes); validate() does it first.
+  void validate_nodes();
+  // validate_nodes(), then InputError (at the offending edge or node) for a dangling edge, a
+  // negative quantity or a cycle (naming a node on it). Builds the adjacency lists.
   void validate();
   const std::vector<int>& in_edges(int node) const { return in_[node]; }
   const std::vector<int>& out_edges(int node) const { return out_[node]; }
@@ -71,7 +75,7 @@ class Graph {
  private:
   std::vector<std::vector<int>> in_, out_;
   std::vector<int> topo_;
-  std::unordered_map<std::string, int> by_name_;  // complete after validate(), else empty
+  std::unordered_map<std::string, int> by_name_;  // complete after validate_nodes(), else empty
   const Node* indexed_ = nullptr;                 // nodes.data() when by_name_ was built
 };
 

@@ -48,8 +48,9 @@ void Lowering::check_plan() const {
     if (const std::string bad = check_cpu_cores(topo, dev, k); !bad.empty()) throw InputError(bad);
   for (const PlanQueue& q : plan.queues) {
     if (const std::string bad = check_queue(topo, q.name); !bad.empty()) throw InputError(bad);
+    const QueueRole role = queue_role(topo, q.name);
     for (const PlanItem& it : q.items)
-      if (const std::string bad = check_item(plan, g, topo, q.name, it); !bad.empty()) throw InputError(bad);
+      if (const std::string bad = check_item(plan, g, topo, q.name, role, it); !bad.empty()) throw InputError(bad);
   }
   if (const std::string bad = check_lowered_size(plan); !bad.empty()) throw InputError(bad);
 }
@@ -101,11 +102,13 @@ void Lowering::add_tasks() {
   compute.assign(g.nodes.size(), -1);
   // Launches first by what they launch: a launched kernel's duration leaves its launch out, and
   // its launch may come later in the plan's queue order than the kernel.
+  size_t k = 0;  // the item's place in the queues: the id its task gets below
   for (const PlanQueue& q : plan.queues)
-    for (const PlanItem& it : q.items)
+    for (const PlanItem& it : q.items) {
       if (it.kind == PlanItem::Kind::Launch && !launch.emplace(std::pair{it.node, it.device}, -1).second)
-        throw InputError(PlanOrigin::at(plan.origin.task, item_name(it, g, topo)),
-                         fmt::format("plan launches '{}' twice", item_name(it, g, topo)));
+        throw InputError(plan.origin.task(k), fmt::format("plan launches '{}' twice", item_name(it, g, topo)));
+      ++k;
+    }
   for (const PlanQueue& q : plan.queues) {
     const engine::QueueId qid = tg.add_queue(q.name);
     const QueueRole role = queue_role(topo, q.name);
@@ -130,12 +133,12 @@ void Lowering::add_tasks() {
       }
       if (it.kind == PlanItem::Kind::Compute) {
         if (compute[it.node] >= 0)
-          throw InputError(PlanOrigin::at(plan.origin.task, t.name), fmt::format("plan computes op '{}' twice", t.name));
+          throw InputError(plan.origin.task(id), fmt::format("plan computes op '{}' twice", t.name));
         compute[it.node] = id;
         fill_compute(t, it.node, role);
       } else {
         if (!transfer.emplace(std::make_tuple(it.kind, it.node, it.device), id).second)
-          throw InputError(PlanOrigin::at(plan.origin.task, t.name), fmt::format("plan delivers '{}' twice", t.name));
+          throw InputError(plan.origin.task(id), fmt::format("plan delivers '{}' twice", t.name));
         fill_transfer(t, it, role);
       }
       tg.add_task(std::move(t));
@@ -144,7 +147,7 @@ void Lowering::add_tasks() {
   }
   for (int n : g.ops())
     if (compute[n] < 0)
-      throw InputError(PlanOrigin::at(plan.origin.device, g.nodes[n].name),
+      throw InputError(plan.origin.device(n),
                        fmt::format("plan never computes op '{}'", g.nodes[n].name));
 }
 
@@ -276,8 +279,7 @@ void Lowering::add_traffic(engine::TaskId id, const PlanItem& it) {
 engine::TaskId Lowering::needed(PlanItem::Kind kind, int node, int device, int for_op) const {
   auto it = transfer.find({kind, node, device});
   if (it == transfer.end())
-    throw InputError(PlanOrigin::at(plan.origin.task, for_op >= 0 ? g.nodes[for_op].name
-                                                               : item_name({PlanItem::Kind::Forward, node, device}, g, topo)),
+    throw InputError(plan.origin.task(for_op >= 0 ? compute[for_op] : transfer.at({PlanItem::Kind::Forward, node, device})),
                      fmt::format("plan has no delivery '{}' needed by {}", item_name({kind, node, device}, g, topo),
                                  for_op >= 0 ? "op '" + g.nodes[for_op].name + "'"
                                              : "'" + item_name({PlanItem::Kind::Forward, node, device}, g, topo) + "'"));
@@ -330,7 +332,7 @@ void Lowering::add_dependencies() {
     if (key.second < 0) continue;
     auto t = transfer.find({PlanItem::Kind::Deliver, key.first, key.second});
     if (t == transfer.end())
-      throw InputError(fmt::format("plan launches '{}' but never delivers it",
+      throw InputError(plan.origin.task(id), fmt::format("plan launches '{}' but never delivers it",
                                    item_name({PlanItem::Kind::Launch, key.first, key.second}, g, topo)));
     tg.tasks[t->second].deps.push_back(id);
   }
@@ -338,7 +340,8 @@ void Lowering::add_dependencies() {
     const auto [kind, node, dev] = key;
     if (kind == PlanItem::Kind::Forward) tg.tasks[id].deps.push_back(needed(PlanItem::Kind::Stage, node, dev, -1));
     if (kind == PlanItem::Kind::Stage && !transfer.count({PlanItem::Kind::Forward, node, dev}))
-      throw InputError(fmt::format("plan stages '{}' but never forwards it", item_name({kind, node, dev}, g, topo)));
+      throw InputError(plan.origin.task(id),
+                       fmt::format("plan stages '{}' but never forwards it", item_name({kind, node, dev}, g, topo)));
     if (g.nodes[node].kind == NodeKind::Op) tg.tasks[id].deps.push_back(compute[node]);
   }
 }

@@ -65,6 +65,9 @@
 namespace placesim::scheduler {
 
 struct Lowered {
+  // Task k is the plan's k-th item (queue by queue, in order; PlanOrigin::task(k) is its entry
+  // in a plan file); the tasks lowering adds beyond the items (an edge's extra wait, the
+  // collectives' steps) follow them.
   engine::TaskGraph graph;
   std::vector<int> pool_device;        // per engine pool: topology device index
   std::vector<int> resource_link;      // per engine resource: link index, -1 for devices

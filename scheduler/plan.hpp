@@ -138,15 +138,37 @@ struct PlanSplit {
 
 // Where a plan read from a file gave each op's device and each queue task, so that what only
 // lowering finds wrong (an op in no queue, a missing delivery) points at the file; empty for
-// the plans placers build. Not part of what a plan is: it never makes two plans differ.
-struct PlanOrigin {
-  std::map<std::string, SourceLoc> device;  // op name -> its `devices` entry
-  std::map<std::string, SourceLoc> task;    // task name -> its last entry in `queues`
+// the plans placers build. Not part of what a plan is: it never makes two plans differ. Kept by
+// index, the file named once (a 100k-op plan has some 300k entries): a task by its place in
+// the queues, which is lower()'s task id (lower.hpp).
+class PlanOrigin {
+ public:
   bool operator==(const PlanOrigin&) const { return true; }
-  static SourceLoc at(const std::map<std::string, SourceLoc>& m, const std::string& name) {
-    auto it = m.find(name);
-    return it == m.end() ? SourceLoc{} : it->second;
+  void add_device(int op, const SourceLoc& at) {
+    if (static_cast<size_t>(op) >= device_.size()) device_.resize(static_cast<size_t>(op) + 1);
+    device_[static_cast<size_t>(op)] = position(at);
   }
+  void add_task(const SourceLoc& at) { task_.push_back(position(at)); }  // the next task in queue order
+  // The entry's location, or an empty one (a plan built in code, an op or task the file does not
+  // give).
+  SourceLoc device(int op) const { return located(device_, static_cast<size_t>(op)); }
+  SourceLoc task(size_t k) const { return located(task_, k); }  // the k-th task, queue by queue
+
+ private:
+  struct Position {
+    int line = 0, column = 0;  // line 0: none
+  };
+  Position position(const SourceLoc& at) {
+    if (file_.empty()) file_ = at.file;
+    return {at.line, at.column};
+  }
+  SourceLoc located(const std::vector<Position>& v, size_t k) const {
+    if (k >= v.size() || v[k].line == 0) return {};
+    return {file_, v[k].line, v[k].column};
+  }
+  std::string file_;               // the plan file, where every entry is
+  std::vector<Position> device_;   // per op node: its `devices` entry
+  std::vector<Position> task_;     // per task of the queues, in order
 };
 
 struct Plan {

@@ -262,7 +262,12 @@ Plan parse_plan(const Json& doc, const models::Graph& original, const hw::Topolo
   if (doc.has("splits")) parse_splits(doc.at("splits"), plan, original, topo);
   // The sliced graph's nodes name everything below; its edges need the collectives (the joins).
   const std::map<int, std::vector<int>> slices = slice_ids(original, plan.splits);
-  const models::Graph nodes = plan.splits.empty() ? models::Graph{} : slice_nodes(original, plan.splits);
+  models::Graph nodes;
+  try {
+    if (!plan.splits.empty()) nodes = slice_nodes(original, plan.splits);
+  } catch (const InputError& e) {  // a slice's name taken by a node (as slice_graph finds below)
+    doc.at("splits").fail(e.detail());
+  }
   plan.device_of.assign(plan.splits.empty() ? original.nodes.size() : nodes.nodes.size(), -1);
   for (auto& [op, split] : plan.splits)
     for (size_t i = 0; i < split.slices.size(); ++i) plan.device_of[slices.at(op)[i]] = split.slices[i].device;
@@ -275,7 +280,7 @@ Plan parse_plan(const Json& doc, const models::Graph& original, const hw::Topolo
     if (d < 0 || !topo.devices[d].is_compute())
       dev.fail(fmt::format("'{}' is not a compute device of '{}'", dev.str(), topo.name));
     plan.device_of[n] = d;
-    plan.origin.device[name] = dev.loc();
+    plan.origin.add_device(n, dev.loc());
   }
   if (doc.has("memory")) plan.buffer = parse_buffer(doc.at("memory"));
   if (doc.has("cpu_cores")) parse_cpu_cores(doc.at("cpu_cores"), plan, topo);
@@ -295,12 +300,13 @@ Plan parse_plan(const Json& doc, const models::Graph& original, const hw::Topolo
     q.allow_keys({"name", "tasks"});
     PlanQueue pq{q.at("name").str(), {}};
     if (const std::string bad = check_queue(topo, pq.name); !bad.empty()) q.at("name").fail(bad);
+    const QueueRole role = queue_role(topo, pq.name);
     for (const Json& t : q.at("tasks").items()) {
       const ParsedItem p = parse_item_name(t.str(), g, topo);
       if (!p.error.empty()) t.fail(p.error);
-      if (const std::string bad = check_item(plan, g, topo, pq.name, p.item); !bad.empty()) t.fail(bad);
+      if (const std::string bad = check_item(plan, g, topo, pq.name, role, p.item); !bad.empty()) t.fail(bad);
       pq.items.push_back(p.item);
-      plan.origin.task[t.str()] = t.loc();
+      plan.origin.add_task(t.loc());
     }
     plan.queues.push_back(std::move(pq));
   }

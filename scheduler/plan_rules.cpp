@@ -75,27 +75,27 @@ namespace {
 // A launch sits on a host queue and launches a GPU's kernel or a copy to or from a GPU that the
 // plan makes.
 std::string check_launch(const Plan& plan, const models::Graph& g, const hw::Topology& topo, const std::string& queue,
-                         const PlanItem& it) {
-  const std::string name = item_name(it, g, topo);
-  if (const QueueRole role = queue_role(topo, queue); role.kind != Kind::Other)
+                         const QueueRole& role, const PlanItem& it) {
+  const auto name = [&] { return item_name(it, g, topo); };  // for a message only: most items pass
+  if (role.kind != Kind::Other)
     return fmt::format("queue '{}' belongs to '{}': a launch runs on the host, so '{}' goes on a host queue "
-                       "(e.g. host.launch)", queue, id(topo, role.device), name);
+                       "(e.g. host.launch)", queue, id(topo, role.device), name());
   if (it.device < 0) {
-    if (g.nodes[it.node].kind != models::NodeKind::Op) return fmt::format("'{}': only an op has a kernel to launch", name);
+    if (g.nodes[it.node].kind != models::NodeKind::Op) return fmt::format("'{}': only an op has a kernel to launch", name());
     if (!is_gpu(topo, plan.device_of[it.node]))
-      return fmt::format("'{}': only a GPU kernel is launched, and '{}' runs on '{}'", name, g.nodes[it.node].name,
+      return fmt::format("'{}': only a GPU kernel is launched, and '{}' runs on '{}'", name(), g.nodes[it.node].name,
                          id(topo, plan.device_of[it.node]));
     return "";
   }
   if (g.nodes[it.node].kind == models::NodeKind::Param) {
     const Via via = plan.delivery(it.node, it.device).via;
     if (via == Via::Dha || via == Via::Resident)
-      return fmt::format("'{}': '{}@{}' is not copied (via: {}), so there is no copy to launch", name,
+      return fmt::format("'{}': '{}@{}' is not copied (via: {}), so there is no copy to launch", name(),
                          g.nodes[it.node].name, id(topo, it.device), to_string(via));
   }
   const Ends ends = transfer_ends(plan, g, topo, {PlanItem::Kind::Deliver, it.node, it.device});
   if (!is_gpu(topo, ends.src) && !is_gpu(topo, ends.dst))
-    return fmt::format("'{}': only a copy to or from a GPU is launched", name);
+    return fmt::format("'{}': only a copy to or from a GPU is launched", name());
   return "";
 }
 
@@ -108,32 +108,31 @@ double launch_seconds(const Plan& plan, const models::Graph& g, const hw::Topolo
 }
 
 std::string check_item(const Plan& plan, const models::Graph& g, const hw::Topology& topo, const std::string& queue,
-                       const PlanItem& it) {
-  if (it.kind == PlanItem::Kind::Launch) return check_launch(plan, g, topo, queue, it);
+                       const QueueRole& role, const PlanItem& it) {
+  if (it.kind == PlanItem::Kind::Launch) return check_launch(plan, g, topo, queue, role, it);
+  const auto name = [&] { return item_name(it, g, topo); };  // for a message only: most items pass
   if (it.kind == PlanItem::Kind::Sync) {
-    if (const QueueRole role = queue_role(topo, queue); role.kind != Kind::Other)
+    if (role.kind != Kind::Other)
       return fmt::format("queue '{}' belongs to '{}': a sync is the host's, so '{}' goes on a host queue", queue,
-                         id(topo, role.device), item_name(it, g, topo));
+                         id(topo, role.device), name());
     return "";
   }
-  const std::string name = item_name(it, g, topo);
   const bool leg = it.kind == PlanItem::Kind::Stage || it.kind == PlanItem::Kind::Forward;
   if (g.nodes[it.node].kind == models::NodeKind::Op && leg)
-    return fmt::format("'{}': only a parameter has a parallel transmission", name);
+    return fmt::format("'{}': only a parameter has a parallel transmission", name());
   if (g.nodes[it.node].kind == models::NodeKind::Param) {
     const Via via = plan.delivery(it.node, it.device).via;
-    const std::string of = g.nodes[it.node].name + "@" + id(topo, it.device);
-    if (via == Via::Dha) return fmt::format("'{}' is read by direct host access: the plan must not copy it", name);
-    if (via == Via::Resident) return fmt::format("'{}' is resident on '{}': the plan must not copy it", name, id(topo, it.device));
+    if (via == Via::Dha) return fmt::format("'{}' is read by direct host access: the plan must not copy it", name());
+    if (via == Via::Resident) return fmt::format("'{}' is resident on '{}': the plan must not copy it", name(), id(topo, it.device));
     if (leg && via != Via::Parallel)
-      return fmt::format("'{}' is a leg of a parallel transmission, but '{}' is not marked via: parallel", name, of);
+      return fmt::format("'{}' is a leg of a parallel transmission, but '{}@{}' is not marked via: parallel", name(),
+                         g.nodes[it.node].name, id(topo, it.device));
   }
-  const QueueRole role = queue_role(topo, queue);
   if (role.kind == Kind::Other) return "";
   const std::string& gpu = id(topo, role.device);
   if (role.kind == Kind::Core) {
     if (it.kind != PlanItem::Kind::Compute || plan.device_of[it.node] != role.device)
-      return fmt::format("queue '{}' is a core of '{}': '{}' is not an op placed there", queue, gpu, name);
+      return fmt::format("queue '{}' is a core of '{}': '{}' is not an op placed there", queue, gpu, name());
     const int used = plan.cores(role.device) == 0 ? topo.devices[role.device].cores : plan.cores(role.device);
     if (role.index >= used)
       return fmt::format("queue '{}' is core {} of '{}', but the plan runs its ops on {} of its cores (cpu_cores), "
@@ -143,14 +142,14 @@ std::string check_item(const Plan& plan, const models::Graph& g, const hw::Topol
   }
   if (role.kind == Kind::Compute) {
     if (it.kind != PlanItem::Kind::Compute || plan.device_of[it.node] != role.device)
-      return fmt::format("queue '{}' is a compute stream of '{}': '{}' is not an op placed there", queue, gpu, name);
+      return fmt::format("queue '{}' is a compute stream of '{}': '{}' is not an op placed there", queue, gpu, name());
     return "";
   }
   const Ends ends = it.kind == PlanItem::Kind::Compute ? Ends{} : transfer_ends(plan, g, topo, it);
   const QueueRole engine = copy_engine(topo, ends, role);
   if (engine.kind != role.kind || engine.device != role.device)
     return fmt::format("queue '{}' is a {} copy engine of '{}': '{}' is not a copy it serves", queue,
-                       role.kind == Kind::H2d ? "host-to-device" : "device-to-host", gpu, name);
+                       role.kind == Kind::H2d ? "host-to-device" : "device-to-host", gpu, name());
   return "";
 }
 

@@ -39,9 +39,9 @@ double launch_seconds(const Plan& plan, const models::Graph& g, const hw::Topolo
 // A task fits its queue: a compute stream runs ops placed on its GPU; an engine queue carries
 // copies that engine serves; a launch sits on a host queue (no GPU's or core's) and launches a
 // GPU kernel or a copy to or from a GPU; a sync sits on a host queue. Deliveries of a parameter match how the plan says it
-// travels.
+// travels. `role`: queue_role(topo, queue), read once per queue by the caller.
 std::string check_item(const Plan& plan, const models::Graph& g, const hw::Topology& topo, const std::string& queue,
-                       const PlanItem& it);
+                       const QueueRole& role, const PlanItem& it);
 
 // The delivery options of `param` to `device` are consistent; `field` names the option at fault
 // ("" for the entry as a whole), so a file error can point at it.

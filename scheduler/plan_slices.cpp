@@ -167,7 +167,9 @@ bool aligned(const PlanSplit& u, const std::vector<SliceInfo>& ui, const PlanSpl
 }  // namespace
 
 models::Graph slice_nodes(const models::Graph& g, const std::map<int, PlanSplit>& splits) {
-  return layout(g, splits).graph;
+  models::Graph nodes = std::move(layout(g, splits).graph);
+  nodes.validate_nodes();  // its names hashed: a plan names thousands of them
+  return nodes;
 }
 
 std::map<int, std::vector<int>> slice_ids(const models::Graph& g, const std::map<int, PlanSplit>& splits) {

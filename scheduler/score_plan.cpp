@@ -23,7 +23,7 @@ PlanScore score_plan(const Problem& p, const Plan& plan, bool record_usage) {
   try {
     s.trace = engine::simulate(s.lowered.graph, so);
   } catch (const engine::TaskError& e) {  // at the task's entry in the plan file, when it has one
-    throw InputError(PlanOrigin::at(plan.origin.task, s.lowered.graph.tasks[e.task].name), e.detail());
+    throw InputError(plan.origin.task(e.task), e.detail());
   }
   s.memory = check_memory(p, s.lowered, s.trace);
   return s;
