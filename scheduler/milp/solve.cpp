@@ -6,6 +6,7 @@
 #include "scheduler/milp/cbc_api.hpp"
 #include "scheduler/milp/isolated.hpp"
 #include "scheduler/milp/milp.hpp"
+#include "sim/core/activity.hpp"
 #include "sim/core/module.hpp"
 
 namespace placesim::scheduler::milp {
@@ -22,6 +23,9 @@ using Clock = std::chrono::steady_clock;
 Clock::duration grace(std::chrono::duration<double> limit) {
   return std::chrono::duration_cast<Clock::duration>(std::max(limit, std::chrono::duration<double>(5.0)));
 }
+
+[[gnu::used]] const void* const kModuleImports[] = {module_import(&current_activity), module_import(&live_solve),
+                                                    module_import(&relative_gap)};
 
 }  // namespace
 

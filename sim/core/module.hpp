@@ -41,4 +41,14 @@ const Api& module_api(const std::string& name) {
   return *static_cast<const Api*>(api);
 }
 
+// What a module calls in the program that no caller of its API may refer to itself: each module's
+// program side (its *_calls.cpp or solve.cpp) keeps their addresses in a [[gnu::used]] array,
+// because the linker takes from placesim's static layers only what a program refers to, and a
+// module missing one fails to load. (Functions of classes every such program uses, InputError,
+// Graph, milp::Model, need no entry.)
+template <class R, class... A>
+const void* module_import(R (*f)(A...)) {
+  return reinterpret_cast<const void*>(f);
+}
+
 }  // namespace placesim

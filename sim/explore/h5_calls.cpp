@@ -3,7 +3,10 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "scheduler/run_status.hpp"
+#include "sim/core/file_io.hpp"
 #include "sim/core/module.hpp"
+#include "sim/explore/axis_values.hpp"
 #include "sim/explore/h5/h5_api.hpp"
 #include "sim/explore/results_h5.hpp"
 #include "sim/explore/validate_h5.hpp"
@@ -13,6 +16,11 @@ namespace placesim::explore {
 namespace {
 
 const h5::H5Api& h5_module() { return module_api<h5::H5Api>("h5"); }
+
+[[gnu::used]] const void* const kModuleImports[] = {
+    module_import(&axis_number), module_import(&scheduler::parse_run_status),
+    module_import(static_cast<const char* (*)(scheduler::RunStatus)>(&scheduler::to_string)),
+    module_import(&temp_path_for), module_import(&commit_temp_file)};
 
 }  // namespace
 
