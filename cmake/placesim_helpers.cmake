@@ -17,11 +17,29 @@ function(placesim_library name)
   target_link_libraries(placesim_${name} PUBLIC ${ARG_DEPS})
 endfunction()
 
-# placesim_loads_cuda(TARGET): a program that may load the CUDA module (hw/backend/cuda_api.hpp)
-# exports its symbols, which the module calls, and has the module built with it.
-function(placesim_loads_cuda target)
-  if(TARGET placesim_cuda)
-    set_target_properties(${target} PROPERTIES ENABLE_EXPORTS ON)
-    add_dependencies(${target} placesim_cuda)
+# placesim_module(NAME SOURCES ... DEPS ...): libplacesim_NAME.so in the build root, the part of
+# placesim that needs a heavy library (DEPS), loaded with dlopen on first use (sim/core/module.hpp).
+# It is compiled against placesim's headers but links none of its layers: it calls the ones of
+# the program that loads it (placesim_loads_modules). Only its entry, placesim_module_NAME, is
+# exported (hidden visibility), so its own functions never stand in for the program's.
+function(placesim_module name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  add_library(placesim_${name} MODULE ${ARG_SOURCES})
+  target_include_directories(placesim_${name} PRIVATE ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR}/generated)
+  target_link_libraries(placesim_${name} PRIVATE ${ARG_DEPS})
+  set_target_properties(placesim_${name} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}
+    CXX_VISIBILITY_PRESET hidden CUDA_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
+  set_property(GLOBAL APPEND PROPERTY PLACESIM_MODULES placesim_${name})
+endfunction()
+
+# placesim_loads_modules(TARGET): a program that may load modules exports its symbols, which the
+# modules call, and has the modules built with it. Called after every module is declared (tests/
+# and bench/ come last). A module calls only what every program that calls it links anyway (the
+# layer that declares its API and the ones below: loading it checks, RTLD_NOW).
+function(placesim_loads_modules target)
+  set_target_properties(${target} PROPERTIES ENABLE_EXPORTS ON)
+  get_property(modules GLOBAL PROPERTY PLACESIM_MODULES)
+  if(modules)
+    add_dependencies(${target} ${modules})
   endif()
 endfunction()

@@ -1,11 +1,8 @@
 // The CUDA parts of placesim (the backend, its calibration, the GPUs `placesim discover`
-// lists) are built, with PLACESIM_WITH_CUDA, into a shared object of their own,
-// libplacesim_cuda.so (hw/backend/CMakeLists.txt), which is loaded with dlopen the first time
-// one of them is used. Every other command starts without the CUDA runtime and cuBLAS, whose
-// loading alone took 0.15 s and 220 MB of every run, `placesim --help` included.
-//
-// The module resolves the placesim functions it calls (the CPU backend's buffers, the measured
-// trace) in the program that loads it, which exports them (placesim_loads_cuda() in CMake).
+// lists) are built, with PLACESIM_WITH_CUDA, into a module, libplacesim_cuda.so
+// (sim/core/module.hpp), loaded the first time one of them is used. Every other command starts
+// without the CUDA runtime and cuBLAS, whose loading alone took 0.15 s and 220 MB of every run,
+// `placesim --help` included.
 #pragma once
 
 #include <string>
@@ -33,4 +30,4 @@ const CudaApi* load_cuda(std::string& why);
 }  // namespace placesim::backend
 
 // The module's one export: its functions.
-extern "C" const placesim::backend::CudaApi* placesim_cuda_api();
+extern "C" const placesim::backend::CudaApi* placesim_module_cuda();

@@ -1,6 +1,8 @@
 // ONNX file -> Graph: read, fix dynamic dimensions, infer shapes, then cost each node
-// (the rules are in onnx_import.hpp, the flops formulas in op_cost.cpp).
+// (the rules are in onnx_import.hpp, the flops formulas in op_cost.cpp). The ONNX module's
+// entry (onnx_import.hpp, OnnxApi).
 #include "models/onnx/onnx_import.hpp"
+#include "sim/core/module.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -295,13 +297,17 @@ class Importer {
   std::set<std::string> used_;
 };
 
-}  // namespace
-
-OnnxImport import_onnx(const std::string& path, const std::map<std::string, std::int64_t>& dims) {
+OnnxImport import_file(const std::string& path, const std::map<std::string, std::int64_t>& dims) {
   onnx::ModelProto model = read_model(path);
   fix_dims(model, dims, path);
   infer_shapes(model, path);
   return Importer(model, path).run();
 }
 
+}  // namespace
 }  // namespace placesim::models
+
+PLACESIM_MODULE_ENTRY const placesim::models::OnnxApi* placesim_module_onnx() {
+  static const placesim::models::OnnxApi api{&placesim::models::import_file};
+  return &api;
+}

@@ -40,4 +40,11 @@ struct OnnxImport {
 
 OnnxImport import_onnx(const std::string& path, const std::map<std::string, std::int64_t>& dims = {});
 
+// The importer is a module of its own (sim/core/module.hpp: ONNX and protobuf are loaded only
+// when a model is imported): models/onnx/ is its code, and import_onnx (onnx_calls.cpp) calls
+// this.
+struct OnnxApi {
+  OnnxImport (*import)(const std::string& path, const std::map<std::string, std::int64_t>& dims);
+};
+
 }  // namespace placesim::models

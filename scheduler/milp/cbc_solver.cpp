@@ -1,4 +1,5 @@
-// milp.hpp on COIN-OR CBC 2.10: the only translation unit that includes COIN headers.
+// milp.hpp on COIN-OR CBC 2.10: the only translation unit that includes COIN headers, built
+// into the CBC module (cbc_api.hpp; solve.cpp runs its searches in a child process).
 //
 // A solve loads the Model into OsiClpSolverInterface and runs CBC's standalone driver
 // (CbcMain0 for its defaults, CbcMain1 with arguments): it adds the cut generators and
@@ -56,8 +57,10 @@
 #include "CoinMpsIO.hpp"
 #include "CoinPackedMatrix.hpp"
 #include "OsiClpSolverInterface.hpp"
+#include "scheduler/milp/cbc_api.hpp"
 #include "scheduler/milp/isolated.hpp"
 #include "scheduler/milp/milp.hpp"
+#include "sim/core/module.hpp"
 #include "sim/core/activity.hpp"
 #include "sim/core/error.hpp"
 
@@ -338,15 +341,6 @@ Result run_cbc(const Model& m, const SolveOptions& o, Deadline& deadline) {
   return r;
 }
 
-// CBC's failures that exceptions do not reach (assertions, segfaults) and a search that does
-// not stop: each search runs in its own process (isolated.hpp), killed past the time limit
-// plus this grace. That process also holds its own copy of CBC's static driver state
-// (CbcSolver.cpp), so searches on several threads (`placesim run --jobs 2`) do not garble
-// each other, as they did in one process (CBC's log on stdout, arguments ignored).
-Clock::duration grace(std::chrono::duration<double> limit) {
-  return std::chrono::duration_cast<Clock::duration>(std::max(limit, std::chrono::duration<double>(5.0)));
-}
-
 Result guarded(const std::function<Result()>& solve) {
   try {
     return solve();
@@ -359,34 +353,18 @@ Result guarded(const std::function<Result()>& solve) {
   }
 }
 
-}  // namespace
+Result search(const Model& model, const SolveOptions& options, std::optional<Clock::time_point> at) {
+  Deadline deadline(at);
+  return guarded([&] { return run_cbc(model, options, deadline); });
+}
 
-Result solve(const Model& model, const SolveOptions& options) {
-  const Clock::time_point start = Clock::now();
-  std::optional<Clock::time_point> at, kill_at;
-  if (options.time_limit) {
-    const auto limit = std::max(*options.time_limit, {});
-    at = start + std::chrono::duration_cast<Clock::duration>(limit);
-    kill_at = *at + grace(limit);
-  }
-  Result r;
-  if (options.time_limit && options.time_limit->count() <= 0) {
-    r = guarded([&] { return complete_warm_start(model, options); });
-  } else {
-    r = run_isolated(
-        [&] {
-          Deadline deadline(at);
-          return guarded([&] { return run_cbc(model, options, deadline); });
-        },
-        kill_at);
-  }
-  r.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  return r;
+Result warm_start_only(const Model& model, const SolveOptions& options) {
+  return guarded([&] { return complete_warm_start(model, options); });
 }
 
 // COIN's writers and readers print an error and exit() on a file they cannot open, so the file
 // is opened here first.
-void write_model(const Model& model, const std::filesystem::path& path, ModelFormat format) {
+void write_model_file(const Model& model, const std::filesystem::path& path, ModelFormat format) {
   const std::string file = path.string();
   const std::unique_ptr<FILE, int (*)(FILE*)> out(std::fopen(file.c_str(), "w"), &std::fclose);
   if (!out) throw InputError("cannot write MILP model to " + file);
@@ -416,7 +394,7 @@ void write_model(const Model& model, const std::filesystem::path& path, ModelFor
   if (rc != 0) throw InputError("cannot write MILP model to " + file);
 }
 
-Model read_model(const std::filesystem::path& path) {
+Model read_model_file(const std::filesystem::path& path) {
   const std::string file = path.string();
   const std::string ext = path.extension().string();
   if (ext != ".lp" && ext != ".mps") throw InputError(file + ": MILP model file must end in .lp or .mps");
@@ -452,4 +430,11 @@ Model read_model(const std::filesystem::path& path) {
   return m;
 }
 
+}  // namespace
 }  // namespace placesim::scheduler::milp
+
+PLACESIM_MODULE_ENTRY const placesim::scheduler::milp::CbcApi* placesim_module_cbc() {
+  using namespace placesim::scheduler::milp;
+  static const CbcApi api{&search, &warm_start_only, &write_model_file, &read_model_file};
+  return &api;
+}

@@ -1,4 +1,4 @@
-"""Reading placesim's HDF5 results files (layout: sim/explore/results_h5.cpp, top comment)."""
+"""Reading placesim's HDF5 results files (layout: docs/formats.md, "Results files")."""
 import json
 import math
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Prints a placesim results file (sim/explore/results_h5.cpp) as one canonical JSON document,
+"""Prints a placesim results file (layout: docs/formats.md, "Results files") as one canonical JSON document,
 read with h5py alone: the root attributes but `created` and `command`, and one record per row
 of `runs` with the rows of the other tables that belong to it and its typed axis values. The
 wall-clock placement_s is left out, so two runs of one scenario print the same text.

@@ -1,10 +1,11 @@
 // The CUDA module's export (cuda_api.hpp): its functions, for the program that loads it.
 #include "hw/backend/cuda_api.hpp"
+#include "sim/core/module.hpp"
 
 #include "hw/backend/cuda/cuda_backend.hpp"
 #include "hw/backend/cuda/cuda_calibrate.hpp"
 
-extern "C" __attribute__((visibility("default"))) const placesim::backend::CudaApi* placesim_cuda_api() {
+PLACESIM_MODULE_ENTRY const placesim::backend::CudaApi* placesim_module_cuda() {
   static const placesim::backend::CudaApi api{&placesim::backend::cuda_unavailable_reason, &placesim::backend::run_cuda,
                                               &placesim::backend::calibrate_cuda, &placesim::hw::cuda_gpus};
   return &api;

@@ -1,7 +1,5 @@
 #include "sim/explore/mpi/mpi_sweep.hpp"
 
-#include <mpi.h>
-
 #include <chrono>
 #include <cstdlib>
 #include <stdexcept>
@@ -10,23 +8,20 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/core/error.hpp"
+#include "sim/core/module.hpp"
+#include "sim/explore/mpi/mpi_transport.hpp"
 #include "sim/explore/run_result_wire.hpp"
 
 namespace placesim::explore::mpi {
 
 namespace {
 
-// A rank asks with kAsk (its last point's runs, its failure, or nothing on its first ask);
-// rank 0 answers with kPoint: a position in Scenario::points, or -1 for "no more".
-constexpr int kAsk = 1;
-constexpr int kPoint = 2;
-
+// A rank asks with its last point's runs, its failure, or nothing on its first ask; rank 0
+// answers with a position in Scenario::points, or -1 for "no more".
 // What a rank sends with its ask: CBOR {"runs": wire bytes} or {"error": text, "input": bool}.
 using Json = nlohmann::json;
 
-void check(int status, const char* what) {
-  if (status != MPI_SUCCESS) throw std::runtime_error(std::string("MPI: ") + what + " failed");
-}
+const MpiApi& mpi() { return module_api<MpiApi>("mpi"); }
 
 bool launched_by_mpirun() {
   for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK"})
@@ -45,11 +40,8 @@ std::exception_ptr failure_of(const Json& msg) {
 
 Session::Session() {
   if (!launched_by_mpirun()) return;
-  int provided = 0;  // rank 0 runs points on threads of its own; only the calling thread talks MPI
-  check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "init");
+  mpi().init(rank_, size_);
   started_ = true;
-  check(MPI_Comm_rank(MPI_COMM_WORLD, &rank_), "rank");
-  check(MPI_Comm_size(MPI_COMM_WORLD, &size_), "size");
 }
 
 Session::~Session() {
@@ -66,25 +58,21 @@ Session::~Session() {
     } catch (...) {  // a destructor reports nothing; MPI_Finalize below still ends the job
     }
   }
-  MPI_Finalize();
+  mpi().finalize();
 }
 
 void Session::serve(PointQueue& queue) {
   served_ = true;
   int running = size_ - 1;  // ranks not yet told "no more"
   while (running > 0) {
-    int arrived = 0;
-    MPI_Status st;
-    check(MPI_Iprobe(MPI_ANY_SOURCE, kAsk, MPI_COMM_WORLD, &arrived, &st), "probe");
-    if (!arrived) {
-      // Polling with a pause leaves this rank's core to its own threads (MPI_Recv would spin).
+    int from = 0;
+    std::vector<std::uint8_t> bytes;
+    if (!mpi().poll_ask(from, bytes)) {
+      // Polling with a pause leaves this rank's core to its own threads (a blocking receive
+      // would spin).
       std::this_thread::sleep_for(std::chrono::microseconds(200));
       continue;
     }
-    int n = 0;
-    check(MPI_Get_count(&st, MPI_BYTE, &n), "count");
-    std::vector<std::uint8_t> bytes(static_cast<size_t>(n));
-    check(MPI_Recv(bytes.data(), n, MPI_BYTE, st.MPI_SOURCE, kAsk, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "receive");
     if (!bytes.empty()) {
       const Json msg = Json::from_cbor(bytes);
       if (msg.contains("error")) queue.failed(failure_of(msg));
@@ -92,7 +80,7 @@ void Session::serve(PointQueue& queue) {
     }
     const std::optional<size_t> next = queue.next();
     const long long point = next ? static_cast<long long>(*next) : -1;
-    check(MPI_Send(&point, 1, MPI_LONG_LONG, st.MPI_SOURCE, kPoint, MPI_COMM_WORLD), "send");
+    mpi().answer(from, point);
     if (!next) --running;
   }
 }
@@ -100,9 +88,7 @@ void Session::serve(PointQueue& queue) {
 void Session::work(const Scenario& s, const std::string& trace_dir) {
   std::vector<std::uint8_t> answer;  // empty: the first ask
   for (;;) {
-    check(MPI_Send(answer.data(), static_cast<int>(answer.size()), MPI_BYTE, 0, kAsk, MPI_COMM_WORLD), "send");
-    long long point = -1;
-    check(MPI_Recv(&point, 1, MPI_LONG_LONG, 0, kPoint, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "receive");
+    const long long point = mpi().ask(answer);
     if (point < 0) return;
     try {
       answer = Json::to_cbor(Json{{"runs", Json::binary(runs_to_wire(run_point(s, s.points[static_cast<size_t>(point)], trace_dir)))}});

@@ -1,4 +1,4 @@
-#include "sim/explore/h5_file.hpp"
+#include "sim/explore/h5/h5_file.hpp"
 
 #ifndef PLACESIM_GIT_COMMIT
 #define PLACESIM_GIT_COMMIT "unknown"

@@ -1,5 +1,5 @@
-// The HDF5 results file through the HDF5 C API (serial, 1.10); the layout it writes and reads
-// is docs/formats.md, "Results files".
+// The HDF5 results file through the HDF5 C API (serial, 1.10), in the HDF5 module (h5_api.hpp);
+// the layout it writes and reads is docs/formats.md, "Results files".
 #include "sim/explore/results_h5.hpp"
 
 #include "sim/core/file_io.hpp"
@@ -23,7 +23,8 @@
 
 #include "sim/core/error.hpp"
 #include "sim/explore/axis_values.hpp"
-#include "sim/explore/h5_file.hpp"
+#include "sim/explore/h5/h5_api.hpp"
+#include "sim/explore/h5/h5_file.hpp"
 
 namespace placesim::explore {
 
@@ -399,20 +400,7 @@ RunSet read_file(const std::string& path) {
 
 }  // namespace
 
-std::string scenario_hash(const std::string& scenario_text, const std::string& hardware_text) {
-  std::uint64_t h = 14695981039346656037ull;
-  const auto mix = [&](const std::string& text) {
-    for (const unsigned char c : text) h = (h ^ c) * 1099511628211ull;
-  };
-  mix(scenario_text);
-  mix(std::string(1, '\0'));  // "ab" + "c" and "a" + "bc" differ
-  mix(hardware_text);
-  char out[17];
-  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
-  return out;
-}
-
-void write_results_h5(const std::string& path, const RunSet& set) {
+void h5::write_results(const std::string& path, const RunSet& set) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // failures are reported by our exceptions
   std::error_code ec;
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
@@ -430,7 +418,7 @@ void write_results_h5(const std::string& path, const RunSet& set) {
   commit_temp_file(tmp, path);
 }
 
-RunSet read_results_h5(const std::string& path) {
+RunSet h5::read_results(const std::string& path) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) throw InputError("results file " + path + " does not exist");

@@ -11,7 +11,8 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/file_io.hpp"
-#include "sim/explore/h5_file.hpp"
+#include "sim/explore/h5/h5_api.hpp"
+#include "sim/explore/h5/h5_file.hpp"
 
 namespace placesim::explore {
 namespace {
@@ -108,7 +109,7 @@ void write_file(const std::string& path, const ValidateSet& v, const std::string
 
 }  // namespace
 
-void write_validate_h5(const std::string& path, const ValidateSet& v, const std::string& command) {
+void h5::write_validate(const std::string& path, const ValidateSet& v, const std::string& command) {
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   std::error_code ec;
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
@@ -122,7 +123,7 @@ void write_validate_h5(const std::string& path, const ValidateSet& v, const std:
   commit_temp_file(tmp, path);
 }
 
-void check_validate_h5(const std::string& path) {
+void h5::check_validate(const std::string& path) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // failures are reported by our exceptions
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) throw InputError(SourceLoc{path}, "no such file");

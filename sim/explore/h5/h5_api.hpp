@@ -1,0 +1,26 @@
+// What the HDF5 module (libplacesim_h5.so: this folder, the only code that sees HDF5's headers
+// or links its libraries) offers the program; sim/core/module.hpp says why it is a module.
+// results_h5.hpp and validate_h5.hpp are the program's side (h5_calls.cpp).
+#pragma once
+
+#include <string>
+
+#include "sim/explore/run_result.hpp"
+#include "sim/explore/validate.hpp"
+
+namespace placesim::explore::h5 {
+
+struct H5Api {
+  void (*write_results)(const std::string& path, const RunSet& set);
+  RunSet (*read_results)(const std::string& path);
+  void (*write_validate)(const std::string& path, const ValidateSet& v, const std::string& command);
+  void (*check_validate)(const std::string& path);
+};
+
+// The module's own functions behind H5Api (results_h5.cpp, validate_h5.cpp).
+void write_results(const std::string& path, const RunSet& set);
+RunSet read_results(const std::string& path);
+void write_validate(const std::string& path, const ValidateSet& v, const std::string& command);
+void check_validate(const std::string& path);
+
+}  // namespace placesim::explore::h5
