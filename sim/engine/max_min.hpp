@@ -27,6 +27,15 @@
 // summing in that order. The result is therefore bit-identical to solve_all(), which re-solves
 // every component the same way. The fill level is clamped so it never decreases: rounding can
 // make a later R_c / U_c fall a few ulps below the current level.
+//
+// Cost of a component's solve: linear in its elements plus a heap operation per constraint that
+// saturates or runs out of variables. Each constraint keeps its variables sorted by id, so no
+// per-solve index is built. The heap is lazy: in exact arithmetic fixing variables never lowers
+// a constraint's R_c / U_c, so a key that grew stays in place as a lower bound and is brought up
+// to date only when it reaches the top; one that fell (rounding) is pushed again with its new
+// key, its old entry dropped when it surfaces. A constraint with no variable left is dropped
+// when it surfaces too, and the fill stops once every variable is fixed. The constraint popped
+// is thus the one with the smallest current (R_c / U_c, id), as with every key kept current.
 #pragma once
 
 #include <cstdint>
@@ -65,38 +74,46 @@ class MaxMinSystem {
   std::size_t constraint_count() const { return cons_.size(); }
 
  private:
-  struct VarElement {
+  struct Element {
     ConstraintId c;
     double a;
-    std::int32_t pos;  // index of this variable's entry in cons_[c].entries
   };
-  struct ConsEntry {
+  struct Entry {
     VariableId v;
-    std::int32_t elem;  // index in vars_[v].elems
+    double a;
   };
   struct Var {
     double bound = 0;
     double rate = 0;
     bool alive = false;
-    std::vector<VarElement> elems;
+    std::vector<Element> elems;  // in expand order
   };
   struct Cons {
     double capacity = 0;
     double load = 0;
-    std::vector<ConsEntry> entries;
+    std::vector<Entry> entries;  // ascending variable id: the order sums are taken in
   };
 
   void mark_var(VariableId v);
   void mark_cons(ConstraintId c);
+  Entry& entry(ConstraintId c, VariableId v);
   void collect_component(VariableId seed_var, ConstraintId seed_cons);
   void solve_component();
-  void fix_variable(std::int32_t local_var, double value);
-  void update_ratio(std::int32_t local_cons);  // R_c / U_c into ratio_
-  void push_ratio(std::int32_t local_cons);    // ... and into its place in the heap
-  bool heap_before(std::int32_t x, std::int32_t y) const;
-  void heap_sift_up(std::int32_t pos);
-  void heap_sift_down(std::int32_t pos);
-  void heap_remove(std::int32_t local_cons);
+  void fix_variable(VariableId v, double value);
+  void update_ratio(ConstraintId c);  // R_c / U_c into ratio_
+  struct HeapEntry {
+    double key;
+    ConstraintId c;
+    bool operator<(const HeapEntry& o) const { return key != o.key ? key < o.key : c < o.c; }
+  };
+  void heap_push(HeapEntry e);
+  void heap_pop();
+  void heap_sift_up(std::size_t pos);
+  void heap_sift_down(std::size_t pos);
+  // Drops entries of constraints with no variable left and superseded entries off the top, and
+  // brings a stale top key up to date, until the top is the constraint with the smallest
+  // current (R_c / U_c, id).
+  void heap_settle();
 
   std::vector<Var> vars_;
   std::vector<Cons> cons_;
@@ -114,24 +131,20 @@ class MaxMinSystem {
   std::vector<std::uint64_t> var_seen_;
   std::vector<std::uint64_t> cons_seen_;
 
-  // Scratch for one component, reused across solves.
-  std::vector<VariableId> comp_vars_;
-  std::vector<ConstraintId> comp_cons_;
-  std::vector<std::int32_t> cons_local_;  // ConstraintId -> index in comp_cons_
+  // Scratch for one component, indexed by constraint or variable id, reused across solves
+  // (only the current component's entries are meaningful).
+  std::vector<VariableId> comp_vars_;      // ascending
+  std::vector<ConstraintId> comp_cons_;    // ascending
   std::vector<double> remaining_;          // R_c
   std::vector<double> usage_;              // U_c
   std::vector<std::int32_t> unfixed_;      // unfixed variables left in c
-  std::vector<double> ratio_;              // R_c / U_c as last computed (the heap's key)
-  std::vector<std::int32_t> heap_pos_;     // index in heap_, -1 when out of it
-  std::vector<std::int32_t> csr_start_;    // local constraint -> its local variables, ascending
-  std::vector<std::int32_t> csr_vars_;
-  std::vector<double> csr_a_;
-  std::vector<std::int32_t> csr_fill_;
-  std::vector<char> fixed_;                // per local variable
-  std::vector<std::int32_t> touched_;      // local constraints changed by the current step
+  std::vector<double> ratio_;              // R_c / U_c, current
+  std::vector<double> key_;                // key of c's live heap entry: <= ratio_ (lazy)
+  std::vector<char> fixed_;                // per variable
+  std::vector<ConstraintId> touched_;      // constraints changed by the current step
   std::vector<char> is_touched_;
-  std::vector<std::int32_t> heap_;         // local constraints with unfixed variables
-  std::vector<std::pair<double, std::int32_t>> bounded_;  // (bound, local variable), ascending
+  std::vector<HeapEntry> heap_;            // min-heap; an entry whose key is not key_[c] is superseded
+  std::vector<std::pair<double, VariableId>> bounded_;  // (bound, variable), ascending
 
   std::vector<VariableId> solved_vars_;
   std::vector<ConstraintId> solved_cons_;
