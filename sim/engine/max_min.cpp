@@ -12,6 +12,11 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// A constraint has slack when its load is under its capacity by this share: far above the
+// rounding of sums over even millions of variables (a few ulps each), so a fill that includes
+// it never saturates it (max_min.hpp, "Parts").
+constexpr double kSlack = 1e-9;
+
 // Collects the ids stamped `epoch` in ascending order into `out`, which holds them unordered:
 // by a sort, or by a scan of all ids when they are a large share of them (cheaper, same order).
 void sort_ids(std::vector<std::int32_t>& out, const std::vector<std::uint64_t>& seen, std::uint64_t epoch) {
@@ -29,13 +34,16 @@ void sort_ids(std::vector<std::int32_t>& out, const std::vector<std::uint64_t>& 
 
 ConstraintId MaxMinSystem::add_constraint(double capacity) {
   PLACESIM_ASSERT(capacity > 0 && std::isfinite(capacity), "constraint capacity must be positive and finite");
-  cons_.push_back(Cons{capacity, 0.0, {}});
+  cons_.push_back(Cons{capacity, {}});
   cons_seen_.push_back(0);
   remaining_.push_back(0);
   usage_.push_back(0);
   unfixed_.push_back(0);
   ratio_.push_back(0);
   key_.push_back(0);
+  slack_.push_back(0);
+  cons_part_.push_back(0);
+  cons_listed_.push_back(0);
   is_touched_.push_back(0);
   return static_cast<ConstraintId>(cons_.size() - 1);
 }
@@ -50,6 +58,8 @@ VariableId MaxMinSystem::add_variable(double bound) {
     v = static_cast<VariableId>(vars_.size());
     vars_.emplace_back();
     var_seen_.push_back(0);
+    var_part_.push_back(0);
+    var_listed_.push_back(0);
     fixed_.push_back(0);
   }
   Var& var = vars_[v];
@@ -101,7 +111,11 @@ void MaxMinSystem::remove_variable(VariableId v) {
 
 double MaxMinSystem::rate(VariableId v) const { return vars_[v].rate; }
 
-double MaxMinSystem::load(ConstraintId c) const { return cons_[c].load; }
+double MaxMinSystem::load(ConstraintId c) const {
+  double load = 0;
+  for (const Entry& en : cons_[c].entries) load += en.a * vars_[en.v].rate;
+  return load;
+}
 
 void MaxMinSystem::mark_var(VariableId v) { dirty_vars_.push_back(v); }
 
@@ -111,37 +125,55 @@ void MaxMinSystem::solve_all() {
   for (VariableId v = 0; v < static_cast<VariableId>(vars_.size()); ++v) {
     if (vars_[v].alive) mark_var(v);
   }
-  for (ConstraintId c = 0; c < static_cast<ConstraintId>(cons_.size()); ++c) mark_cons(c);
+  for (ConstraintId c = 0; c < static_cast<ConstraintId>(cons_.size()); ++c) {
+    mark_cons(c);
+    slack_[c] = 0;
+  }
   solve();
 }
 
 void MaxMinSystem::solve() {
   solved_vars_.clear();
   solved_cons_.clear();
-  solve_first_epoch_ = epoch_ + 1;
+  ++solve_serial_;
+  const std::uint64_t first = part_epoch_ + 1;  // parts of this solve have stamps from here on
+  int parts = 0;  // that listed variables
   for (VariableId v : dirty_vars_) {
-    if (vars_[v].alive && var_seen_[v] < solve_first_epoch_) {
-      collect_component(v, -1);
-      solve_component();
-    }
+    if (vars_[v].alive && var_part_[v] < first) parts += solve_part(v, -1);
   }
   for (ConstraintId c : dirty_cons_) {
-    if (cons_seen_[c] >= solve_first_epoch_) continue;
-    if (cons_[c].entries.empty()) {  // a component of one idle constraint
-      cons_seen_[c] = ++epoch_;
-      cons_[c].load = 0;
-      solved_cons_.push_back(c);
-      continue;
-    }
-    collect_component(-1, c);
-    solve_component();
+    if (cons_part_[c] < first) parts += solve_part(-1, c);
   }
+  if (parts > 1) order_by_component();
   dirty_vars_.clear();
   dirty_cons_.clear();
 }
 
+// Puts solved_vars_ in the order of a solve by components: component by component, in the order
+// of their first change, each in ascending id. (The executor schedules rate changes in this
+// order, which orders the events of one instant.) One part lies in one component, in id order.
+void MaxMinSystem::order_by_component() {
+  solved_by_part_.swap(solved_vars_);
+  solved_vars_.clear();
+  const std::uint64_t first = epoch_ + 1;
+  auto take = [&](VariableId seed_var, ConstraintId seed_cons) {
+    collect_component(seed_var, seed_cons);
+    const std::size_t from = solved_vars_.size();
+    for (VariableId v : solved_by_part_) {
+      if (var_seen_[v] == epoch_) solved_vars_.push_back(v);
+    }
+    std::sort(solved_vars_.begin() + static_cast<std::ptrdiff_t>(from), solved_vars_.end());
+  };
+  for (VariableId v : dirty_vars_) {
+    if (vars_[v].alive && var_seen_[v] < first) take(v, -1);
+  }
+  for (ConstraintId c : dirty_cons_) {
+    if (cons_seen_[c] < first) take(-1, c);
+  }
+}
+
 // Breadth-first search over variable -> constraint -> variable links; leaves the component's
-// variables and constraints in comp_vars_ / comp_cons_, each sorted by id.
+// variables and constraints in comp_vars_ / comp_cons_ and stamps them epoch_.
 void MaxMinSystem::collect_component(VariableId seed_var, ConstraintId seed_cons) {
   comp_vars_.clear();
   comp_cons_.clear();
@@ -172,9 +204,44 @@ void MaxMinSystem::collect_component(VariableId seed_var, ConstraintId seed_cons
       }
     }
   }
-  sort_ids(comp_vars_, var_seen_, epoch_);
-  sort_ids(comp_cons_, cons_seen_, epoch_);
 }
+
+// The part of a changed variable or constraint: the variables linked to it through
+// constraints without slack, in part_vars_ (sorted by id), their constraints without slack in
+// part_cons_, those with slack in part_edge_. A constraint with slack is only an edge: its load
+// changes, nothing is filled through it.
+void MaxMinSystem::collect_part(VariableId seed_var, ConstraintId seed_cons) {
+  part_vars_.clear();
+  part_cons_.clear();
+  part_edge_.clear();
+  ++part_epoch_;
+  auto visit_cons = [&](ConstraintId c) {
+    if (cons_part_[c] == part_epoch_) return;
+    cons_part_[c] = part_epoch_;
+    (slack_[c] ? part_edge_ : part_cons_).push_back(c);
+  };
+  auto visit_var = [&](VariableId v) {
+    if (var_part_[v] == part_epoch_) return;
+    var_part_[v] = part_epoch_;
+    part_vars_.push_back(v);
+  };
+  if (seed_var >= 0) {
+    visit_var(seed_var);
+  } else {
+    visit_cons(seed_cons);
+  }
+  std::size_t vi = 0, ci = 0;
+  while (vi < part_vars_.size() || ci < part_cons_.size()) {
+    for (; vi < part_vars_.size(); ++vi) {
+      for (const Element& e : vars_[part_vars_[vi]].elems) visit_cons(e.c);
+    }
+    for (; ci < part_cons_.size(); ++ci) {
+      for (const Entry& en : cons_[part_cons_[ci]].entries) visit_var(en.v);
+    }
+  }
+  sort_ids(part_vars_, var_part_, part_epoch_);
+}
+
 
 void MaxMinSystem::heap_sift_up(std::size_t pos) {
   const HeapEntry e = heap_[pos];
@@ -264,10 +331,48 @@ void MaxMinSystem::fix_variable(VariableId v, double value) {
   }
 }
 
-void MaxMinSystem::solve_component() {
-  for (VariableId v : comp_vars_) fixed_[v] = 0;
+// Fills the part of a change (collect_part), widening it over every edge constraint that loses
+// its slack, or over all of them when the fill's level clamp acted, until its edges keep their
+// slack (or it has none: the part is the whole component). Whether it listed variables.
+bool MaxMinSystem::solve_part(VariableId seed_var, ConstraintId seed_cons) {
+  bool clamp_free = true;
+  for (bool widened = true; widened;) {
+    collect_part(seed_var, seed_cons);
+    clamp_free = fill_part();
+    widened = false;
+    for (ConstraintId c : part_edge_) {
+      const double capacity = cons_[c].capacity;
+      if (!clamp_free || !(load(c) <= capacity - capacity * kSlack)) {
+        slack_[c] = 0;
+        widened = true;
+      }
+    }
+  }
+  // A filled constraint's R_c is what its variables leave of it (summed in fill order).
+  for (ConstraintId c : part_cons_) slack_[c] = clamp_free && remaining_[c] >= cons_[c].capacity * kSlack;
+  // A part may take in one solved before in this solve (widened into it): each listed once.
+  const std::size_t listed = solved_vars_.size();
+  for (VariableId v : part_vars_) {
+    if (var_listed_[v] == solve_serial_) continue;
+    var_listed_[v] = solve_serial_;
+    solved_vars_.push_back(v);
+  }
+  for (const std::vector<ConstraintId>* list : {&part_cons_, &part_edge_}) {
+    for (ConstraintId c : *list) {
+      if (cons_listed_[c] == solve_serial_) continue;
+      cons_listed_[c] = solve_serial_;
+      solved_cons_.push_back(c);
+    }
+  }
+  return solved_vars_.size() > listed;
+}
+
+// Progressive filling of part_vars_ over part_cons_ (edge constraints have slack and take no
+// part). False when the level clamp acted: a popped R_c / U_c or bound fell below the level.
+bool MaxMinSystem::fill_part() {
+  for (VariableId v : part_vars_) fixed_[v] = 0;
   heap_.clear();
-  for (ConstraintId c : comp_cons_) {
+  for (ConstraintId c : part_cons_) {
     const std::vector<Entry>& entries = cons_[c].entries;
     double u = 0;
     for (const Entry& en : entries) u += en.a;
@@ -281,15 +386,16 @@ void MaxMinSystem::solve_component() {
   }
   for (auto pos = static_cast<std::ptrdiff_t>(heap_.size()) / 2 - 1; pos >= 0; --pos) heap_sift_down(static_cast<std::size_t>(pos));
   bounded_.clear();
-  for (VariableId v : comp_vars_) {
+  for (VariableId v : part_vars_) {
     const double b = vars_[v].bound;
     if (b < kInf) bounded_.emplace_back(b, v);
   }
   std::sort(bounded_.begin(), bounded_.end());
 
+  bool clamp_free = true;
   double level = 0;
   std::size_t next_bounded = 0;
-  std::size_t left = comp_vars_.size();  // variables not yet fixed
+  std::size_t left = part_vars_.size();  // variables not yet fixed
   // Once every variable is fixed, nothing is left to pop: the remaining entries are dropped.
   while (left > 0) {
     while (next_bounded < bounded_.size() && fixed_[bounded_[next_bounded].second]) ++next_bounded;
@@ -299,10 +405,12 @@ void MaxMinSystem::solve_component() {
     if (by_cons == kInf && by_bound == kInf) break;
 
     if (by_bound <= by_cons) {
+      clamp_free = clamp_free && !(by_bound < level);
       level = std::max(level, by_bound);
       fix_variable(bounded_[next_bounded].second, level);
       --left;
     } else {
+      clamp_free = clamp_free && !(by_cons < level);
       level = std::max(level, by_cons);
       for (const Entry& en : cons_[heap_.front().c].entries) {
         if (!fixed_[en.v]) {
@@ -313,7 +421,7 @@ void MaxMinSystem::solve_component() {
     }
     for (ConstraintId c : touched_) {
       is_touched_[c] = 0;
-      if (unfixed_[c] == 0) continue;  // left in the heap, dropped when it surfaces
+      if (unfixed_[c] == 0 || slack_[c]) continue;  // dropped when it surfaces; an edge
       update_ratio(c);
       if (ratio_[c] < key_[c]) {
         key_[c] = ratio_[c];
@@ -323,17 +431,11 @@ void MaxMinSystem::solve_component() {
     touched_.clear();
   }
 
-  // Whatever is left touches no constraint and has no bound.
-  for (VariableId v : comp_vars_) {
+  // Whatever is left touches no constraint without slack and has no bound.
+  for (VariableId v : part_vars_) {
     if (!fixed_[v]) vars_[v].rate = kInf;
   }
-  for (ConstraintId c : comp_cons_) {
-    double load = 0;
-    for (const Entry& en : cons_[c].entries) load += en.a * vars_[en.v].rate;
-    cons_[c].load = load;
-  }
-  solved_vars_.insert(solved_vars_.end(), comp_vars_.begin(), comp_vars_.end());
-  solved_cons_.insert(solved_cons_.end(), comp_cons_.begin(), comp_cons_.end());
+  return clamp_free;
 }
 
 }  // namespace placesim::engine
