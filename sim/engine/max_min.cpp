@@ -82,6 +82,7 @@ void MaxMinSystem::expand(VariableId v, ConstraintId c, double coefficient) {
   if (coefficient == 0) return;
   Var& var = vars_[v];
   mark_var(v);
+  slack_[c] = 0;  // its load grows: it will likely lose its slack, so fill through it at once
   for (Element& e : var.elems) {
     if (e.c == c) {
       e.a += coefficient;
