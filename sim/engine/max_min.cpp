@@ -42,6 +42,7 @@ ConstraintId MaxMinSystem::add_constraint(double capacity) {
   ratio_.push_back(0);
   key_.push_back(0);
   slack_.push_back(0);
+  grew_.push_back(0);
   cons_part_.push_back(0);
   cons_listed_.push_back(0);
   is_touched_.push_back(0);
@@ -316,11 +317,23 @@ void MaxMinSystem::update_ratio(ConstraintId c) {
   ratio_[c] = remaining_[c] / usage_[c];
 }
 
+void MaxMinSystem::set_rate(Var& var, double x) {
+  if (x > var.rate) {
+    for (const Element& e : var.elems) {
+      if (slack_[e.c] && !grew_[e.c]) {
+        grew_[e.c] = 1;
+        grown_edges_.push_back(e.c);
+      }
+    }
+  }
+  var.rate = x;
+}
+
 void MaxMinSystem::fix_variable(VariableId v, double value) {
   Var& var = vars_[v];
   const double x = std::min(value, var.bound);
   fixed_[v] = 1;
-  var.rate = x;
+  set_rate(var, x);
   for (const Element& e : var.elems) {
     remaining_[e.c] -= e.a * x;
     usage_[e.c] -= e.a;
@@ -334,20 +347,24 @@ void MaxMinSystem::fix_variable(VariableId v, double value) {
 
 // Fills the part of a change (collect_part), widening it over every edge constraint that loses
 // its slack, or over all of them when the fill's level clamp acted, until its edges keep their
-// slack (or it has none: the part is the whole component). Whether it listed variables.
+// slack (or it has none: the part is the whole component). Whether it listed variables. Only
+// edges where some rate grew are checked: the others' loads did not grow since they last had
+// slack (a variable added to a constraint takes away its slack, a removed one only lowers it).
 bool MaxMinSystem::solve_part(VariableId seed_var, ConstraintId seed_cons) {
   bool clamp_free = true;
   for (bool widened = true; widened;) {
     collect_part(seed_var, seed_cons);
     clamp_free = fill_part();
     widened = false;
-    for (ConstraintId c : part_edge_) {
+    for (ConstraintId c : clamp_free ? grown_edges_ : part_edge_) {
       const double capacity = cons_[c].capacity;
       if (!clamp_free || !(load(c) <= capacity - capacity * kSlack)) {
         slack_[c] = 0;
         widened = true;
       }
     }
+    for (ConstraintId c : grown_edges_) grew_[c] = 0;
+    grown_edges_.clear();
   }
   // A filled constraint's R_c is what its variables leave of it (summed in fill order).
   for (ConstraintId c : part_cons_) slack_[c] = clamp_free && remaining_[c] >= cons_[c].capacity * kSlack;
@@ -434,7 +451,7 @@ bool MaxMinSystem::fill_part() {
 
   // Whatever is left touches no constraint without slack and has no bound.
   for (VariableId v : part_vars_) {
-    if (!fixed_[v]) vars_[v].rate = kInf;
+    if (!fixed_[v]) set_rate(vars_[v], kInf);
   }
   return clamp_free;
 }

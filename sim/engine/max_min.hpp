@@ -121,6 +121,8 @@ class MaxMinSystem {
   void order_by_component();
   bool fill_part();
   void fix_variable(VariableId v, double value);
+  // Sets var's rate; an increase lists its constraints with slack in grown_edges_.
+  void set_rate(Var& var, double x);
   void update_ratio(ConstraintId c);  // R_c / U_c into ratio_
   struct HeapEntry {
     double key;
@@ -174,6 +176,8 @@ class MaxMinSystem {
   std::vector<VariableId> part_vars_;   // ascending
   std::vector<ConstraintId> part_cons_;
   std::vector<ConstraintId> part_edge_;
+  std::vector<ConstraintId> grown_edges_;  // edges of the part where a rate grew in this fill
+  std::vector<char> grew_;                 // in grown_edges_
   std::uint64_t solve_serial_ = 0;
   std::vector<std::uint64_t> var_listed_;   // == solve_serial_: in solved_vars_
   std::vector<std::uint64_t> cons_listed_;  // == solve_serial_: in solved_cons_
