@@ -3,7 +3,7 @@
 // flow between leaves in different pods crosses 4 links (leaf up, pod up, pod down, leaf down),
 // within a pod 2. Flows carry their size as coefficient, as the executor's transfers do.
 //   Full:        solve_all() with N flows.
-//   Incremental: remove one flow, add another, solve() (the touched component only).
+//   Incremental: remove one flow, add another, solve() (the parts those changes reach).
 #include <benchmark/benchmark.h>
 
 #include <limits>

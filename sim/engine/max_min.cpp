@@ -12,6 +12,11 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// A constraint has slack when its load is under its capacity by this share: far above the
+// rounding of sums over even millions of variables (a few ulps each), so a fill that includes
+// it never saturates it (max_min.hpp, "Parts").
+constexpr double kSlack = 1e-9;
+
 // Collects the ids stamped `epoch` in ascending order into `out`, which holds them unordered:
 // by a sort, or by a scan of all ids when they are a large share of them (cheaper, same order).
 void sort_ids(std::vector<std::int32_t>& out, const std::vector<std::uint64_t>& seen, std::uint64_t epoch) {
@@ -29,9 +34,18 @@ void sort_ids(std::vector<std::int32_t>& out, const std::vector<std::uint64_t>& 
 
 ConstraintId MaxMinSystem::add_constraint(double capacity) {
   PLACESIM_ASSERT(capacity > 0 && std::isfinite(capacity), "constraint capacity must be positive and finite");
-  cons_.push_back(Cons{capacity, 0.0, {}});
+  cons_.push_back(Cons{capacity, {}});
   cons_seen_.push_back(0);
-  cons_local_.push_back(-1);
+  remaining_.push_back(0);
+  usage_.push_back(0);
+  unfixed_.push_back(0);
+  ratio_.push_back(0);
+  key_.push_back(0);
+  slack_.push_back(0);
+  grew_.push_back(0);
+  cons_part_.push_back(0);
+  cons_listed_.push_back(0);
+  is_touched_.push_back(0);
   return static_cast<ConstraintId>(cons_.size() - 1);
 }
 
@@ -45,6 +59,9 @@ VariableId MaxMinSystem::add_variable(double bound) {
     v = static_cast<VariableId>(vars_.size());
     vars_.emplace_back();
     var_seen_.push_back(0);
+    var_part_.push_back(0);
+    var_listed_.push_back(0);
+    fixed_.push_back(0);
   }
   Var& var = vars_[v];
   var.bound = bound;
@@ -54,33 +71,38 @@ VariableId MaxMinSystem::add_variable(double bound) {
   return v;
 }
 
+// v's entry in c's variables (present).
+MaxMinSystem::Entry& MaxMinSystem::entry(ConstraintId c, VariableId v) {
+  std::vector<Entry>& entries = cons_[c].entries;
+  return *std::lower_bound(entries.begin(), entries.end(), v, [](const Entry& e, VariableId id) { return e.v < id; });
+}
+
 void MaxMinSystem::expand(VariableId v, ConstraintId c, double coefficient) {
   PLACESIM_ASSERT(vars_[v].alive, "expand on a removed variable");
   PLACESIM_ASSERT(coefficient >= 0 && std::isfinite(coefficient), "coefficient must be finite and >= 0");
   if (coefficient == 0) return;
   Var& var = vars_[v];
-  for (VarElement& e : var.elems) {
+  mark_var(v);
+  slack_[c] = 0;  // its load grows: it will likely lose its slack, so fill through it at once
+  for (Element& e : var.elems) {
     if (e.c == c) {
       e.a += coefficient;
-      mark_var(v);
+      entry(c, v).a = e.a;
       return;
     }
   }
-  Cons& cons = cons_[c];
-  var.elems.push_back(VarElement{c, coefficient, static_cast<std::int32_t>(cons.entries.size())});
-  cons.entries.push_back(ConsEntry{v, static_cast<std::int32_t>(var.elems.size() - 1)});
-  mark_var(v);
+  var.elems.push_back(Element{c, coefficient});
+  std::vector<Entry>& entries = cons_[c].entries;
+  const auto at = std::lower_bound(entries.begin(), entries.end(), v, [](const Entry& e, VariableId id) { return e.v < id; });
+  entries.insert(at, Entry{v, coefficient});
 }
 
 void MaxMinSystem::remove_variable(VariableId v) {
   Var& var = vars_[v];
   PLACESIM_ASSERT(var.alive, "variable removed twice");
-  for (const VarElement& e : var.elems) {
-    std::vector<ConsEntry>& entries = cons_[e.c].entries;
-    const ConsEntry moved = entries.back();
-    entries[e.pos] = moved;
-    vars_[moved.v].elems[moved.elem].pos = e.pos;
-    entries.pop_back();
+  for (const Element& e : var.elems) {
+    std::vector<Entry>& entries = cons_[e.c].entries;
+    entries.erase(entries.begin() + (&entry(e.c, v) - entries.data()));
     mark_cons(e.c);
   }
   var.elems.clear();
@@ -91,7 +113,11 @@ void MaxMinSystem::remove_variable(VariableId v) {
 
 double MaxMinSystem::rate(VariableId v) const { return vars_[v].rate; }
 
-double MaxMinSystem::load(ConstraintId c) const { return cons_[c].load; }
+double MaxMinSystem::load(ConstraintId c) const {
+  double load = 0;
+  for (const Entry& en : cons_[c].entries) load += en.a * vars_[en.v].rate;
+  return load;
+}
 
 void MaxMinSystem::mark_var(VariableId v) { dirty_vars_.push_back(v); }
 
@@ -101,37 +127,55 @@ void MaxMinSystem::solve_all() {
   for (VariableId v = 0; v < static_cast<VariableId>(vars_.size()); ++v) {
     if (vars_[v].alive) mark_var(v);
   }
-  for (ConstraintId c = 0; c < static_cast<ConstraintId>(cons_.size()); ++c) mark_cons(c);
+  for (ConstraintId c = 0; c < static_cast<ConstraintId>(cons_.size()); ++c) {
+    mark_cons(c);
+    slack_[c] = 0;
+  }
   solve();
 }
 
 void MaxMinSystem::solve() {
   solved_vars_.clear();
   solved_cons_.clear();
-  solve_first_epoch_ = epoch_ + 1;
+  ++solve_serial_;
+  const std::uint64_t first = part_epoch_ + 1;  // parts of this solve have stamps from here on
+  int parts = 0;  // that listed variables
   for (VariableId v : dirty_vars_) {
-    if (vars_[v].alive && var_seen_[v] < solve_first_epoch_) {
-      collect_component(v, -1);
-      solve_component();
-    }
+    if (vars_[v].alive && var_part_[v] < first) parts += solve_part(v, -1);
   }
   for (ConstraintId c : dirty_cons_) {
-    if (cons_seen_[c] >= solve_first_epoch_) continue;
-    if (cons_[c].entries.empty()) {  // a component of one idle constraint
-      cons_seen_[c] = ++epoch_;
-      cons_[c].load = 0;
-      solved_cons_.push_back(c);
-      continue;
-    }
-    collect_component(-1, c);
-    solve_component();
+    if (cons_part_[c] < first) parts += solve_part(-1, c);
   }
+  if (parts > 1) order_by_component();
   dirty_vars_.clear();
   dirty_cons_.clear();
 }
 
+// Puts solved_vars_ in the order of a solve by components: component by component, in the order
+// of their first change, each in ascending id. (The executor schedules rate changes in this
+// order, which orders the events of one instant.) One part lies in one component, in id order.
+void MaxMinSystem::order_by_component() {
+  solved_by_part_.swap(solved_vars_);
+  solved_vars_.clear();
+  const std::uint64_t first = epoch_ + 1;
+  auto take = [&](VariableId seed_var, ConstraintId seed_cons) {
+    collect_component(seed_var, seed_cons);
+    const std::size_t from = solved_vars_.size();
+    for (VariableId v : solved_by_part_) {
+      if (var_seen_[v] == epoch_) solved_vars_.push_back(v);
+    }
+    std::sort(solved_vars_.begin() + static_cast<std::ptrdiff_t>(from), solved_vars_.end());
+  };
+  for (VariableId v : dirty_vars_) {
+    if (vars_[v].alive && var_seen_[v] < first) take(v, -1);
+  }
+  for (ConstraintId c : dirty_cons_) {
+    if (cons_seen_[c] < first) take(-1, c);
+  }
+}
+
 // Breadth-first search over variable -> constraint -> variable links; leaves the component's
-// variables and constraints in comp_vars_ / comp_cons_, each sorted by id.
+// variables and constraints in comp_vars_ / comp_cons_ and stamps them epoch_.
 void MaxMinSystem::collect_component(VariableId seed_var, ConstraintId seed_cons) {
   comp_vars_.clear();
   comp_cons_.clear();
@@ -146,7 +190,7 @@ void MaxMinSystem::collect_component(VariableId seed_var, ConstraintId seed_cons
   std::size_t vi = 0, ci = 0;
   while (vi < comp_vars_.size() || ci < comp_cons_.size()) {
     for (; vi < comp_vars_.size(); ++vi) {
-      for (const VarElement& e : vars_[comp_vars_[vi]].elems) {
+      for (const Element& e : vars_[comp_vars_[vi]].elems) {
         if (cons_seen_[e.c] != epoch_) {
           cons_seen_[e.c] = epoch_;
           comp_cons_.push_back(e.c);
@@ -154,7 +198,7 @@ void MaxMinSystem::collect_component(VariableId seed_var, ConstraintId seed_cons
       }
     }
     for (; ci < comp_cons_.size(); ++ci) {
-      for (const ConsEntry& en : cons_[comp_cons_[ci]].entries) {
+      for (const Entry& en : cons_[comp_cons_[ci]].entries) {
         if (var_seen_[en.v] != epoch_) {
           var_seen_[en.v] = epoch_;
           comp_vars_.push_back(en.v);
@@ -162,190 +206,254 @@ void MaxMinSystem::collect_component(VariableId seed_var, ConstraintId seed_cons
       }
     }
   }
-  sort_ids(comp_vars_, var_seen_, epoch_);
-  sort_ids(comp_cons_, cons_seen_, epoch_);
 }
 
-// The constraints' heap, indexed: (ratio, local id) ascending, so ties go to the lower id.
-bool MaxMinSystem::heap_before(std::int32_t x, std::int32_t y) const {
-  return ratio_[x] != ratio_[y] ? ratio_[x] < ratio_[y] : x < y;
-}
-
-void MaxMinSystem::heap_sift_up(std::int32_t pos) {
-  const std::int32_t i = heap_[pos];
-  while (pos > 0) {
-    const std::int32_t parent = (pos - 1) / 2;
-    if (!heap_before(i, heap_[parent])) break;
-    heap_[pos] = heap_[parent];
-    heap_pos_[heap_[pos]] = pos;
-    pos = parent;
+// The part of a changed variable or constraint: the variables linked to it through
+// constraints without slack, in part_vars_ (sorted by id), their constraints without slack in
+// part_cons_, those with slack in part_edge_. A constraint with slack is only an edge: its load
+// changes, nothing is filled through it.
+void MaxMinSystem::collect_part(VariableId seed_var, ConstraintId seed_cons) {
+  part_vars_.clear();
+  part_cons_.clear();
+  part_edge_.clear();
+  ++part_epoch_;
+  auto visit_cons = [&](ConstraintId c) {
+    if (cons_part_[c] == part_epoch_) return;
+    cons_part_[c] = part_epoch_;
+    (slack_[c] ? part_edge_ : part_cons_).push_back(c);
+  };
+  auto visit_var = [&](VariableId v) {
+    if (var_part_[v] == part_epoch_) return;
+    var_part_[v] = part_epoch_;
+    part_vars_.push_back(v);
+  };
+  if (seed_var >= 0) {
+    visit_var(seed_var);
+  } else {
+    visit_cons(seed_cons);
   }
-  heap_[pos] = i;
-  heap_pos_[i] = pos;
+  std::size_t vi = 0, ci = 0;
+  while (vi < part_vars_.size() || ci < part_cons_.size()) {
+    for (; vi < part_vars_.size(); ++vi) {
+      for (const Element& e : vars_[part_vars_[vi]].elems) visit_cons(e.c);
+    }
+    for (; ci < part_cons_.size(); ++ci) {
+      for (const Entry& en : cons_[part_cons_[ci]].entries) visit_var(en.v);
+    }
+  }
+  sort_ids(part_vars_, var_part_, part_epoch_);
 }
 
-void MaxMinSystem::heap_sift_down(std::int32_t pos) {
-  const std::int32_t i = heap_[pos];
-  const auto n = static_cast<std::int32_t>(heap_.size());
+
+void MaxMinSystem::heap_sift_up(std::size_t pos) {
+  const HeapEntry e = heap_[pos];
+  while (pos > 0 && e < heap_[(pos - 1) / 2]) {
+    heap_[pos] = heap_[(pos - 1) / 2];
+    pos = (pos - 1) / 2;
+  }
+  heap_[pos] = e;
+}
+
+void MaxMinSystem::heap_push(HeapEntry e) {
+  heap_.push_back(e);
+  heap_sift_up(heap_.size() - 1);
+}
+
+void MaxMinSystem::heap_sift_down(std::size_t pos) {
+  const HeapEntry e = heap_[pos];
+  const std::size_t n = heap_.size();
   for (;;) {
-    std::int32_t child = 2 * pos + 1;
+    std::size_t child = 2 * pos + 1;
     if (child >= n) break;
-    if (child + 1 < n && heap_before(heap_[child + 1], heap_[child])) ++child;
-    if (!heap_before(heap_[child], i)) break;
+    if (child + 1 < n && heap_[child + 1] < heap_[child]) ++child;
+    if (!(heap_[child] < e)) break;
     heap_[pos] = heap_[child];
-    heap_pos_[heap_[pos]] = pos;
     pos = child;
   }
-  heap_[pos] = i;
-  heap_pos_[i] = pos;
+  heap_[pos] = e;
 }
 
-void MaxMinSystem::heap_remove(std::int32_t i) {
-  const std::int32_t pos = heap_pos_[i];
-  heap_pos_[i] = -1;
-  const std::int32_t last = heap_.back();
+// Floyd's deletion: the hole at the top goes down along the smaller children to a leaf, one
+// comparison a level, and the last entry goes up from there (rarely far).
+void MaxMinSystem::heap_pop() {
+  const HeapEntry last = heap_.back();
   heap_.pop_back();
-  if (last == i) return;
+  const std::size_t n = heap_.size();
+  if (n == 0) return;
+  std::size_t pos = 0;
+  for (std::size_t child = 1; child < n; child = 2 * pos + 1) {
+    if (child + 1 < n && heap_[child + 1] < heap_[child]) ++child;
+    heap_[pos] = heap_[child];
+    pos = child;
+  }
   heap_[pos] = last;
-  heap_pos_[last] = pos;
   heap_sift_up(pos);
-  heap_sift_down(heap_pos_[last]);
 }
 
-void MaxMinSystem::update_ratio(std::int32_t i) {
-  if (!(usage_[i] > 0)) {
+void MaxMinSystem::heap_settle() {
+  while (!heap_.empty()) {
+    HeapEntry& top = heap_.front();
+    if (unfixed_[top.c] == 0 || top.key != key_[top.c]) {
+      heap_pop();
+    } else if (ratio_[top.c] != top.key) {
+      top.key = key_[top.c] = ratio_[top.c];
+      heap_sift_down(0);
+    } else {
+      return;
+    }
+  }
+}
+
+void MaxMinSystem::update_ratio(ConstraintId c) {
+  if (!(usage_[c] > 0)) {
     // U_c is kept by subtraction; should rounding leave it non-positive while variables remain,
     // sum it again from the remaining variables (in id order).
     double u = 0;
-    for (std::int32_t k = csr_start_[i]; k < csr_start_[i + 1]; ++k) {
-      if (!fixed_[csr_vars_[k]]) u += csr_a_[k];
+    for (const Entry& en : cons_[c].entries) {
+      if (!fixed_[en.v]) u += en.a;
     }
-    usage_[i] = u;
+    usage_[c] = u;
   }
-  ratio_[i] = remaining_[i] / usage_[i];
+  ratio_[c] = remaining_[c] / usage_[c];
 }
 
-// A constraint still in the heap (it keeps unfixed variables, so it has been there since the
-// start) after its R_c or U_c changed: moved up or down to its new key.
-void MaxMinSystem::push_ratio(std::int32_t i) {
-  const double old = ratio_[i];
-  update_ratio(i);
-  if (ratio_[i] < old) {
-    heap_sift_up(heap_pos_[i]);
-  } else {
-    heap_sift_down(heap_pos_[i]);
+void MaxMinSystem::set_rate(Var& var, double x) {
+  if (x > var.rate) {
+    for (const Element& e : var.elems) {
+      if (slack_[e.c] && !grew_[e.c]) {
+        grew_[e.c] = 1;
+        grown_edges_.push_back(e.c);
+      }
+    }
   }
+  var.rate = x;
 }
 
-void MaxMinSystem::fix_variable(std::int32_t j, double value) {
-  const Var& var = vars_[comp_vars_[j]];
+void MaxMinSystem::fix_variable(VariableId v, double value) {
+  Var& var = vars_[v];
   const double x = std::min(value, var.bound);
-  fixed_[j] = 1;
-  vars_[comp_vars_[j]].rate = x;
-  for (const VarElement& e : var.elems) {
-    const std::int32_t i = cons_local_[e.c];
-    remaining_[i] -= e.a * x;
-    usage_[i] -= e.a;
-    --unfixed_[i];
-    if (!is_touched_[i]) {
-      is_touched_[i] = 1;
-      touched_.push_back(i);
+  fixed_[v] = 1;
+  set_rate(var, x);
+  for (const Element& e : var.elems) {
+    remaining_[e.c] -= e.a * x;
+    usage_[e.c] -= e.a;
+    --unfixed_[e.c];
+    if (!is_touched_[e.c]) {
+      is_touched_[e.c] = 1;
+      touched_.push_back(e.c);
     }
   }
 }
 
-void MaxMinSystem::solve_component() {
-  const auto nc = static_cast<std::int32_t>(comp_cons_.size());
-  const auto nv = static_cast<std::int32_t>(comp_vars_.size());
-  remaining_.assign(nc, 0.0);
-  usage_.assign(nc, 0.0);
-  unfixed_.assign(nc, 0);
-  ratio_.assign(nc, 0.0);
-  heap_pos_.assign(nc, -1);
-  for (std::int32_t i = 0; i < nc; ++i) {
-    cons_local_[comp_cons_[i]] = i;
-    remaining_[i] = cons_[comp_cons_[i]].capacity;
+// Fills the part of a change (collect_part), widening it over every edge constraint that loses
+// its slack, or over all of them when the fill's level clamp acted, until its edges keep their
+// slack (or it has none: the part is the whole component). Whether it listed variables. Only
+// edges where some rate grew are checked: the others' loads did not grow since they last had
+// slack (a variable added to a constraint takes away its slack, a removed one only lowers it).
+bool MaxMinSystem::solve_part(VariableId seed_var, ConstraintId seed_cons) {
+  bool clamp_free = true;
+  for (bool widened = true; widened;) {
+    collect_part(seed_var, seed_cons);
+    clamp_free = fill_part();
+    widened = false;
+    for (ConstraintId c : clamp_free ? grown_edges_ : part_edge_) {
+      const double capacity = cons_[c].capacity;
+      if (!clamp_free || !(load(c) <= capacity - capacity * kSlack)) {
+        slack_[c] = 0;
+        widened = true;
+      }
+    }
+    for (ConstraintId c : grown_edges_) grew_[c] = 0;
+    grown_edges_.clear();
   }
-  for (std::int32_t j = 0; j < nv; ++j) {
-    for (const VarElement& e : vars_[comp_vars_[j]].elems) {
-      const std::int32_t i = cons_local_[e.c];
-      usage_[i] += e.a;
-      ++unfixed_[i];
+  // A filled constraint's R_c is what its variables leave of it (summed in fill order).
+  for (ConstraintId c : part_cons_) slack_[c] = clamp_free && remaining_[c] >= cons_[c].capacity * kSlack;
+  // A part may take in one solved before in this solve (widened into it): each listed once.
+  const std::size_t listed = solved_vars_.size();
+  for (VariableId v : part_vars_) {
+    if (var_listed_[v] == solve_serial_) continue;
+    var_listed_[v] = solve_serial_;
+    solved_vars_.push_back(v);
+  }
+  for (const std::vector<ConstraintId>* list : {&part_cons_, &part_edge_}) {
+    for (ConstraintId c : *list) {
+      if (cons_listed_[c] == solve_serial_) continue;
+      cons_listed_[c] = solve_serial_;
+      solved_cons_.push_back(c);
     }
   }
-  // Constraint -> variables in ascending id order (compressed rows).
-  csr_start_.assign(nc + 1, 0);
-  for (std::int32_t i = 0; i < nc; ++i) csr_start_[i + 1] = csr_start_[i] + unfixed_[i];
-  csr_vars_.resize(csr_start_[nc]);
-  csr_a_.resize(csr_start_[nc]);
-  csr_fill_.assign(csr_start_.begin(), csr_start_.end() - 1);
-  for (std::int32_t j = 0; j < nv; ++j) {
-    for (const VarElement& e : vars_[comp_vars_[j]].elems) {
-      const std::int32_t k = csr_fill_[cons_local_[e.c]]++;
-      csr_vars_[k] = j;
-      csr_a_[k] = e.a;
-    }
-  }
-  fixed_.assign(nv, 0);
-  is_touched_.assign(nc, 0);
+  return solved_vars_.size() > listed;
+}
 
+// Progressive filling of part_vars_ over part_cons_ (edge constraints have slack and take no
+// part). False when the level clamp acted: a popped R_c / U_c or bound fell below the level.
+bool MaxMinSystem::fill_part() {
+  for (VariableId v : part_vars_) fixed_[v] = 0;
   heap_.clear();
-  for (std::int32_t i = 0; i < nc; ++i) {
-    if (unfixed_[i] == 0) continue;
-    update_ratio(i);
-    heap_pos_[i] = static_cast<std::int32_t>(heap_.size());
-    heap_.push_back(i);
+  for (ConstraintId c : part_cons_) {
+    const std::vector<Entry>& entries = cons_[c].entries;
+    double u = 0;
+    for (const Entry& en : entries) u += en.a;
+    remaining_[c] = cons_[c].capacity;
+    usage_[c] = u;
+    unfixed_[c] = static_cast<std::int32_t>(entries.size());
+    if (entries.empty()) continue;
+    update_ratio(c);
+    key_[c] = ratio_[c];
+    heap_.push_back(HeapEntry{key_[c], c});
   }
-  for (auto pos = static_cast<std::int32_t>(heap_.size()) / 2 - 1; pos >= 0; --pos) heap_sift_down(pos);
+  for (auto pos = static_cast<std::ptrdiff_t>(heap_.size()) / 2 - 1; pos >= 0; --pos) heap_sift_down(static_cast<std::size_t>(pos));
   bounded_.clear();
-  for (std::int32_t j = 0; j < nv; ++j) {
-    const double b = vars_[comp_vars_[j]].bound;
-    if (b < kInf) bounded_.emplace_back(b, j);
+  for (VariableId v : part_vars_) {
+    const double b = vars_[v].bound;
+    if (b < kInf) bounded_.emplace_back(b, v);
   }
   std::sort(bounded_.begin(), bounded_.end());
 
+  bool clamp_free = true;
   double level = 0;
   std::size_t next_bounded = 0;
-  for (;;) {
+  std::size_t left = part_vars_.size();  // variables not yet fixed
+  // Once every variable is fixed, nothing is left to pop: the remaining entries are dropped.
+  while (left > 0) {
     while (next_bounded < bounded_.size() && fixed_[bounded_[next_bounded].second]) ++next_bounded;
-    const double by_cons = heap_.empty() ? kInf : ratio_[heap_.front()];
+    heap_settle();
+    const double by_cons = heap_.empty() ? kInf : heap_.front().key;
     const double by_bound = next_bounded < bounded_.size() ? bounded_[next_bounded].first : kInf;
     if (by_cons == kInf && by_bound == kInf) break;
 
     if (by_bound <= by_cons) {
+      clamp_free = clamp_free && !(by_bound < level);
       level = std::max(level, by_bound);
       fix_variable(bounded_[next_bounded].second, level);
+      --left;
     } else {
+      clamp_free = clamp_free && !(by_cons < level);
       level = std::max(level, by_cons);
-      const std::int32_t c = heap_.front();
-      for (std::int32_t k = csr_start_[c]; k < csr_start_[c + 1]; ++k) {
-        if (!fixed_[csr_vars_[k]]) fix_variable(csr_vars_[k], level);
+      for (const Entry& en : cons_[heap_.front().c].entries) {
+        if (!fixed_[en.v]) {
+          fix_variable(en.v, level);
+          --left;
+        }
       }
     }
-    for (std::int32_t i : touched_) {
-      is_touched_[i] = 0;
-      if (unfixed_[i] > 0) {
-        push_ratio(i);
-      } else if (heap_pos_[i] >= 0) {
-        heap_remove(i);
+    for (ConstraintId c : touched_) {
+      is_touched_[c] = 0;
+      if (unfixed_[c] == 0 || slack_[c]) continue;  // dropped when it surfaces; an edge
+      update_ratio(c);
+      if (ratio_[c] < key_[c]) {
+        key_[c] = ratio_[c];
+        heap_push(HeapEntry{key_[c], c});
       }
     }
     touched_.clear();
   }
 
-  // Whatever is left touches no constraint and has no bound.
-  for (std::int32_t j = 0; j < nv; ++j) {
-    if (!fixed_[j]) vars_[comp_vars_[j]].rate = kInf;
+  // Whatever is left touches no constraint without slack and has no bound.
+  for (VariableId v : part_vars_) {
+    if (!fixed_[v]) set_rate(vars_[v], kInf);
   }
-  for (std::int32_t i = 0; i < nc; ++i) {
-    double load = 0;
-    for (std::int32_t k = csr_start_[i]; k < csr_start_[i + 1]; ++k) {
-      load += csr_a_[k] * vars_[comp_vars_[csr_vars_[k]]].rate;
-    }
-    cons_[comp_cons_[i]].load = load;
-  }
-  solved_vars_.insert(solved_vars_.end(), comp_vars_.begin(), comp_vars_.end());
-  solved_cons_.insert(solved_cons_.end(), comp_cons_.begin(), comp_cons_.end());
+  return clamp_free;
 }
 
 }  // namespace placesim::engine

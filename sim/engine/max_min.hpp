@@ -20,13 +20,37 @@
 // fixes its variables, updates R and U of the constraints they touch, and repeats until every
 // variable is fixed. A variable with no constraint and no bound has rate +inf.
 //
-// Incremental solving. The allocation of one connected component (variables linked through
-// shared constraints, transitively) depends only on that component. solve() therefore
-// re-solves only the components that changed since the last solve (a variable added, expanded
-// or removed), each on its own, visiting variables and constraints in ascending id order and
-// summing in that order. The result is therefore bit-identical to solve_all(), which re-solves
-// every component the same way. The fill level is clamped so it never decreases: rounding can
-// make a later R_c / U_c fall a few ulps below the current level.
+// What is exact. The allocation of one connected component (variables linked through shared
+// constraints, transitively) is that of one fill of the component, its variables visited in
+// ascending id, sums taken in that order, ties broken as above, and the level clamped so it
+// never decreases (rounding can make a later R_c / U_c fall a few ulps below it). solve_all()
+// does exactly that for every component. solve() gives the same rates and loads bit for bit
+// while filling only what a change can reach:
+//
+// Parts. A constraint has *slack* when its load is below its capacity by a share kSlack
+// (max_min.cpp; far above any rounding). Cut a component at its constraints with slack: what
+// is left linked falls into *parts*. If every part's fill is clamp-free (each step's candidate
+// is >= the level so far) and every cut constraint keeps its slack under the parts' rates, the
+// component's fill equals the parts' fills: it pops exactly the parts' constraints, each part's
+// in its own order (a part's state depends on its own steps only), so the merged sequence of
+// candidates is nondecreasing and each level is its candidate; a constraint with slack is never
+// the smallest candidate (the unfixed variables on it will get at least the next level, which
+// its slack leaves room for), so it never pops. Hence solve() fills only the part of each change
+// (a variable added, expanded or removed; a constraint that lost a variable), through the
+// constraints without slack as of their last solve; rechecks the cut constraints at its edge
+// with the new rates; widens the part over any that lost its slack (over all of them when the
+// fill's clamp acted) and fills again; and finally records which of the part's constraints have
+// slack now (none when its clamp acted, which keeps the whole component together next time).
+// A component without slack is one part, filled as solve_all() fills it.
+//
+// Cost of a fill: linear in the part's elements plus a heap operation per constraint that
+// saturates or runs out of variables. Each constraint keeps its variables sorted by id, so no
+// per-solve index is built. The heap is lazy: in exact arithmetic fixing variables never lowers
+// a constraint's R_c / U_c, so a key that grew stays in place as a lower bound and is brought up
+// to date only when it reaches the top; one that fell (rounding) is pushed again with its new
+// key, its old entry dropped when it surfaces. A constraint with no variable left is dropped
+// when it surfaces too, and the fill stops once every variable is fixed. The constraint popped
+// is thus the one with the smallest current (R_c / U_c, id), as with every key kept current.
 #pragma once
 
 #include <cstdint>
@@ -49,54 +73,70 @@ class MaxMinSystem {
   void expand(VariableId v, ConstraintId c, double coefficient);
   void remove_variable(VariableId v);
 
-  // Re-solves the components touched since the last solve.
+  // Re-solves the parts touched since the last solve (header comment).
   void solve();
-  // Re-solves every component.
+  // Re-solves every component whole.
   void solve_all();
 
   double rate(VariableId v) const;
-  // sum_{v in c} a_vc * x_v after the last solve of c's component, summed in variable id order.
+  // sum_{v in c} a_vc * x_v at the rates of the last solve, summed in variable id order (taken
+  // when asked: ask before the system changes again).
   double load(ConstraintId c) const;
 
-  // What the last solve() / solve_all() recomputed, component by component.
+  // What the last solve() / solve_all() recomputed: every variable and constraint whose rate
+  // or load may have changed. Variables component by component, in the order of their first
+  // change, each in ascending id (the order a solve of whole components would list them in);
+  // constraints in no particular order.
   const std::vector<VariableId>& solved_variables() const { return solved_vars_; }
   const std::vector<ConstraintId>& solved_constraints() const { return solved_cons_; }
 
   std::size_t constraint_count() const { return cons_.size(); }
 
  private:
-  struct VarElement {
+  struct Element {
     ConstraintId c;
     double a;
-    std::int32_t pos;  // index of this variable's entry in cons_[c].entries
   };
-  struct ConsEntry {
+  struct Entry {
     VariableId v;
-    std::int32_t elem;  // index in vars_[v].elems
+    double a;
   };
   struct Var {
     double bound = 0;
     double rate = 0;
     bool alive = false;
-    std::vector<VarElement> elems;
+    std::vector<Element> elems;  // in expand order
   };
   struct Cons {
     double capacity = 0;
-    double load = 0;
-    std::vector<ConsEntry> entries;
+    std::vector<Entry> entries;  // ascending variable id: the order sums are taken in
   };
 
   void mark_var(VariableId v);
   void mark_cons(ConstraintId c);
+  Entry& entry(ConstraintId c, VariableId v);
   void collect_component(VariableId seed_var, ConstraintId seed_cons);
-  void solve_component();
-  void fix_variable(std::int32_t local_var, double value);
-  void update_ratio(std::int32_t local_cons);  // R_c / U_c into ratio_
-  void push_ratio(std::int32_t local_cons);    // ... and into its place in the heap
-  bool heap_before(std::int32_t x, std::int32_t y) const;
-  void heap_sift_up(std::int32_t pos);
-  void heap_sift_down(std::int32_t pos);
-  void heap_remove(std::int32_t local_cons);
+  bool solve_part(VariableId seed_var, ConstraintId seed_cons);
+  void collect_part(VariableId seed_var, ConstraintId seed_cons);
+  void order_by_component();
+  bool fill_part();
+  void fix_variable(VariableId v, double value);
+  // Sets var's rate; an increase lists its constraints with slack in grown_edges_.
+  void set_rate(Var& var, double x);
+  void update_ratio(ConstraintId c);  // R_c / U_c into ratio_
+  struct HeapEntry {
+    double key;
+    ConstraintId c;
+    bool operator<(const HeapEntry& o) const { return key != o.key ? key < o.key : c < o.c; }
+  };
+  void heap_push(HeapEntry e);
+  void heap_pop();
+  void heap_sift_up(std::size_t pos);
+  void heap_sift_down(std::size_t pos);
+  // Drops entries of constraints with no variable left and superseded entries off the top, and
+  // brings a stale top key up to date, until the top is the constraint with the smallest
+  // current (R_c / U_c, id).
+  void heap_settle();
 
   std::vector<Var> vars_;
   std::vector<Cons> cons_;
@@ -106,32 +146,42 @@ class MaxMinSystem {
   std::vector<VariableId> dirty_vars_;
   std::vector<ConstraintId> dirty_cons_;
 
-  // Visit stamps: each component searched (and each idle constraint) gets the next epoch, so
-  // the stamps equal to epoch_ are exactly the current component's, and those from
-  // solve_first_epoch_ on were visited in this solve.
+  // Components, searched only to order solved_vars_ when one solve filled several parts: each
+  // search gets the next epoch, the stamps equal to epoch_ are the current component's.
   std::uint64_t epoch_ = 0;
-  std::uint64_t solve_first_epoch_ = 1;
   std::vector<std::uint64_t> var_seen_;
   std::vector<std::uint64_t> cons_seen_;
-
-  // Scratch for one component, reused across solves.
   std::vector<VariableId> comp_vars_;
   std::vector<ConstraintId> comp_cons_;
-  std::vector<std::int32_t> cons_local_;  // ConstraintId -> index in comp_cons_
+
+  // Scratch for one fill, indexed by constraint or variable id, reused across solves (only the
+  // current part's entries are meaningful).
   std::vector<double> remaining_;          // R_c
   std::vector<double> usage_;              // U_c
   std::vector<std::int32_t> unfixed_;      // unfixed variables left in c
-  std::vector<double> ratio_;              // R_c / U_c as last computed (the heap's key)
-  std::vector<std::int32_t> heap_pos_;     // index in heap_, -1 when out of it
-  std::vector<std::int32_t> csr_start_;    // local constraint -> its local variables, ascending
-  std::vector<std::int32_t> csr_vars_;
-  std::vector<double> csr_a_;
-  std::vector<std::int32_t> csr_fill_;
-  std::vector<char> fixed_;                // per local variable
-  std::vector<std::int32_t> touched_;      // local constraints changed by the current step
+  std::vector<double> ratio_;              // R_c / U_c, current
+  std::vector<double> key_;                // key of c's live heap entry: <= ratio_ (lazy)
+  std::vector<char> fixed_;                // per variable
+  std::vector<ConstraintId> touched_;      // constraints changed by the current step
   std::vector<char> is_touched_;
-  std::vector<std::int32_t> heap_;         // local constraints with unfixed variables
-  std::vector<std::pair<double, std::int32_t>> bounded_;  // (bound, local variable), ascending
+  std::vector<HeapEntry> heap_;            // min-heap; an entry whose key is not key_[c] is superseded
+  std::vector<std::pair<double, VariableId>> bounded_;  // (bound, variable), ascending
+
+  // Parts (header comment): per constraint, whether it had slack when last solved, so that it
+  // joins no part; the current part, stamped part_epoch_ (a new one per search).
+  std::vector<char> slack_;
+  std::uint64_t part_epoch_ = 0;
+  std::vector<std::uint64_t> var_part_;
+  std::vector<std::uint64_t> cons_part_;
+  std::vector<VariableId> part_vars_;   // ascending
+  std::vector<ConstraintId> part_cons_;
+  std::vector<ConstraintId> part_edge_;
+  std::vector<ConstraintId> grown_edges_;  // edges of the part where a rate grew in this fill
+  std::vector<char> grew_;                 // in grown_edges_
+  std::uint64_t solve_serial_ = 0;
+  std::vector<std::uint64_t> var_listed_;   // == solve_serial_: in solved_vars_
+  std::vector<std::uint64_t> cons_listed_;  // == solve_serial_: in solved_cons_
+  std::vector<VariableId> solved_by_part_;
 
   std::vector<VariableId> solved_vars_;
   std::vector<ConstraintId> solved_cons_;

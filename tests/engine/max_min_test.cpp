@@ -192,6 +192,36 @@ TEST(MaxMin, OnlyTheTouchedComponentIsResolved) {
   EXPECT_EQ(s.load(l2), 0.0);
 }
 
+// Two flows on links of capacity 1, both also on a link of capacity 10 that keeps slack: a
+// third flow beside one of them re-solves that one's part only, until the shared link fills up.
+TEST(MaxMin, ALinkWithSlackSeparatesParts) {
+  MaxMinSystem s;
+  const ConstraintId l1 = s.add_constraint(1), l2 = s.add_constraint(1), shared = s.add_constraint(10);
+  const VariableId a = s.add_variable(kInf), b = s.add_variable(kInf);
+  s.expand(a, l1, 1);
+  s.expand(a, shared, 1);
+  s.expand(b, l2, 1);
+  s.expand(b, shared, 1);
+  s.solve();
+  const VariableId c = s.add_variable(kInf);
+  s.expand(c, l2, 1);
+  s.solve();
+  EXPECT_EQ(s.solved_variables(), (std::vector<VariableId>{b, c}));
+  EXPECT_EQ(s.rate(a), 1.0);
+  EXPECT_EQ(s.rate(b), 0.5);
+  EXPECT_EQ(s.load(shared), 1.5);
+  // A flow on the shared link alone (coefficient 0.5) takes what a and b leave (10 - 1 - 0.5):
+  // the link is then full, so the next change re-solves everything linked through it.
+  const VariableId d = s.add_variable(kInf);
+  s.expand(d, shared, 0.5);
+  s.solve();
+  EXPECT_EQ(s.rate(d), 17.0);
+  EXPECT_EQ(s.load(shared), 10.0);
+  s.remove_variable(c);
+  s.solve();
+  EXPECT_EQ(s.solved_variables(), (std::vector<VariableId>{a, b, d}));
+}
+
 // An independent, slow progressive filling: each step recomputes R_c and U_c from scratch.
 struct Flow {
   std::vector<std::pair<int, double>> uses;  // (link, coefficient)
@@ -303,6 +333,46 @@ TEST(MaxMin, IncrementalEqualsFullOnRandomFlowSets) {
         ASSERT_NEAR(s.rate(v), ref[k], kRefTolerance * ref[k]) << "seed " << seed << " step " << step;
       }
       for (int l = 0; l < nlinks; ++l) ASSERT_EQ(s.load(l), full.load(l)) << "seed " << seed;
+    }
+  }
+}
+
+// Many links, few of them shared, so that solve() fills parts cut at links with slack: after
+// every change the rates and loads equal, bit for bit, a whole-component re-solve.
+TEST(MaxMin, PartsEqualWholeComponentsOnSparseFlowSets) {
+  for (int seed = 0; seed < 150; ++seed) {
+    std::mt19937 rng(seed);
+    const int nlinks = std::uniform_int_distribution<int>(20, 120)(rng);
+    MaxMinSystem s;
+    for (int l = 0; l < nlinks; ++l) {
+      // Equal capacities (many ties), multiples of one, or any.
+      const double cap = seed % 3 == 0 ? 1.0 : seed % 3 == 1 ? (l % 3 + 1) * 25e9 : std::uniform_real_distribution<double>(0.5, 10.0)(rng);
+      s.add_constraint(cap);
+    }
+    std::vector<VariableId> live;
+    for (int step = 0; step < 150; ++step) {
+      for (int k = std::uniform_int_distribution<int>(1, 3)(rng); k > 0; --k) {  // changes per solve
+        if (live.size() < 5 || (live.size() < 120 && std::uniform_int_distribution<int>(0, 2)(rng) != 0)) {
+          const double bound = std::uniform_int_distribution<int>(0, 5)(rng) == 0
+                                   ? std::uniform_real_distribution<double>(0.1, 5.0)(rng) * (seed % 3 == 1 ? 1e10 : 1)
+                                   : kInf;
+          const VariableId v = s.add_variable(bound);
+          for (int h = std::uniform_int_distribution<int>(1, 4)(rng); h > 0; --h) {
+            const double a = seed % 2 == 0 ? 1.0 : std::uniform_real_distribution<double>(0.1, 3.0)(rng);
+            s.expand(v, std::uniform_int_distribution<int>(0, nlinks - 1)(rng), a);
+          }
+          live.push_back(v);
+        } else {
+          const std::size_t k2 = std::uniform_int_distribution<std::size_t>(0, live.size() - 1)(rng);
+          s.remove_variable(live[k2]);
+          live.erase(live.begin() + static_cast<std::ptrdiff_t>(k2));
+        }
+      }
+      s.solve();
+      MaxMinSystem full = s;
+      full.solve_all();
+      for (VariableId v : live) ASSERT_EQ(s.rate(v), full.rate(v)) << "seed " << seed << " step " << step;
+      for (int l = 0; l < nlinks; ++l) ASSERT_EQ(s.load(l), full.load(l)) << "seed " << seed << " step " << step;
     }
   }
 }
