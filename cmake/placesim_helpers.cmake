@@ -30,6 +30,7 @@ function(placesim_module name)
   set_target_properties(placesim_${name} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}
     CXX_VISIBILITY_PRESET hidden CUDA_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
   set_property(GLOBAL APPEND PROPERTY PLACESIM_MODULES placesim_${name})
+  install(TARGETS placesim_${name} LIBRARY DESTINATION lib/placesim)
 endfunction()
 
 # placesim_loads_modules(TARGET): a program that may load modules exports its symbols, which the

@@ -24,7 +24,10 @@ std::vector<std::filesystem::path> module_dirs() {
   std::vector<std::filesystem::path> dirs;
   std::error_code ec;
   const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (!ec) dirs.push_back(exe.parent_path());
+  if (!ec) {
+    dirs.push_back(exe.parent_path());
+    dirs.push_back(exe.parent_path().parent_path() / "lib" / "placesim");
+  }
 #ifdef PLACESIM_MODULE_DIR
   dirs.emplace_back(PLACESIM_MODULE_DIR);
 #endif

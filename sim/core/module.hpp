@@ -11,9 +11,9 @@
 // (placesim_loads_modules() in cmake/placesim_helpers.cmake), so both share one copy of
 // placesim's state (the log level, the interrupt flag, progress).
 //
-// Where a module is looked for: beside the running executable (an installed placesim, or the
-// build root for build/placesim), then in the build root this program was built in (tests and
-// benchmarks run from build/tests/ and build/bench/).
+// Where a module is looked for: beside the running executable (build/placesim's are in build/),
+// in ../lib/placesim/ from it (an installed placesim: `cmake --install`), then in the build root
+// this program was built in (tests and benchmarks run from build/tests/ and build/bench/).
 #pragma once
 
 #include <string>
