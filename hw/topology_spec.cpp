@@ -9,6 +9,9 @@
 #include "hw/topology_yaml.hpp"
 
 namespace placesim::hw {
+
+namespace fs = std::filesystem;
+
 namespace {
 
 std::string preset_names() {
@@ -97,7 +100,10 @@ TopologySpec read(const Yaml& root, std::vector<std::string>& chain) {
   }
   const Yaml base_spec = include.defined() ? include : Yaml(YAML::Node(base), root.file());
   if (include.defined() || generator.defined()) {
-    const Yaml included = resolve_hardware(base_spec);
+    // An include is relative to the directory of the file that names it; one given on the command
+    // line (a --set value, located at no line of a file) to the working directory, as any path there.
+    const fs::path dir = include.loc().line > 0 ? fs::path(include.file()).parent_path() : fs::path();
+    const Yaml included = resolve_hardware(base_spec, dir);
     if (std::find(chain.begin(), chain.end(), included.file()) != chain.end())
       base_spec.fail(fmt::format("include cycle: '{}' includes itself", included.file()));
     chain.push_back(included.file());
@@ -121,16 +127,14 @@ TopologySpec read_spec(const Yaml& root) {
   return read(root, chain);
 }
 
-Yaml resolve_hardware(const Yaml& spec) {
+Yaml resolve_hardware(const Yaml& spec, const fs::path& dir) {
   if (spec.is_map()) return spec;
   if (!spec.is_scalar()) spec.fail("expected a hardware preset name, a topology file path or a topology map");
   const std::string s = spec.str();
   if (is_preset(s)) return Yaml::load_string(preset_text(s), "preset:" + s);
-  namespace fs = std::filesystem;
+  const fs::path path = (dir / s).lexically_normal();
   std::error_code ec;
-  if (fs::is_regular_file(s, ec)) return Yaml::load_file(s);
-  const fs::path beside = fs::path(spec.file()).parent_path() / s;
-  if (!spec.file().empty() && fs::is_regular_file(beside, ec)) return Yaml::load_file(beside.string());
+  if (fs::is_regular_file(path, ec)) return Yaml::load_file(path.string());
   spec.fail(fmt::format("unknown preset or file '{}' (presets: {})", s, preset_names()));
 }
 

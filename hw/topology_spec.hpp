@@ -9,6 +9,7 @@
 // it comes from the outermost file (or its file name).
 #pragma once
 
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
@@ -41,8 +42,9 @@ struct TopologySpec {
 // Reads `root` (a topology map) and, recursively, what it includes.
 TopologySpec read_spec(const Yaml& root);
 
-// The YAML map a hardware spec names: a preset name, a file path (as given, then relative to
-// the file `spec` comes from) or an inline map. InputError at `spec` when it is none of these.
-Yaml resolve_hardware(const Yaml& spec);
+// The YAML map a hardware spec names: a preset name, a file path relative to `dir` (empty: the
+// working directory; a scenario has made its own paths relative to that already) or an inline
+// map. InputError at `spec` when it is none of these.
+Yaml resolve_hardware(const Yaml& spec, const std::filesystem::path& dir = {});
 
 }  // namespace placesim::hw

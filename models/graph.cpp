@@ -12,6 +12,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "sim/core/time.hpp"
+
 namespace placesim::models {
 
 int Graph::add_node(Node n) {
@@ -50,13 +52,23 @@ void check_non_negative(const SourceLoc& loc, const What& what, std::string_view
   if (!(v >= 0)) throw InputError(loc, fmt::format("{}: {} must be >= 0, got {}", what(), field, v));
 }
 
+// An amount of work: >= 0 and at most `max` (kMaxInputFlops or kMaxInputBytes).
+template <class What>
+void check_work(const SourceLoc& loc, const What& what, std::string_view field, double v, double max) {
+  check_non_negative(loc, what, field, v);
+  if (v > max)
+    throw InputError(loc, fmt::format("{}: {} must be at most {:g} (more would outlast the simulated clock at "
+                                      "any real device's speed), got {:g}",
+                                      what(), field, max, v));
+}
+
 void check_node(const Node& n) {
   const auto what = [&] { return fmt::format("node '{}'", n.name); };
-  check_non_negative(n.loc, what, "flops", n.flops);
-  check_non_negative(n.loc, what, "bytes", n.bytes);
-  check_non_negative(n.loc, what, "output_bytes", n.output_bytes);
-  check_non_negative(n.loc, what, "param_bytes", n.param_bytes);
-  check_non_negative(n.loc, what, "state_bytes", n.state_bytes);
+  check_work(n.loc, what, "flops", n.flops, kMaxInputFlops);
+  check_work(n.loc, what, "bytes", n.bytes, kMaxInputBytes);
+  check_work(n.loc, what, "output_bytes", n.output_bytes, kMaxInputBytes);
+  check_work(n.loc, what, "param_bytes", n.param_bytes, kMaxInputBytes);
+  check_work(n.loc, what, "state_bytes", n.state_bytes, kMaxInputBytes);
   for (const auto& [dev, s] : n.durations)
     if (!(s >= 0)) check_non_negative(n.loc, what, "duration on '" + dev + "'", s);
 }
@@ -91,7 +103,7 @@ void Graph::validate() {
     if (edge.src < 0 || edge.src >= n || edge.dst < 0 || edge.dst >= n)
       throw InputError(edge.loc, fmt::format("edge {} -> {} names a missing node", edge.src, edge.dst));
     const auto what = [&] { return fmt::format("edge '{}' -> '{}'", nodes[edge.src].name, nodes[edge.dst].name); };
-    check_non_negative(edge.loc, what, "bytes", edge.bytes);
+    check_work(edge.loc, what, "bytes", edge.bytes, kMaxInputBytes);
     if (edge.time_s) check_non_negative(edge.loc, what, "time", *edge.time_s);
     if (nodes[edge.dst].kind == NodeKind::Param)
       throw InputError(edge.loc, fmt::format("{}: a parameter cannot have inputs", what()));

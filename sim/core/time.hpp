@@ -21,8 +21,16 @@ inline constexpr double kMaxInputSeconds = 1e6;
 // The slowest bandwidth an input may give: a byte in a second. Slower rates (1e-320 B/s) would
 // make a transfer's time leave the clock's range.
 inline constexpr double kMinInputBandwidth = 1;
+// The most work an input may give (an op's flops, a size in bytes): more would take longer than
+// the clock spans even at 1e17 FLOP/s or 1e14 B/s, beyond any device; such figures are typos.
+inline constexpr double kMaxInputFlops = 1e24;
+inline constexpr double kMaxInputBytes = 1e21;
 
 inline double to_seconds(TimePs t) { return static_cast<double>(t) / static_cast<double>(kPsPerSecond); }
+
+// a + b for times >= 0, kTimeNever where the sum would leave the clock's range (a time that
+// ceil_ps saturated, added to another, must not wrap around).
+inline TimePs add_ps(TimePs a, TimePs b) { return b >= kTimeNever - a ? kTimeNever : a + b; }
 
 // Seconds -> picoseconds, rounded up (a duration is never shortened by rounding).
 inline TimePs ceil_ps(double seconds) {

@@ -271,7 +271,7 @@ void Run::reschedule(TaskId t, double rate) {
   a.since = now_;
   a.rate = rate;
   const TimePs dt = std::max<TimePs>(1, ceil_ps(std::max(0.0, a.remaining - kDoneTolerance) / rate));
-  const TimePs end = dt >= kTimeNever - now_ ? kTimeNever : now_ + dt;
+  const TimePs end = add_ps(now_, dt);
   if (end == a.end) return;
   if (a.end != kTimeNever) cal_.erase(static_cast<std::uint32_t>(t));
   a.end = end;

@@ -15,9 +15,9 @@ std::optional<double> largest_peak(const std::map<std::string, double>& peak_mem
 static std::vector<Pivot> pivots_of(const Comparison& c) {
   std::vector<Pivot> pivots;
   for (const Comparison::Row& r : c.rows)
-    for (auto& [axis, value] : r.point)
-      if (std::none_of(pivots.begin(), pivots.end(), [&](const Pivot& p) { return p.axis == axis; }))
-        pivots.push_back({axis, {}});
+    for (const auto& av : r.point)  // not a structured binding: clang 14 cannot capture one
+      if (std::none_of(pivots.begin(), pivots.end(), [&](const Pivot& p) { return p.axis == av.first; }))
+        pivots.push_back({av.first, {}});
   for (Pivot& p : pivots) {
     std::vector<std::vector<std::vector<double>>> speedups;  // value, placer -> speed-ups
     for (const Comparison::Row& r : c.rows) {

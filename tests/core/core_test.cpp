@@ -45,6 +45,15 @@ TEST(Time, RoundsUpToThePicosecond) {
   EXPECT_EQ(ceil_ps(1e300), kTimeNever);
 }
 
+TEST(Time, SumsStopAtNeverInsteadOfWrapping) {
+  EXPECT_EQ(add_ps(2, 3), 5);
+  EXPECT_EQ(add_ps(kTimeNever - 5, 4), kTimeNever - 1);
+  EXPECT_EQ(add_ps(kTimeNever - 5, 5), kTimeNever);
+  EXPECT_EQ(add_ps(kTimeNever - 5, 6), kTimeNever);  // would be negative if it wrapped
+  EXPECT_EQ(add_ps(kTimeNever, kTimeNever), kTimeNever);
+  EXPECT_EQ(add_ps(0, kTimeNever), kTimeNever);
+}
+
 TEST(Units, FormatsForPeople) {
   EXPECT_EQ(units::format_bytes(32.0 * (1ull << 30)), "32.00 GiB");
   EXPECT_EQ(units::format_seconds(0.0042), "4.2 ms");

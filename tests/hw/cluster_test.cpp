@@ -3,6 +3,7 @@
 // and the calibration map. Expected counts, ids and hop counts are worked out by hand below.
 #include <gtest/gtest.h>
 
+#include "../support/run_cli.hpp"
 #include "hw/topology_yaml.hpp"
 
 using namespace placesim;
@@ -200,6 +201,29 @@ TEST(HwCluster, AsymGroupGeneratorByCount) {
   EXPECT_EQ(t.gpus().size(), 5u);
   EXPECT_GE(t.find("n4.gpu0"), 0);
   EXPECT_LT(t.find("n5.gpu0"), 0);
+}
+
+// docs/scenarios.md "Paths": an include is taken from the including file's directory only, never
+// from the working directory (the tests run in the repository root, where hw/presets/ is).
+TEST(HwCluster, IncludeIsRelativeToTheIncludingFileOnly) {
+  const std::string dir = placesim::testing::temp_dir("include-paths");
+  std::filesystem::create_directories(dir + "/sub");
+  placesim::testing::write_file(dir + "/sub", "base.yaml", "include: sortinghat-v100\ndescription: base\n");
+  const std::string top = placesim::testing::write_file(dir, "top.yaml", "include: sub/base.yaml\n");
+  const Topology t = load_topology_file(top);
+  EXPECT_EQ(t.description, "base");
+
+  const std::string cwd_only = placesim::testing::write_file(dir, "cwd.yaml", "include: hw/presets/sortinghat-v100.yaml\n");
+  ASSERT_TRUE(std::filesystem::is_regular_file("hw/presets/sortinghat-v100.yaml"));
+  try {
+    load_topology_file(cwd_only);
+    ADD_FAILURE() << "an include found from the working directory";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("cwd.yaml:1:10"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("unknown preset or file 'hw/presets/sortinghat-v100.yaml'"), std::string::npos)
+        << e.what();
+  }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

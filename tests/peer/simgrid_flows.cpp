@@ -95,7 +95,8 @@ std::optional<std::vector<std::vector<double>>> simgrid_completion_times(const s
       for (std::size_t i = 0; i < sets[k].flows.size(); ++i) {
         const double start = base + static_cast<double>(sets[k].flows[i].start_us) * 1e-6;
         const std::uint64_t bytes = sets[k].flows[i].bytes;
-        auto [src, dst] = pairs[k][i];
+        sg4::Host* const src = pairs[k][i].first;  // not a structured binding: clang 14 cannot capture one
+        sg4::Host* const dst = pairs[k][i].second;
         double* end = &ends[k][i];
         flows.push_back(sg4::Actor::create("flow", src, [start, src, dst, bytes, end, base] {
           sg4::this_actor::sleep_until(start);
