@@ -28,6 +28,3 @@ struct CudaApi {
 const CudaApi* load_cuda(std::string& why);
 
 }  // namespace placesim::backend
-
-// The module's one export: its functions.
-extern "C" const placesim::backend::CudaApi* placesim_module_cuda();

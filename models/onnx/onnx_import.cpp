@@ -307,7 +307,7 @@ OnnxImport import_file(const std::string& path, const std::map<std::string, std:
 }  // namespace
 }  // namespace placesim::models
 
-PLACESIM_MODULE_ENTRY const placesim::models::OnnxApi* placesim_module_onnx() {
+PLACESIM_MODULE_ENTRY const void* placesim_module_onnx() {
   static const placesim::models::OnnxApi api{&placesim::models::import_file};
   return &api;
 }

@@ -433,7 +433,7 @@ Model read_model_file(const std::filesystem::path& path) {
 }  // namespace
 }  // namespace placesim::scheduler::milp
 
-PLACESIM_MODULE_ENTRY const placesim::scheduler::milp::CbcApi* placesim_module_cbc() {
+PLACESIM_MODULE_ENTRY const void* placesim_module_cbc() {
   using namespace placesim::scheduler::milp;
   static const CbcApi api{&search, &warm_start_only, &write_model_file, &read_model_file};
   return &api;

@@ -5,8 +5,10 @@
 // Kerberos) at every start, `placesim --help` included: 30 ms of which two thirds went to the
 // dynamic loader's symbol lookups.
 //
-// A module exports one C function, placesim_module_NAME, returning a struct of function
-// pointers (its API, declared in a header the program and the module share). The module
+// A module exports one C function, `const void* placesim_module_NAME()`, returning a struct of
+// function pointers (its API, declared in a header the program and the module share). The
+// entry's type is the same for every module, as the loader calls it (UBSan's -fsanitize=function
+// holds it to that). The module
 // resolves the placesim functions it calls in the program that loads it, which exports them
 // (placesim_loads_modules() in cmake/placesim_helpers.cmake), so both share one copy of
 // placesim's state (the log level, the interrupt flag, progress).
@@ -18,7 +20,7 @@
 
 #include <string>
 
-// What a module's entry is declared with: the one symbol it exports.
+// What a module's entry is declared with: the one symbol it exports, of type const void* ().
 #define PLACESIM_MODULE_ENTRY extern "C" __attribute__((visibility("default")))
 
 namespace placesim {

@@ -5,7 +5,7 @@
 #include "hw/backend/cuda/cuda_backend.hpp"
 #include "hw/backend/cuda/cuda_calibrate.hpp"
 
-PLACESIM_MODULE_ENTRY const placesim::backend::CudaApi* placesim_module_cuda() {
+PLACESIM_MODULE_ENTRY const void* placesim_module_cuda() {
   static const placesim::backend::CudaApi api{&placesim::backend::cuda_unavailable_reason, &placesim::backend::run_cuda,
                                               &placesim::backend::calibrate_cuda, &placesim::hw::cuda_gpus};
   return &api;

@@ -56,7 +56,7 @@ long long ask(const std::vector<std::uint8_t>& bytes) {
 }  // namespace
 }  // namespace placesim::explore::mpi
 
-PLACESIM_MODULE_ENTRY const placesim::explore::mpi::MpiApi* placesim_module_mpi() {
+PLACESIM_MODULE_ENTRY const void* placesim_module_mpi() {
   using namespace placesim::explore::mpi;
   static const MpiApi api{&init, &finalize, &poll_ask, &answer, &ask};
   return &api;
