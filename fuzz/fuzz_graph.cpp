@@ -5,7 +5,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace placesim;
   try {
-    models::Graph g = models::parse_graph(Yaml::load_string(fuzz::text_of(data, size), "g.json"));
+    models::Graph g = models::parse_graph(Json::load_string(fuzz::text_of(data, size), "g.json"));
     fuzz::place_and_simulate(fuzz::problem_on_preset(std::move(g)));
   } catch (const InputError&) {
   }

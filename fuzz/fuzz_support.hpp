@@ -16,6 +16,7 @@
 #include "scheduler/problem.hpp"
 #include "scheduler/score_plan.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/json_doc.hpp"
 #include "sim/explore/model_spec.hpp"
 
 namespace placesim::fuzz {
@@ -44,6 +45,7 @@ inline scheduler::Problem problem_on_preset(models::Graph g) {
 
 // Larger inputs only slow the fuzzer down: every path they reach, a small input reaches too.
 constexpr std::size_t kMaxNodes = 64;
+constexpr std::int64_t kMaxChunks = 1024;  // over a plan's collectives
 
 // Places the graph with a cheap placer and simulates the plan: lowering and the engine see
 // whatever the loader let through.
