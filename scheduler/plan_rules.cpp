@@ -82,6 +82,9 @@ std::string check_launch(const Plan& plan, const models::Graph& g, const hw::Top
                        "(e.g. host.launch)", queue, id(topo, role.device), name());
   if (it.device < 0) {
     if (g.nodes[it.node].kind != models::NodeKind::Op) return fmt::format("'{}': only an op has a kernel to launch", name());
+    if (plan.device_of[it.node] < 0)
+      return fmt::format("'{}': op '{}' has no device (the plan's `devices` does not place it)", name(),
+                         g.nodes[it.node].name);
     if (!is_gpu(topo, plan.device_of[it.node]))
       return fmt::format("'{}': only a GPU kernel is launched, and '{}' runs on '{}'", name(), g.nodes[it.node].name,
                          id(topo, plan.device_of[it.node]));
