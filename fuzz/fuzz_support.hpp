@@ -46,6 +46,22 @@ inline scheduler::Problem problem_on_preset(models::Graph g) {
 // Larger inputs only slow the fuzzer down: every path they reach, a small input reaches too.
 constexpr std::size_t kMaxNodes = 64;
 constexpr std::int64_t kMaxChunks = 1024;  // over a plan's collectives
+// Cluster nodes a hardware file may ask for (`count: N`): a topology keeps a route for every
+// pair of devices, so a cluster of hundreds of nodes takes seconds to load, and a minute
+// under the sanitizers.
+constexpr long kMaxClusterCount = 32;
+
+inline bool asks_for_large_cluster(const std::string& text) {
+  for (std::size_t at = text.find("count:"); at != std::string::npos; at = text.find("count:", at + 1)) {
+    std::size_t i = at + 6;
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+    std::size_t digits = 0;
+    long n = 0;
+    for (; i < text.size() && text[i] >= '0' && text[i] <= '9' && digits < 10; ++i, ++digits) n = 10 * n + (text[i] - '0');
+    if (digits == 10 || n > kMaxClusterCount) return true;
+  }
+  return false;
+}
 
 // Places the graph with a cheap placer and simulates the plan: lowering and the engine see
 // whatever the loader let through.

@@ -17,7 +17,7 @@ using Via = ParamDelivery::Via;
 
 namespace {
 
-void add_use(std::vector<engine::Use>& uses, engine::ResourceId r, double amount) {
+void add_use(engine::UseList& uses, engine::ResourceId r, double amount) {
   for (engine::Use& u : uses)
     if (u.resource == r) {
       u.amount += amount;
@@ -28,7 +28,7 @@ void add_use(std::vector<engine::Use>& uses, engine::ResourceId r, double amount
 
 }  // namespace
 
-void add_route_uses(std::vector<engine::Use>& uses, const std::vector<engine::ResourceId>& link_resource,
+void add_route_uses(engine::UseList& uses, const std::vector<engine::ResourceId>& link_resource,
                     const hw::RouteCost& route, double bytes) {
   for (const hw::Hop& h : route.hops) add_use(uses, link_resource[h.link] + (h.forward ? 0 : 1), bytes);
 }
@@ -113,35 +113,35 @@ void Lowering::add_tasks() {
     const engine::QueueId qid = tg.add_queue(q.name);
     const QueueRole role = queue_role(topo, q.name);
     for (const PlanItem& it : q.items) {
+      const std::string name = item_name(it, g, topo);
       engine::Task t;
-      t.name = item_name(it, g, topo);
       t.queue = qid;
       t.op = it.node;
       const engine::TaskId id = static_cast<engine::TaskId>(tg.tasks.size());
       if (it.kind == PlanItem::Kind::Sync) {  // ends when its op does: add_dependencies
         syncs.emplace_back(id, it.node);
         t.kind = engine::TaskKind::Launch;
-        tg.add_task(std::move(t));
+        tg.add_task(name, std::move(t));
         continue;
       }
       if (it.kind == PlanItem::Kind::Launch) {
         launch[{it.node, it.device}] = id;
         t.kind = engine::TaskKind::Launch;
         t.latency = ceil_ps(launch_seconds(plan, g, topo, it));
-        tg.add_task(std::move(t));
+        tg.add_task(name, std::move(t));
         continue;
       }
       if (it.kind == PlanItem::Kind::Compute) {
         if (compute[it.node] >= 0)
-          throw InputError(plan.origin.task(id), fmt::format("plan computes op '{}' twice", t.name));
+          throw InputError(plan.origin.task(id), fmt::format("plan computes op '{}' twice", name));
         compute[it.node] = id;
         fill_compute(t, it.node, role);
       } else {
         if (!transfer.emplace(std::make_tuple(it.kind, it.node, it.device), id).second)
-          throw InputError(plan.origin.task(id), fmt::format("plan delivers '{}' twice", t.name));
-        fill_transfer(t, it, role);
+          throw InputError(plan.origin.task(id), fmt::format("plan delivers '{}' twice", name));
+        fill_transfer(t, name, it, role);
       }
-      tg.add_task(std::move(t));
+      tg.add_task(name, std::move(t));
       if (it.kind != PlanItem::Kind::Compute) add_traffic(id, it);
     }
   }
@@ -224,13 +224,13 @@ double Lowering::share(const PlanItem& it) const {
 // no resource use (add_dependencies makes each longer edge wait the rest); `network: ideal` makes
 // byte edges free. With byte edges it moves the largest of their bytes: one copy of the data
 // serves every consumer on the device.
-void Lowering::fill_transfer(engine::Task& t, const PlanItem& it, const QueueRole& queue) {
+void Lowering::fill_transfer(engine::Task& t, const std::string& name, const PlanItem& it, const QueueRole& queue) {
   const int n = it.node, dev = it.device;
   const bool param = g.nodes[n].kind == NodeKind::Param;
   if (param && p.weights == WeightsMode::Resident)
-    throw InputError(fmt::format("plan copies '{}', but weights are resident", t.name));
+    throw InputError(fmt::format("plan copies '{}', but weights are resident", name));
   if (!param && plan.device_of[n] == dev)
-    throw InputError(fmt::format("plan delivers '{}' to the device that produced it", t.name));
+    throw InputError(fmt::format("plan delivers '{}' to the device that produced it", name));
   // The edges this delivery serves: a fixed time wins over bytes.
   double bytes = 0;
   std::optional<double> fixed;
@@ -296,19 +296,19 @@ engine::TaskId Lowering::edge_arrival(int e, engine::TaskId delivery) {
   if (!edge.time_s) return delivery;
   const TimePs extra = ceil_ps(*edge.time_s) - tg.tasks[delivery].latency;
   if (extra <= 0) return delivery;
+  const std::string name = std::string(tg.name(delivery)) + ">" + g.nodes[edge.dst].name;
   engine::Task t;
-  t.name = tg.tasks[delivery].name + ">" + g.nodes[edge.dst].name;
   t.kind = engine::TaskKind::Transfer;
-  t.queue = tg.add_queue(t.name);
+  t.queue = tg.add_queue(name);
   t.deps = {delivery};
   t.latency = extra;
-  return tg.add_task(std::move(t));
+  return tg.add_task(name, std::move(t));
 }
 
 void Lowering::add_dependencies() {
   engine::TaskGraph& tg = out.graph;
   for (int n : g.ops()) {
-    std::vector<engine::TaskId>& deps = tg.tasks[compute[n]].deps;
+    engine::DepList& deps = tg.tasks[compute[n]].deps;
     const int dev = plan.device_of[n];
     for (int e : g.in_edges(n)) {
       const int src = g.edges[e].src;

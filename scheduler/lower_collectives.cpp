@@ -20,8 +20,8 @@ RouteNetwork::RouteNetwork(const hw::Topology& topo, std::vector<engine::Resourc
   }
 }
 
-std::vector<engine::Use> RouteNetwork::uses(int src, int dst, double bytes) const {
-  std::vector<engine::Use> out;
+engine::UseList RouteNetwork::uses(int src, int dst, double bytes) const {
+  engine::UseList out;
   if (topo_.network_ideal) return out;
   detail::add_route_uses(out, link_resource_, hw::route_cost(topo_, src, dst), bytes);
   return out;
@@ -79,9 +79,9 @@ void Lowering::add_collectives() {
         if (rank_of(op) == n || rank_of(op) == r) spec.after[r].push_back(compute[op]);
     const std::vector<engine::TaskId> done = engine::lower_collective(tg, spec, net);
     for (int op : c.before) {
-      std::vector<engine::TaskId>& deps = tg.tasks[compute[op]].deps;
+      engine::DepList& deps = tg.tasks[compute[op]].deps;
       if (rank_of(op) < n) deps.push_back(done[rank_of(op)]);
-      else deps.insert(deps.end(), done.begin(), done.end());
+      else deps.append(done.data(), done.data() + done.size());
     }
   }
 }

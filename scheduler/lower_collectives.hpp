@@ -26,7 +26,7 @@ class RouteNetwork final : public engine::Network {
   // Empty for a network outside any TaskGraph (checking a plan, a placer's estimate): link l's
   // directions are then resources 2l and 2l+1, which is all a collective solved alone needs.
   RouteNetwork(const hw::Topology& topo, std::vector<engine::ResourceId> link_resource);
-  std::vector<engine::Use> uses(int src, int dst, double bytes) const override;
+  engine::UseList uses(int src, int dst, double bytes) const override;
   TimePs latency(int src, int dst) const override;
   double bandwidth(int src, int dst) const override;
   double capacity(engine::ResourceId r) const override;

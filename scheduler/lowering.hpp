@@ -16,7 +16,7 @@ namespace placesim::scheduler::detail {
 // Adds `bytes` of every link direction `route` crosses to `uses`, merging with a use of the same
 // resource already there; link_resource: per link, the resource of its a->b direction (b->a is
 // the next id). Transfers, Dha reads and collectives all use a route this way.
-void add_route_uses(std::vector<engine::Use>& uses, const std::vector<engine::ResourceId>& link_resource,
+void add_route_uses(engine::UseList& uses, const std::vector<engine::ResourceId>& link_resource,
                     const hw::RouteCost& route, double bytes);
 
 struct Lowering {
@@ -53,7 +53,7 @@ struct Lowering {
   int memory_of(int device) const;  // the host memory with a bandwidth resource a device's data sits in, or -1
   void add_memory_use(engine::Task& t, int host, double bytes) const;
   engine::TaskId edge_arrival(int e, engine::TaskId delivery);
-  void fill_transfer(engine::Task& t, const PlanItem& it, const QueueRole& queue);
+  void fill_transfer(engine::Task& t, const std::string& name, const PlanItem& it, const QueueRole& queue);
   void add_traffic(engine::TaskId id, const PlanItem& it);  // of the delivery task `id`
   void add_route(engine::Task& t, int src, int dst, double bytes) const;  // latency and link uses src -> dst
   engine::TaskId needed(PlanItem::Kind kind, int node, int device, int for_op) const;

@@ -215,8 +215,7 @@ OptionProblem check_collective_names(const std::vector<PlanCollective>& cs, cons
 }
 
 double collective_tasks(const PlanCollective& c) {
-  const double n = static_cast<double>(c.group.size());
-  return 2 * n * std::max(1.0, n - 1) * c.chunks;
+  return engine::collective_transfers_estimate(static_cast<double>(c.group.size()), c.chunks);
 }
 
 std::string check_lowered_size(const Plan& plan) {

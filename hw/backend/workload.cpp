@@ -25,10 +25,9 @@ EmptyChain empty_chain(int n, int queues) {
   }
   for (int i = 0; i < n; ++i) {
     engine::Task t;
-    t.name = fmt::format("t{}", i);
     t.queue = i % queues;
     if (i > 0) t.deps.push_back(i - 1);
-    c.graph.add_task(t);
+    c.graph.add_task(fmt::format("t{}", i), t);
   }
   c.workload.tasks.resize(static_cast<size_t>(n));
   return c;

@@ -68,8 +68,9 @@ double natural_unit(const Task& task) {
 // representable time, which run() reports.
 double progress_rate(double y, double unit) { return std::min(y / unit, std::numeric_limits<double>::max()); }
 
+// An activity's state, kept per solver variable (ids are reused as activities end), so the
+// memory is bounded by the activities in flight, not by the tasks.
 struct Activity {
-  VariableId var = -1;
   double remaining = 1;  // progress left, as of `since`
   double rate = 0;       // progress per second
   double unit = 1;       // N, the natural unit of work: the solver's variable is N * rate
@@ -92,7 +93,10 @@ class Run {
   void finish(TaskId t);
   void handle(Calendar::Event e);
   void end_instant();
-  void reschedule(TaskId t, double rate);
+  void reschedule(TaskId t, Activity& a, double rate);
+  // Per task, its exclusive resources (build_links), each once.
+  const ResourceId* exclusive_begin(TaskId t) const { return exclusive_.data() + exclusive_start_[t]; }
+  const ResourceId* exclusive_end(TaskId t) const { return exclusive_.data() + exclusive_start_[t + 1]; }
   [[noreturn]] void report_unfinished() const;
 
   const TaskGraph& g_;
@@ -104,12 +108,14 @@ class Run {
   Trace trace_;
 
   std::vector<State> state_;
-  std::vector<Activity> act_;
+  std::vector<VariableId> var_of_;          // per task: its solver variable while active, else -1
+  std::vector<Activity> act_;               // per solver variable
   std::vector<std::int32_t> waiting_;       // unfinished deps + unfinished queue predecessor
   std::vector<std::int32_t> succ_start_;    // dependents, compressed rows (with queue successor)
   std::vector<TaskId> succ_;
   std::vector<TaskId> queue_pred_;          // -1 for the first of a queue
-  std::vector<std::vector<ResourceId>> exclusive_;  // per task, the exclusive resources it uses
+  std::vector<std::int32_t> exclusive_start_;  // exclusive resources per task, compressed rows
+  std::vector<ResourceId> exclusive_;
   std::vector<TaskId> holder_;                      // per resource, -1 when free
   std::vector<std::deque<TaskId>> fifo_;            // per resource, tasks waiting for it
   std::vector<TaskId> task_of_var_;
@@ -122,7 +128,7 @@ Run::Run(const TaskGraph& g, const SimOptions& opts)
     : g_(g), opts_(opts), memory_(g) {
   const std::size_t n = g.tasks.size();
   state_.assign(n, State::Waiting);
-  act_.assign(n, Activity{});
+  var_of_.assign(n, -1);
   trace_.tasks.assign(n, TaskRecord{});
   trace_.consumed.assign(g.resources.size(), 0.0);
   trace_.usage.assign(g.resources.size(), {});
@@ -155,15 +161,16 @@ void Run::build_links() {
     for (TaskId d : g_.tasks[t].deps) succ_[fill[d]++] = static_cast<TaskId>(t);
     if (queue_pred_[t] >= 0) succ_[fill[queue_pred_[t]]++] = static_cast<TaskId>(t);
   }
-  exclusive_.resize(n);
+  exclusive_start_.assign(n + 1, 0);
   for (std::size_t t = 0; t < n; ++t) {
+    const auto first = exclusive_.size();
     for (const Use& u : g_.tasks[t].uses) {
-      std::vector<ResourceId>& ex = exclusive_[t];
       if (u.amount > 0 && g_.resources[u.resource].exclusive &&
-          std::find(ex.begin(), ex.end(), u.resource) == ex.end()) {
-        ex.push_back(u.resource);
+          std::find(exclusive_.begin() + first, exclusive_.end(), u.resource) == exclusive_.end()) {
+        exclusive_.push_back(u.resource);
       }
     }
+    exclusive_start_[t + 1] = static_cast<std::int32_t>(exclusive_.size());
   }
 }
 
@@ -187,24 +194,24 @@ void Run::start(TaskId t) {
 
 // Latency over: wait (FIFO, in order of arrival) for the exclusive resources, if any.
 void Run::arrive(TaskId t) {
-  if (exclusive_[t].empty()) {
+  if (exclusive_begin(t) == exclusive_end(t)) {
     become_activity(t);
     return;
   }
   state_[t] = State::Queued;
-  for (ResourceId r : exclusive_[t]) fifo_[r].push_back(t);
+  for (const ResourceId* r = exclusive_begin(t); r != exclusive_end(t); ++r) fifo_[*r].push_back(t);
   try_grant(t);
 }
 
 // Every FIFO is in one global arrival order, so the oldest waiting task heads all of its
 // FIFOs as soon as its resources are free: no circular wait.
 void Run::try_grant(TaskId t) {
-  for (ResourceId r : exclusive_[t]) {
-    if (holder_[r] >= 0 || fifo_[r].front() != t) return;
+  for (const ResourceId* r = exclusive_begin(t); r != exclusive_end(t); ++r) {
+    if (holder_[*r] >= 0 || fifo_[*r].front() != t) return;
   }
-  for (ResourceId r : exclusive_[t]) {
-    fifo_[r].pop_front();
-    holder_[r] = t;
+  for (const ResourceId* r = exclusive_begin(t); r != exclusive_end(t); ++r) {
+    fifo_[*r].pop_front();
+    holder_[*r] = t;
   }
   become_activity(t);
 }
@@ -223,9 +230,13 @@ void Run::become_activity(TaskId t) {
   // in representable time, which run() reports.
   const VariableId v = solver_.add_variable(std::max(task.rate_cap * unit, std::numeric_limits<double>::denorm_min()));
   for (const Use& u : task.uses) solver_.expand(v, u.resource, u.amount / unit);
-  if (static_cast<std::size_t>(v) >= task_of_var_.size()) task_of_var_.resize(v + 1, -1);
+  if (static_cast<std::size_t>(v) >= task_of_var_.size()) {
+    task_of_var_.resize(v + 1, -1);
+    act_.resize(v + 1);
+  }
   task_of_var_[v] = t;
-  act_[t] = Activity{v, 1.0, 0.0, unit, now_, kTimeNever};
+  var_of_[t] = v;
+  act_[v] = Activity{1.0, 0.0, unit, now_, kTimeNever};
 }
 
 void Run::finish(TaskId t) {
@@ -235,14 +246,14 @@ void Run::finish(TaskId t) {
   trace_.makespan = std::max(trace_.makespan, now_);
   const Task& task = g_.tasks[t];
   for (const Use& u : task.uses) trace_.consumed[u.resource] += u.amount;
-  if (act_[t].var >= 0) {
-    solver_.remove_variable(act_[t].var);
-    act_[t].var = -1;
+  if (var_of_[t] >= 0) {
+    solver_.remove_variable(var_of_[t]);
+    var_of_[t] = -1;
   }
   memory_.task_ended(t);
-  for (ResourceId r : exclusive_[t]) holder_[r] = -1;
-  for (ResourceId r : exclusive_[t]) {
-    if (holder_[r] < 0 && !fifo_[r].empty()) try_grant(fifo_[r].front());
+  for (const ResourceId* r = exclusive_begin(t); r != exclusive_end(t); ++r) holder_[*r] = -1;
+  for (const ResourceId* r = exclusive_begin(t); r != exclusive_end(t); ++r) {
+    if (holder_[*r] < 0 && !fifo_[*r].empty()) try_grant(fifo_[*r].front());
   }
   for (std::int32_t k = succ_start_[t]; k < succ_start_[t + 1]; ++k) {
     if (--waiting_[succ_[k]] == 0) ready_.push_back(succ_[k]);
@@ -264,8 +275,7 @@ void Run::handle(Calendar::Event e) {
 // past the largest representable time gets no event: a later re-solve may speed the activity
 // up (a Dha held back by a kernel on its device); if none does, run() reports it. An unchanged
 // instant keeps the pending event, so the task keeps its place among that instant's events.
-void Run::reschedule(TaskId t, double rate) {
-  Activity& a = act_[t];
+void Run::reschedule(TaskId t, Activity& a, double rate) {
   PLACESIM_ASSERT(rate >= 0 && std::isfinite(rate), "an activity with resources got no finite rate");
   a.remaining -= a.rate * to_seconds(now_ - a.since);
   a.since = now_;
@@ -282,9 +292,9 @@ void Run::reschedule(TaskId t, double rate) {
 void Run::end_instant() {
   solver_.solve();
   for (VariableId v : solver_.solved_variables()) {
-    const TaskId t = task_of_var_[v];
-    const double x = progress_rate(solver_.rate(v), act_[t].unit);
-    if (x != act_[t].rate) reschedule(t, x);
+    Activity& a = act_[v];
+    const double x = progress_rate(solver_.rate(v), a.unit);
+    if (x != a.rate) reschedule(task_of_var_[v], a, x);
   }
   if (opts_.record_usage) {
     for (ConstraintId c : solver_.solved_constraints()) {
@@ -301,21 +311,21 @@ void Run::end_instant() {
 void Run::report_unfinished() const {
   for (std::size_t i = 0; i < g_.tasks.size(); ++i) {
     if (state_[i] == State::Active) {
-      throw TaskError(static_cast<TaskId>(i), "task '" + g_.tasks[i].name + "' would end beyond the largest representable time");
+      throw TaskError(static_cast<TaskId>(i), "task '" + std::string(g_.name(static_cast<TaskId>(i))) + "' would end beyond the largest representable time");
     }
   }
   for (std::size_t i = 0; i < g_.tasks.size(); ++i) {
     if (state_[i] != State::Waiting) continue;
     std::string blockers;
     for (TaskId d : g_.tasks[i].deps) {
-      if (state_[d] != State::Done) blockers += (blockers.empty() ? "" : ", ") + ("dependency '" + g_.tasks[d].name + "'");
+      if (state_[d] != State::Done) blockers += (blockers.empty() ? "" : ", ") + ("dependency '" + std::string(g_.name(d)) + "'");
     }
     const TaskId p = queue_pred_[i];
     if (p >= 0 && state_[p] != State::Done) {
-      blockers += (blockers.empty() ? "" : ", ") + ("'" + g_.tasks[p].name + "' before it in queue '" + g_.queues[g_.tasks[i].queue] + "'");
+      blockers += (blockers.empty() ? "" : ", ") + ("'" + std::string(g_.name(p)) + "' before it in queue '" + g_.queues[g_.tasks[i].queue] + "'");
     }
     throw TaskError(static_cast<TaskId>(i), "the task graph cannot finish: " + std::to_string(g_.tasks.size() - done_) +
-                     " task(s) never start; task '" + g_.tasks[i].name + "' waits for " + blockers +
+                     " task(s) never start; task '" + std::string(g_.name(static_cast<TaskId>(i))) + "' waits for " + blockers +
                      " (a queue order that contradicts the dependencies, or a dependency cycle)");
   }
   PLACESIM_ASSERT(false, "unfinished tasks but none waiting");

@@ -181,7 +181,6 @@ class MaxMinSystem {
   std::uint64_t solve_serial_ = 0;
   std::vector<std::uint64_t> var_listed_;   // == solve_serial_: in solved_vars_
   std::vector<std::uint64_t> cons_listed_;  // == solve_serial_: in solved_cons_
-  std::vector<VariableId> solved_by_part_;
 
   std::vector<VariableId> solved_vars_;
   std::vector<ConstraintId> solved_cons_;

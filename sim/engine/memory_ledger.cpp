@@ -4,11 +4,25 @@
 
 namespace placesim::engine {
 
+template <class TasksOf>
+MemoryLedger::PerTask MemoryLedger::per_task(const TaskGraph& g, TasksOf tasks_of) {
+  PerTask l;
+  l.start.assign(g.tasks.size() + 1, 0);
+  for (std::size_t i = 0; i < g.buffers.size(); ++i) tasks_of(g.buffers[i], [&](TaskId t) { ++l.start[t + 1]; });
+  for (std::size_t t = 0; t < g.tasks.size(); ++t) l.start[t + 1] += l.start[t];
+  l.items.resize(l.start.back());
+  std::vector<std::int32_t> fill(l.start.begin(), l.start.end() - 1);
+  for (std::size_t i = 0; i < g.buffers.size(); ++i) {
+    tasks_of(g.buffers[i], [&](TaskId t) { l.items[fill[t]++] = static_cast<std::int32_t>(i); });
+  }
+  return l;
+}
+
 MemoryLedger::MemoryLedger(const TaskGraph& g)
     : g_(g),
-      alloc_at_start_(g.tasks.size()),
-      alloc_at_end_(g.tasks.size()),
-      frees_at_end_(g.tasks.size()),
+      alloc_at_start_(per_task(g, [](const Buffer& b, auto add) { if (b.alloc_task >= 0 && !b.alloc_at_end) add(b.alloc_task); })),
+      alloc_at_end_(per_task(g, [](const Buffer& b, auto add) { if (b.alloc_task >= 0 && b.alloc_at_end) add(b.alloc_task); })),
+      frees_at_end_(per_task(g, [](const Buffer& b, auto add) { for (TaskId f : b.free_after) add(f); })),
       frees_left_(g.buffers.size(), 0),
       allocated_(g.buffers.size(), 0),
       bytes_(g.pools.size(), 0.0),
@@ -23,12 +37,7 @@ MemoryLedger::MemoryLedger(const TaskGraph& g)
     const Buffer& b = g.buffers[i];
     const auto id = static_cast<std::int32_t>(i);
     frees_left_[i] = static_cast<std::int32_t>(b.free_after.size());
-    for (TaskId f : b.free_after) frees_at_end_[f].push_back(id);
-    if (b.alloc_task < 0) {
-      allocate(id);
-    } else {
-      (b.alloc_at_end ? alloc_at_end_ : alloc_at_start_)[b.alloc_task].push_back(id);
-    }
+    if (b.alloc_task < 0) allocate(id);
   }
 }
 
@@ -54,12 +63,12 @@ void MemoryLedger::free_one(std::int32_t buffer) {
 }
 
 void MemoryLedger::task_started(TaskId t) {
-  for (std::int32_t b : alloc_at_start_[t]) allocate(b);
+  for (const std::int32_t* b = alloc_at_start_.begin(t); b != alloc_at_start_.end(t); ++b) allocate(*b);
 }
 
 void MemoryLedger::task_ended(TaskId t) {
-  for (std::int32_t b : alloc_at_end_[t]) allocate(b);
-  for (std::int32_t b : frees_at_end_[t]) free_one(b);
+  for (const std::int32_t* b = alloc_at_end_.begin(t); b != alloc_at_end_.end(t); ++b) allocate(*b);
+  for (const std::int32_t* b = frees_at_end_.begin(t); b != frees_at_end_.end(t); ++b) free_one(*b);
 }
 
 void MemoryLedger::end_instant(TimePs now) {

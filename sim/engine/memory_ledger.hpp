@@ -34,9 +34,21 @@ class MemoryLedger {
   void free_one(std::int32_t buffer);
   void change(PoolId pool, double delta);
 
+  // Per task, a list of buffers in ascending id, as compressed rows: a few bytes per task,
+  // most of which have none.
+  struct PerTask {
+    std::vector<std::int32_t> start;  // task t's buffers are items[start[t], start[t + 1])
+    std::vector<std::int32_t> items;
+    const std::int32_t* begin(TaskId t) const { return items.data() + start[t]; }
+    const std::int32_t* end(TaskId t) const { return items.data() + start[t + 1]; }
+  };
+  // Buffers b, in ascending id, listed under each task that task_of(b) names (none for -1).
+  template <class TasksOf>
+  static PerTask per_task(const TaskGraph& g, TasksOf tasks_of);
+
   const TaskGraph& g_;
   // Per task, the buffers it allocates at start / at end and those it helps free at end.
-  std::vector<std::vector<std::int32_t>> alloc_at_start_, alloc_at_end_, frees_at_end_;
+  PerTask alloc_at_start_, alloc_at_end_, frees_at_end_;
   std::vector<std::int32_t> frees_left_;  // per buffer: free_after tasks not yet ended
   std::vector<char> allocated_;           // per buffer
   std::vector<double> bytes_;             // per pool, in use now

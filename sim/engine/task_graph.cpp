@@ -1,6 +1,7 @@
 #include "sim/engine/task_graph.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include "sim/core/error.hpp"
 
@@ -34,14 +35,35 @@ QueueId TaskGraph::find_queue(const std::string& name) const {
   return -1;
 }
 
-TaskId TaskGraph::add_task(Task t) {
+TaskId TaskGraph::add_task(std::string_view name, Task t) {
   const auto id = static_cast<TaskId>(tasks.size());
   if (t.queue < 0 || t.queue >= static_cast<QueueId>(queue_order.size())) {
-    throw InputError("task '" + t.name + "': queue " + std::to_string(t.queue) + " does not exist");
+    throw InputError("task '" + std::string(name) + "': queue " + std::to_string(t.queue) + " does not exist");
+  }
+  if (names_.size() + name.size() > std::numeric_limits<std::uint32_t>::max()) {
+    throw InputError("task graph: the names of its " + std::to_string(tasks.size()) +
+                     " tasks exceed 4 GiB (too many tasks for one simulation)");
   }
   queue_order[t.queue].push_back(id);
   tasks.push_back(std::move(t));
+  names_ += name;
+  name_end_.push_back(static_cast<std::uint32_t>(names_.size()));
   return id;
+}
+
+void TaskGraph::reserve_tasks(std::size_t more) {
+  const std::size_t need = tasks.size() + more;
+  if (need <= tasks.capacity()) return;
+  tasks.reserve(std::max(need, 2 * tasks.capacity()));
+  name_end_.reserve(tasks.capacity());
+  if (traffic.size() + more > traffic.capacity()) traffic.reserve(std::max(traffic.size() + more, 2 * traffic.capacity()));
+}
+
+TaskId TaskGraph::find_task(std::string_view name) const {
+  for (std::size_t t = 0; t < tasks.size(); ++t) {
+    if (this->name(static_cast<TaskId>(t)) == name) return static_cast<TaskId>(t);
+  }
+  return -1;
 }
 
 PoolId TaskGraph::add_pool(std::string name, double capacity) {
@@ -58,13 +80,14 @@ bool valid(Id id, std::size_t n) {
   return id >= 0 && static_cast<std::size_t>(id) < n;
 }
 
-[[noreturn]] void bad_task(const Task& t, TaskId id, const std::string& what) {
-  throw InputError("task '" + t.name + "' (#" + std::to_string(id) + "): " + what);
+[[noreturn]] void bad_task(const TaskGraph& g, TaskId id, const std::string& what) {
+  throw InputError("task '" + std::string(g.name(id)) + "' (#" + std::to_string(id) + "): " + what);
 }
 
 }  // namespace
 
 void TaskGraph::validate() const {
+  PLACESIM_ASSERT(name_end_.size() == tasks.size(), "tasks added other than by add_task");
   for (const Resource& r : resources) {
     if (!(r.capacity > 0) || !std::isfinite(r.capacity)) {
       throw InputError("resource '" + r.name + "': capacity must be positive and finite");
@@ -83,29 +106,29 @@ void TaskGraph::validate() const {
       if (!valid(id, tasks.size())) {
         throw InputError("queue '" + queues[q] + "': task " + std::to_string(id) + " does not exist");
       }
-      if (tasks[id].queue != static_cast<QueueId>(q)) bad_task(tasks[id], id, "listed in the order of queue '" + queues[q] + "' but not in that queue");
+      if (tasks[id].queue != static_cast<QueueId>(q)) bad_task(*this, id, "listed in the order of queue '" + queues[q] + "' but not in that queue");
       ++placed[id];
     }
   }
   for (std::size_t i = 0; i < tasks.size(); ++i) {
     const Task& t = tasks[i];
     const auto id = static_cast<TaskId>(i);
-    if (!valid(t.queue, queues.size())) bad_task(t, id, "queue " + std::to_string(t.queue) + " does not exist");
-    if (placed[i] != 1) bad_task(t, id, "appears " + std::to_string(placed[i]) + " times in its queue's order (expected once)");
+    if (!valid(t.queue, queues.size())) bad_task(*this, id, "queue " + std::to_string(t.queue) + " does not exist");
+    if (placed[i] != 1) bad_task(*this, id, "appears " + std::to_string(placed[i]) + " times in its queue's order (expected once)");
     for (TaskId d : t.deps) {
-      if (!valid(d, tasks.size())) bad_task(t, id, "dependency " + std::to_string(d) + " does not exist");
-      if (d == id) bad_task(t, id, "depends on itself");
+      if (!valid(d, tasks.size())) bad_task(*this, id, "dependency " + std::to_string(d) + " does not exist");
+      if (d == id) bad_task(*this, id, "depends on itself");
     }
     for (const Use& u : t.uses) {
-      if (!valid(u.resource, resources.size())) bad_task(t, id, "resource " + std::to_string(u.resource) + " does not exist");
-      if (!(u.amount >= 0) || !std::isfinite(u.amount)) bad_task(t, id, "amount of '" + resources[u.resource].name + "' must be finite and >= 0");
+      if (!valid(u.resource, resources.size())) bad_task(*this, id, "resource " + std::to_string(u.resource) + " does not exist");
+      if (!(u.amount >= 0) || !std::isfinite(u.amount)) bad_task(*this, id, "amount of '" + resources[u.resource].name + "' must be finite and >= 0");
     }
-    if (t.latency < 0) bad_task(t, id, "latency must be >= 0");
-    if (!(t.rate_cap > 0)) bad_task(t, id, "rate cap must be positive");
-    if (!(t.bytes >= 0)) bad_task(t, id, "bytes must be >= 0");
+    if (t.latency < 0) bad_task(*this, id, "latency must be >= 0");
+    if (!(t.rate_cap > 0)) bad_task(*this, id, "rate cap must be positive");
+    if (!(t.bytes >= 0)) bad_task(*this, id, "bytes must be >= 0");
   }
   for (const Traffic& t : traffic) {
-    const std::string where = "traffic '" + t.kind + "': ";
+    const std::string where = std::string("traffic '") + t.kind + "': ";
     if (!valid(t.task, tasks.size())) throw InputError(where + "task " + std::to_string(t.task) + " does not exist");
     if (t.src < 0 || t.dst < 0 || t.src == t.dst) {
       throw InputError(where + "needs two different devices, got " + std::to_string(t.src) + " and " + std::to_string(t.dst));

@@ -14,9 +14,11 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/core/time.hpp"
+#include "sim/engine/short_list.hpp"
 
 namespace placesim::engine {
 
@@ -44,12 +46,17 @@ struct Use {
   double amount;
 };
 
+// Most tasks have one or two of each: kept inline (short_list.hpp).
+using DepList = ShortList<TaskId, 2>;
+using UseList = ShortList<Use, 1>;
+
+// A task's name is kept by its graph (TaskGraph::name), all names in one block: a string per
+// task would cost more than the rest of the task.
 struct Task {
-  std::string name;
   TaskKind kind = TaskKind::Compute;
   QueueId queue = -1;
-  std::vector<TaskId> deps;
-  std::vector<Use> uses;          // empty: ends as soon as its latency has passed
+  DepList deps;
+  UseList uses;                   // empty: ends as soon as its latency has passed
   TimePs latency = 0;             // waited before the task becomes an activity
   double rate_cap = kUnbounded;   // upper bound on progress rate (1/s)
   double bytes = 0;               // bytes moved (Transfer, Dha): metrics, and its sharing unit (executor.cpp)
@@ -64,11 +71,12 @@ struct Pool {
 // Bytes a task moves from one device to another, recorded for the communication metric
 // (scheduler/comm_bytes.hpp). The engine never reads it: a task's time follows from its `uses`
 // and `bytes` alone. Devices are the builder's indices (topology devices in lower(), group
-// members in the collectives); `kind` says what moved them ("activation", "all-reduce", ...).
+// members in the collectives); `kind` says what moved them ("activation", "all-reduce", ...): a
+// string with static storage (a literal, or to_string of a collective), one pointer per record.
 struct Traffic {
   TaskId task = -1;
   std::int32_t src = -1, dst = -1;
-  std::string kind;
+  const char* kind = "";
   double bytes = 0;
 };
 
@@ -86,7 +94,7 @@ struct TaskGraph {
   std::vector<Resource> resources;
   std::vector<std::string> queues;               // queue names
   std::vector<std::vector<TaskId>> queue_order;  // per queue, its tasks in execution order
-  std::vector<Task> tasks;
+  std::vector<Task> tasks;  // added by add_task only (which keeps the names beside them)
   std::vector<Pool> pools;
   std::vector<Buffer> buffers;
   std::vector<Traffic> traffic;
@@ -94,14 +102,27 @@ struct TaskGraph {
   ResourceId add_resource(std::string name, double capacity, bool exclusive = false);
   QueueId add_queue(std::string name);
   QueueId find_queue(const std::string& name) const;  // -1 when absent
-  // Appends the task to the end of its queue's order.
-  TaskId add_task(Task t);
+  TaskId find_task(std::string_view name) const;      // the first of that name; -1 when absent
+  // Appends the task to the end of its queue's order. Throws InputError when the names of all
+  // tasks would exceed 4 GiB.
+  TaskId add_task(std::string_view name, Task t);
+  std::string_view name(TaskId t) const {
+    return std::string_view(names_).substr(t == 0 ? 0 : name_end_[t - 1], name_end_[t] - (t == 0 ? 0 : name_end_[t - 1]));
+  }
+  // Room for about `more` tasks, and as many traffic records, beyond those added (grown by at
+  // least doubling, so that many small reservations cost no more than growth): a builder that
+  // knows how many it adds spares the copies, and the moment of holding them twice, of growth.
+  void reserve_tasks(std::size_t more);
   PoolId add_pool(std::string name, double capacity);
   void add_buffer(Buffer b);
 
   // Checks ids, capacities, amounts and that deps point backwards or are at least valid.
   // Throws InputError naming the task on violation.
   void validate() const;
+
+ private:
+  std::string names_;                     // every task's name, end to end
+  std::vector<std::uint32_t> name_end_;  // per task, where its name ends in names_
 };
 
 }  // namespace placesim::engine

@@ -57,7 +57,7 @@ void add_tasks(EventWriter& w, const TaskGraph& g, const Trace& t) {
                  {"op", task.op},
                  {"start_us", us(r.start)},
                  {"active_us", us(r.active)}};
-    w.add({{"name", task.name},
+    w.add({{"name", std::string(g.name(static_cast<engine::TaskId>(i)))},
            {"cat", engine::to_string(task.kind)},
            {"ph", "X"},
            {"pid", kPid},

@@ -48,7 +48,7 @@ TraceDiff diff_traces(const TaskGraph& g, const Trace& predicted, const Trace& m
     }
     const TimePs p = duration(predicted.tasks[i]);
     d.tasks.push_back(
-        {static_cast<engine::TaskId>(i), g.tasks[i].name, to_seconds(p), to_seconds(m), model_error(m, p)});
+        {static_cast<engine::TaskId>(i), std::string(g.name(static_cast<engine::TaskId>(i))), to_seconds(p), to_seconds(m), model_error(m, p)});
   }
 
   if (d.tasks.empty()) {

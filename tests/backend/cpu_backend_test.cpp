@@ -28,11 +28,10 @@ Built chain(int tasks, int queues, double spin_s) {
   }
   for (int i = 0; i < tasks; ++i) {
     engine::Task t;
-    t.name = fmt::format("t{}", i);
     t.queue = i % queues;
     for (int back : {3, 5})
       if (i >= back) t.deps.push_back(i - back);
-    b.g.add_task(t);
+    b.g.add_task(fmt::format("t{}", i), t);
     Work w;
     w.kind = WorkKind::Spin;
     w.seconds = spin_s;
@@ -46,10 +45,10 @@ TEST(CpuBackend, EveryTaskMeasuredInDependencyAndQueueOrder) {
   const engine::Trace t = run_cpu(b.g, b.w).trace;
   ASSERT_EQ(t.tasks.size(), b.g.tasks.size());
   for (size_t i = 0; i < t.tasks.size(); ++i) {
-    EXPECT_GE(t.tasks[i].start, 0) << b.g.tasks[i].name;
-    EXPECT_GE(t.tasks[i].end, t.tasks[i].start) << b.g.tasks[i].name;
+    EXPECT_GE(t.tasks[i].start, 0) << b.g.name(i);
+    EXPECT_GE(t.tasks[i].end, t.tasks[i].start) << b.g.name(i);
     EXPECT_LE(t.tasks[i].end, t.makespan);
-    for (engine::TaskId d : b.g.tasks[i].deps) EXPECT_GE(t.tasks[i].start, t.tasks[d].end) << b.g.tasks[i].name;
+    for (engine::TaskId d : b.g.tasks[i].deps) EXPECT_GE(t.tasks[i].start, t.tasks[d].end) << b.g.name(i);
   }
   for (const auto& order : b.g.queue_order)
     for (size_t k = 1; k < order.size(); ++k) EXPECT_GE(t.tasks[order[k]].start, t.tasks[order[k - 1]].end);
@@ -66,10 +65,9 @@ TEST(CpuBackend, TwoConcurrentCopiesSlowEachOther) {
       b.g.add_queue(fmt::format("copy{}", i));
       b.w.queue_unit.push_back(1);
       engine::Task t;
-      t.name = fmt::format("w{}@core0", i);
       t.kind = engine::TaskKind::Transfer;
       t.queue = i;
-      b.g.add_task(t);
+      b.g.add_task(fmt::format("w{}@core0", i), t);
       Work w;
       w.kind = WorkKind::Copy;
       w.bytes = 32.0 * 1048576;
@@ -101,13 +99,11 @@ TEST(CpuBackend, WatchdogNamesTheTaskThatNeverFinished) {
   b.g.add_queue("q");
   b.w.queue_unit.push_back(0);
   engine::Task first, second;
-  first.name = "first";
   first.queue = 0;
   first.deps = {1};  // waits for the task after it in its own queue: never starts
-  second.name = "second";
   second.queue = 0;
-  b.g.add_task(first);
-  b.g.add_task(second);
+  b.g.add_task("first", first);
+  b.g.add_task("second", second);
   b.w.tasks.resize(2);
   BackendOptions o;
   o.watchdog_s = 0.2;

@@ -37,15 +37,13 @@ TEST(CudaBackend, RunsAGraphOnTwoStreamsInDependencyOrder) {
   g.add_queue("gpu0.compute");
   w.queue_unit = {1, 1};
   engine::Task copy;
-  copy.name = "w@gpu0";
   copy.kind = engine::TaskKind::Transfer;
   copy.queue = 0;
-  g.add_task(std::move(copy));
+  g.add_task("w@gpu0", std::move(copy));
   engine::Task gemm;
-  gemm.name = "mm";
   gemm.queue = 1;
   gemm.deps = {0};
-  g.add_task(std::move(gemm));
+  g.add_task("mm", std::move(gemm));
   Work c;
   c.kind = WorkKind::Copy;
   c.bytes = 8 << 20;

@@ -57,7 +57,7 @@ Moved moved(const CollectiveSpec& spec) {
   lower_collective(m.graph, spec, net);
   const Trace tr = simulate(m.graph);
   for (int r = 0; r < n; ++r) {
-    const std::vector<Use> route = net.uses(r, (r + 1) % n, 1);  // up_r, then down_{r+1}
+    const UseList route = net.uses(r, (r + 1) % n, 1);  // up_r, then down_{r+1}
     m.sent.push_back(tr.consumed[route[0].resource] / kU);
     m.received.push_back(tr.consumed[net.uses((r + 1) % n, r, 1)[1].resource] / kU);
   }
@@ -65,8 +65,7 @@ Moved moved(const CollectiveSpec& spec) {
 }
 
 double bytes_of(const TaskGraph& g, const std::string& name) {
-  for (const Task& t : g.tasks)
-    if (t.name == name) return t.bytes;
+  if (const TaskId t = g.find_task(name); t >= 0) return g.tasks[t].bytes;
   ADD_FAILURE() << "no task " << name;
   return 0;
 }
@@ -102,7 +101,7 @@ TEST(CollectivesAsymGroup, ReduceScatterWithEqualWeightsIsDirect) {
     lower_collective(gp, p, np);
     ASSERT_EQ(gd.tasks.size(), gp.tasks.size());
     for (std::size_t t = 0; t < gd.tasks.size(); ++t) {
-      EXPECT_EQ(gd.tasks[t].name, gp.tasks[t].name);
+      EXPECT_EQ(gd.name(t), gp.name(t));
       EXPECT_EQ(gd.tasks[t].bytes, gp.tasks[t].bytes);
     }
     EXPECT_EQ(simulate(gd).makespan, simulate(gp).makespan) << k;
@@ -233,7 +232,7 @@ TEST(CollectivesAsymGroup, AllGatherChunksPipeline) {
 TEST(CollectivesAsymGroup, AllGatherOfOneGroupMovesNothing) {
   const CollectiveSpec s = proportional(CollectiveOp::AllGather, {1, 2, 3}, 1e9, 1, {0, 0, 0});
   const Moved m = moved(s);
-  for (const Task& t : m.graph.tasks) EXPECT_EQ(t.bytes, 0) << t.name;
+  for (std::size_t t = 0; t < m.graph.tasks.size(); ++t) EXPECT_EQ(m.graph.tasks[t].bytes, 0) << m.graph.name(t);
   EXPECT_EQ(alone(s, Fidelity::Flow), 0);
   EXPECT_EQ(alone(s, Fidelity::Analytic), 0);
 }

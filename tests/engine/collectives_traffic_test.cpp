@@ -99,7 +99,7 @@ TEST(CollectivesTraffic, EachRankSendsWhatItsAlgorithmSendsAtBothFidelities) {
     for (const TaskGraph* g : {&flow, &chunked, &analytic}) {
       const std::vector<double> sent = per_rank(*g);
       for (int r = 0; r < kN; ++r) EXPECT_NEAR(sent[r], c.sent[r], 1e-12 * kS) << "rank " << r;
-      for (const Traffic& t : g->traffic) EXPECT_EQ(t.kind, to_string(c.spec.op));
+      for (const Traffic& t : g->traffic) EXPECT_STREQ(t.kind, to_string(c.spec.op));
     }
     const auto flow_pairs = per_pair(flow), analytic_pairs = per_pair(analytic);
     ASSERT_EQ(analytic_pairs.size(), flow_pairs.size());
@@ -109,7 +109,7 @@ TEST(CollectivesTraffic, EachRankSendsWhatItsAlgorithmSendsAtBothFidelities) {
     EXPECT_EQ(analytic.traffic.size(), flow_pairs.size());
     for (const Traffic& t : analytic.traffic) {
       const Task& task = analytic.tasks[t.task];
-      EXPECT_EQ(task.name, "coll.analytic." + std::to_string(t.src));
+      EXPECT_EQ(analytic.name(t.task), "coll.analytic." + std::to_string(t.src));
       EXPECT_NEAR(task.bytes, c.sent[t.src], 1e-12 * kS);
       EXPECT_TRUE(task.uses.empty());
     }

@@ -49,7 +49,7 @@ TEST(Conformance, Example2ThreeTransfersOverTwoLinks) {
   const TaskId b = add(g, "B", g.add_queue("qb"), {{l1, 1e9}}, {}, kUs, TaskKind::Transfer);
   const TaskId c = add(g, "C", g.add_queue("qc"), {{l2, 1e9}}, {}, kUs, TaskKind::Transfer);
   const Trace tr = simulate(g);
-  for (TaskId t : {a, b, c}) EXPECT_EQ(tr.tasks[t].end, kUs + kS / 5) << g.tasks[t].name;
+  for (TaskId t : {a, b, c}) EXPECT_EQ(tr.tasks[t].end, kUs + kS / 5) << g.name(t);
 }
 
 // Example 3 (zero latency): a Dha with compute d = 0.05 s (GPU amount 0.05, capacity 1) reading

@@ -19,16 +19,15 @@ inline std::string numbered(const char* prefix, int i) {
   return s;
 }
 
-inline TaskId add(TaskGraph& g, const std::string& name, QueueId q, std::vector<Use> uses,
-                  std::vector<TaskId> deps = {}, TimePs latency = 0, TaskKind kind = TaskKind::Compute) {
+inline TaskId add(TaskGraph& g, const std::string& name, QueueId q, UseList uses,
+                  DepList deps = {}, TimePs latency = 0, TaskKind kind = TaskKind::Compute) {
   Task t;
-  t.name = name;
   t.kind = kind;
   t.queue = q;
   t.uses = std::move(uses);
   t.deps = std::move(deps);
   t.latency = latency;
-  return g.add_task(std::move(t));
+  return g.add_task(name, std::move(t));
 }
 
 }  // namespace placesim::engine::test

@@ -91,11 +91,10 @@ TEST(Executor, RateCapBoundsProgress) {
   TaskGraph g;
   const ResourceId gpu = g.add_resource("gpu", 1.0);
   Task t;
-  t.name = "capped";
   t.queue = g.add_queue("q");
   t.uses = {{gpu, 1.0}};
   t.rate_cap = 0.5;
-  const TaskId id = g.add_task(t);
+  const TaskId id = g.add_task("capped", t);
   SimOptions opts;
   opts.record_usage = true;
   const Trace tr = simulate(g, opts);
@@ -155,12 +154,11 @@ TEST(Executor, DhaBesideAKernelIsHeldToItsByteLevel) {
   const ResourceId gpu = g.add_resource("gpu", 1.0);
   const ResourceId bus = g.add_resource("bus", 10 * kGBps);
   Task dha_task;
-  dha_task.name = "dha";
   dha_task.kind = TaskKind::Dha;
   dha_task.queue = g.add_queue("q0");
   dha_task.uses = {{gpu, 0.05}, {bus, 1e9}};
   dha_task.bytes = 1e9;
-  const TaskId dha = g.add_task(dha_task);
+  const TaskId dha = g.add_task("dha", dha_task);
   const TaskId kernel = add(g, "kernel", g.add_queue("q1"), {{gpu, 1.0}});
   const TaskId copy = add(g, "copy", g.add_queue("q2"), {{bus, 1e9}}, {}, 0, TaskKind::Transfer);
   const Trace tr = simulate(g);
@@ -271,14 +269,12 @@ TEST(Executor, DeadlockIsAnInputErrorNamingTheBlockedTask) {
   TaskGraph g;
   const QueueId q = g.add_queue("gpu0.compute");
   Task b;
-  b.name = "kernel_b";
   b.queue = q;
   b.deps = {1};
-  g.add_task(b);
+  g.add_task("kernel_b", b);
   Task a;
-  a.name = "kernel_a";
   a.queue = q;
-  g.add_task(a);
+  g.add_task("kernel_a", a);
   try {
     simulate(g);
     FAIL() << "expected InputError";
@@ -302,8 +298,7 @@ TEST(Executor, InvalidGraphIsAnInputError) {
   EXPECT_THROW(simulate(z), InputError);
   TaskGraph w;
   Task t;
-  t.name = "noqueue";
-  EXPECT_THROW(w.add_task(t), InputError);
+  EXPECT_THROW(w.add_task("noqueue", t), InputError);
 }
 
 // Memory worked by hand. Pool "gpu0.mem"; t1, t2, t3 run 1 s each on one queue.

@@ -15,13 +15,12 @@ namespace {
 
 TaskId transfer(TaskGraph& g, ResourceId link, double bytes, double rate_cap = kUnbounded) {
   Task t;
-  t.name = "x";
   t.kind = TaskKind::Transfer;
   t.queue = g.add_queue("q");
   t.bytes = bytes;
   t.rate_cap = rate_cap;
   t.uses = {{link, bytes}};
-  return g.add_task(std::move(t));
+  return g.add_task("x", std::move(t));
 }
 
 // 1e-300 bytes at 25 GB/s take 4e-311 s: the one-picosecond minimum.
@@ -45,12 +44,11 @@ TEST(TinyAmounts, ADhaOfAFewUlpsOfAByteTakesItsDeviceTime) {
   TaskGraph g;
   const ResourceId link = g.add_resource("link", 25 * kGBps), gpu = g.add_resource("gpu", 1.0);
   Task t;
-  t.name = "dha";
   t.kind = TaskKind::Dha;
   t.queue = g.add_queue("q");
   t.bytes = 1e-320;
   t.uses = {{link, 1e-320}, {gpu, 1.0}};
-  g.add_task(std::move(t));
+  g.add_task("dha", std::move(t));
   EXPECT_EQ(simulate(g).makespan, kS);
 }
 

@@ -60,14 +60,14 @@ std::vector<double> placesim_completion_times(const FlowSet& set) {
   }
   for (std::size_t f = 0; f < set.flows.size(); ++f) {
     const Flow& flow = set.flows[f];
+    const std::string name = "flow" + std::to_string(f);
     engine::Task t;
-    t.name = "flow" + std::to_string(f);
     t.kind = engine::TaskKind::Transfer;
-    t.queue = g.add_queue(t.name);
+    t.queue = g.add_queue(name);
     t.bytes = static_cast<double>(flow.bytes);
     for (const Hop& h : flow.route) t.uses.push_back({2 * h.link + (h.forward ? 0 : 1), t.bytes});
     t.latency = flow.start_us * (kPsPerSecond / 1'000'000);
-    g.add_task(std::move(t));
+    g.add_task(name, std::move(t));
   }
   const engine::Trace tr = engine::simulate(g);
   std::vector<double> ends;

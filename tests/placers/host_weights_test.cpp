@@ -31,9 +31,7 @@ constexpr const char* kSharedBus =
 
 // The end of the task called `name` in a simulated plan, in seconds.
 double end_of(const Simulated& s, const std::string& name) {
-  const auto& tasks = s.lowered.graph.tasks;
-  for (size_t t = 0; t < tasks.size(); ++t)
-    if (tasks[t].name == name) return to_seconds(s.trace.tasks[t].end);
+  if (const engine::TaskId t = s.lowered.graph.find_task(name); t >= 0) return to_seconds(s.trace.tasks[t].end);
   ADD_FAILURE() << "no task " << name;
   return -1;
 }

@@ -81,8 +81,7 @@ struct Outcome {
   engine::Trace trace;
   double makespan() const { return to_seconds(trace.makespan); }
   const engine::Task& task(const std::string& name) const {
-    for (const engine::Task& t : low.graph.tasks)
-      if (t.name == name) return t;
+    if (const engine::TaskId t = low.graph.find_task(name); t >= 0) return low.graph.tasks[t];
     ADD_FAILURE() << "no task " << name;
     return low.graph.tasks.front();
   }

@@ -106,7 +106,8 @@ TEST(Delivery, ResidentParametersAreHeldFromTheStartAndNeverCopied) {
   for (const char* w : {"wa", "wb", "wc"}) o.params[{p.graph->find(w), p.topo->index("gpu0")}].via = Via::Resident;
   const Outcome r = run(p, plan_for(p, {{"a", "gpu0"}, {"b", "gpu0"}, {"c", "gpu0"}}, o));
   EXPECT_NEAR(r.makespan(), 30e-6, tol(30e-6));
-  for (const engine::Task& t : r.low.graph.tasks) EXPECT_NE(t.kind, engine::TaskKind::Transfer) << t.name;
+  for (std::size_t t = 0; t < r.low.graph.tasks.size(); ++t)
+    EXPECT_NE(r.low.graph.tasks[t].kind, engine::TaskKind::Transfer) << r.low.graph.name(t);
   // gpu0 holds all 6 MB of weights (the ops, known by durations, have no output bytes).
   const size_t gpu = std::find(r.low.pool_device.begin(), r.low.pool_device.end(), p.topo->index("gpu0")) -
                      r.low.pool_device.begin();

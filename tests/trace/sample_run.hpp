@@ -16,12 +16,11 @@ inline engine::TaskGraph sample_graph() {
   using engine::TaskKind;
   engine::TaskGraph g;
   g.resources = {{"gpu0", 1.0, false}, {"pcie0.down", 10e9, false}};
-  g.queues = {"gpu0.compute", "gpu0.h2d"};
-  g.queue_order = {{1, 2}, {0}};
-  g.tasks.resize(3);
-  g.tasks[0] = {"copy w", TaskKind::Transfer, 1, {}, {{1, 1e6}}, 1 * kUs, engine::kUnbounded, 1e6, -1};
-  g.tasks[1] = {"matmul", TaskKind::Compute, 0, {0}, {{0, 50e-6}}, 0, engine::kUnbounded, 0, 3};
-  g.tasks[2] = {"add", TaskKind::Compute, 0, {1}, {{0, 20e-6}}, 0, engine::kUnbounded, 0, 4};
+  g.add_queue("gpu0.compute");
+  g.add_queue("gpu0.h2d");
+  g.add_task("copy w", {TaskKind::Transfer, 1, {}, {{1, 1e6}}, 1 * kUs, engine::kUnbounded, 1e6, -1});
+  g.add_task("matmul", {TaskKind::Compute, 0, {0}, {{0, 50e-6}}, 0, engine::kUnbounded, 0, 3});
+  g.add_task("add", {TaskKind::Compute, 0, {1}, {{0, 20e-6}}, 0, engine::kUnbounded, 0, 4});
   g.pools = {{"gpu0.mem", 16e9}};
   return g;
 }

@@ -54,13 +54,13 @@ TEST(TraceDiff, WorstTasksLargestFirst) {
 TEST(TraceDiff, P95IsNearestRank) {
   // 20 tasks, |error| = 0.01 * (k + 1): rank ceil(0.95 * 20) = 19 gives 0.19.
   engine::TaskGraph g;
-  g.queues = {"q"};
+  g.add_queue("q");
   engine::Trace predicted;
   engine::Trace measured;
   for (int k = 0; k < 20; ++k) {
     std::string name = "t";  // not "t" + to_string(k): GCC 12 warns falsely (-Wrestrict)
     name += std::to_string(k);
-    g.tasks.push_back({name, engine::TaskKind::Compute, 0, {}, {}, 0, engine::kUnbounded, 0, k});
+    g.add_task(name, {engine::TaskKind::Compute, 0, {}, {}, 0, engine::kUnbounded, 0, k});
     predicted.tasks.push_back({0, 0, (100 - (k + 1)) * kUs});
     measured.tasks.push_back({0, 0, 100 * kUs});
   }

@@ -38,10 +38,10 @@ void check_workload(const engine::TaskGraph& g, const Workload& w) {
   for (size_t t = 0; t < g.tasks.size(); ++t) {
     const Work& work = w.tasks[t];
     if (work.kind == WorkKind::Dha)
-      throw InputError(fmt::format("task '{}' reads host memory from a GPU (DHA): use --backend cuda", g.tasks[t].name));
+      throw InputError(fmt::format("task '{}' reads host memory from a GPU (DHA): use --backend cuda", g.name(t)));
     if (work.kind == WorkKind::Copy) {
-      cpu_side(work.src, fmt::format("copy '{}'", g.tasks[t].name));
-      cpu_side(work.dst, fmt::format("copy '{}'", g.tasks[t].name));
+      cpu_side(work.src, fmt::format("copy '{}'", g.name(t)));
+      cpu_side(work.dst, fmt::format("copy '{}'", g.name(t)));
     }
     bytes += cpu::bytes_needed(work);
   }
@@ -112,10 +112,10 @@ class Runner {
             blocker = d;
             break;
           }
-        if (blocker < 0) return fmt::format("task '{}' on queue '{}' started and never finished", task.name, g_.queues[q]);
+        if (blocker < 0) return fmt::format("task '{}' on queue '{}' started and never finished", g_.name(t), g_.queues[q]);
         if (waiting.empty())
-          waiting = fmt::format("task '{}' on queue '{}' never finished: it waits for task '{}'", task.name,
-                                g_.queues[q], g_.tasks[blocker].name);
+          waiting = fmt::format("task '{}' on queue '{}' never finished: it waits for task '{}'", g_.name(t),
+                                g_.queues[q], g_.name(blocker));
         break;
       }
     return waiting.empty() ? "no queue has an unfinished task" : waiting;

@@ -163,7 +163,7 @@ class CudaRun {
       for (size_t t = 0; t < n; ++t)
         if (missing[t] > 0)
           throw InputError(fmt::format("task '{}' can never start: its queue order and dependencies form a cycle",
-                                       g_.tasks[t].name));
+                                       g_.name(t)));
     return out;
   }
 
@@ -179,7 +179,7 @@ class CudaRun {
       const Work& work = w_.tasks[t];
       const int unit = w_.queue_unit[g_.tasks[t].queue];
       if (on_gpu(unit) && w_.units[unit].index >= count)
-        throw InputError(fmt::format("task '{}' needs GPU {} ('{}'), this machine has {}", g_.tasks[t].name,
+        throw InputError(fmt::format("task '{}' needs GPU {} ('{}'), this machine has {}", g_.name(t),
                                      w_.units[unit].index, w_.units[unit].id, count));
       if (work.kind == WorkKind::Copy) {
         for (int u : {work.src, work.dst}) (on_gpu(u) ? device[gpu_of(u)] : host) += work.bytes;
@@ -355,7 +355,7 @@ class CudaRun {
   std::string stuck() const {
     for (engine::TaskId t : order_) {
       if (cudaEventQuery(end_[t]) != cudaErrorNotReady) continue;
-      return fmt::format("task '{}' on queue '{}' never finished", g_.tasks[t].name, g_.queues[g_.tasks[t].queue]);
+      return fmt::format("task '{}' on queue '{}' never finished", g_.name(t), g_.queues[g_.tasks[t].queue]);
     }
     return "every task finished late";
   }

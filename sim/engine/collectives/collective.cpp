@@ -95,9 +95,17 @@ double analytic_seconds(const CollectiveSpec& spec, const Network& net) {
   return spec.group.size() == 1 ? 0 : a.analytic(spec, net);
 }
 
+double collective_transfers_estimate(double ranks, double chunks) {
+  return 2 * ranks * std::max(1.0, ranks - 1) * chunks;
+}
+
 std::vector<TaskId> lower_collective(TaskGraph& g, const CollectiveSpec& spec, const Network& net) {
   const CollectiveAlgorithm& a = checked(spec);
   if (spec.fidelity == Fidelity::Flow && spec.group.size() > 1) {
+    // Room ahead: at tens of millions of tasks, growth by doubling would copy the graph and
+    // briefly hold it twice.
+    const auto n = static_cast<double>(spec.group.size());
+    g.reserve_tasks(static_cast<std::size_t>(collective_transfers_estimate(n, spec.chunks) + 2 * n));
     Lowering low(g, spec, net);
     a.lower(low);
     return low.finish();
@@ -116,7 +124,6 @@ std::vector<TaskId> lower_collective(TaskGraph& g, const CollectiveSpec& spec, c
   for (std::size_t r = 0; r < spec.group.size(); ++r) {
     const int member = spec.group[r];
     Task task;
-    task.name = fmt::format("{}.analytic.{}", spec.name, member);
     task.kind = TaskKind::Transfer;
     task.queue = g.add_queue(fmt::format("{}:{}", spec.name, member));
     task.deps = all;
@@ -127,7 +134,7 @@ std::vector<TaskId> lower_collective(TaskGraph& g, const CollectiveSpec& spec, c
       task.bytes += bytes;
       g.traffic.push_back({id, member, pair.second, to_string(spec.op), bytes});
     }
-    done.push_back(g.add_task(std::move(task)));
+    done.push_back(g.add_task(fmt::format("{}.analytic.{}", spec.name, member), std::move(task)));
   }
   return done;
 }

@@ -55,7 +55,7 @@ class Network {
   virtual ~Network() = default;
   // What a transfer of `bytes` from src to dst consumes: `bytes` of every link direction on
   // its route (and of whatever else the caller charges: copy engines, memory bandwidth).
-  virtual std::vector<Use> uses(int src, int dst, double bytes) const = 0;
+  virtual UseList uses(int src, int dst, double bytes) const = 0;
   virtual TimePs latency(int src, int dst) const = 0;  // the route's, waited before the bytes move
   virtual double bandwidth(int src, int dst) const = 0;  // bytes/s of the route's bottleneck (analytic)
   // The capacity (bytes/s) of a resource that uses() names: to solve a collective's flows alone.
@@ -103,6 +103,12 @@ class CollectiveOptionError : public InputError {
 // algorithm that does not implement the operation, `groups` where the algorithm takes none for
 // the operation, or options that do not fit the group (CollectiveOptionError).
 std::vector<TaskId> lower_collective(TaskGraph& g, const CollectiveSpec& spec, const Network& net);
+
+// About how many transfers the flow lowering of a collective of `ranks` members in `chunks`
+// chunks creates: 2 n max(1, n-1) k, a ring or direct all-reduce's (the other operations and
+// algorithms move fewer), beside a join or two per rank. For the cap on what a plan may lower
+// into, and for the room the lowering reserves in the task graph ahead.
+double collective_transfers_estimate(double ranks, double chunks);
 
 // The alpha-beta closed form the analytic fidelity waits, in seconds (same validation).
 double analytic_seconds(const CollectiveSpec& spec, const Network& net);

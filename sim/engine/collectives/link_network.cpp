@@ -28,21 +28,27 @@ ResourceId LinkNetwork::add_link(std::string name, double bytes_per_s, TimePs la
   return r;
 }
 
-std::vector<Use> LinkNetwork::uses(int src, int dst, double bytes) const {
-  std::vector<Use> u;
-  for (ResourceId r : route_(src, dst)) u.push_back({r, bytes});
+const std::vector<ResourceId>& LinkNetwork::route(int src, int dst) const {
+  route_buf_.clear();
+  route_(src, dst, route_buf_);
+  return route_buf_;
+}
+
+UseList LinkNetwork::uses(int src, int dst, double bytes) const {
+  UseList u;
+  for (ResourceId r : route(src, dst)) u.push_back({r, bytes});
   return u;
 }
 
 TimePs LinkNetwork::latency(int src, int dst) const {
   TimePs t = 0;
-  for (ResourceId r : route_(src, dst)) t += latency_[r];
+  for (ResourceId r : route(src, dst)) t += latency_[r];
   return t;
 }
 
 double LinkNetwork::bandwidth(int src, int dst) const {
   double b = std::numeric_limits<double>::infinity();
-  for (ResourceId r : route_(src, dst)) b = std::min(b, g_.resources[r].capacity);
+  for (ResourceId r : route(src, dst)) b = std::min(b, g_.resources[r].capacity);
   return b;
 }
 
@@ -51,16 +57,14 @@ LinkNetwork ring_network(TaskGraph& g, int n, double bandwidth, TimePs latency) 
   std::vector<ResourceId> cw(n), ccw(n);  // i -> i+1, i -> i-1
   for (int i = 0; i < n; ++i) cw[i] = net.add_link(link_name("ring", i, (i + 1) % n), bandwidth, latency);
   for (int i = 0; i < n; ++i) ccw[i] = net.add_link(link_name("ring", i, (i + n - 1) % n), bandwidth, latency);
-  net.set_routes([n, cw, ccw](int src, int dst) {
+  net.set_routes([n, cw, ccw](int src, int dst, std::vector<ResourceId>& route) {
     PLACESIM_ASSERT(src >= 0 && src < n && dst >= 0 && dst < n && src != dst, "ring route between bad endpoints");
     const int ahead = (dst - src + n) % n;
-    std::vector<ResourceId> route;
     if (ahead <= n - ahead) {
       for (int h = 0; h < ahead; ++h) route.push_back(cw[(src + h) % n]);
     } else {
       for (int h = 0; h < n - ahead; ++h) route.push_back(ccw[(src - h + n) % n]);
     }
-    return route;
   });
   return net;
 }
@@ -72,9 +76,10 @@ LinkNetwork switch_network(TaskGraph& g, int n, double bandwidth, TimePs latency
     up[i] = net.add_link(link_name("up", i, -1), bandwidth, latency);
     down[i] = net.add_link(link_name("down", i, -1), bandwidth, latency);
   }
-  net.set_routes([n, up, down](int src, int dst) {
+  net.set_routes([n, up, down](int src, int dst, std::vector<ResourceId>& route) {
     PLACESIM_ASSERT(src >= 0 && src < n && dst >= 0 && dst < n && src != dst, "switch route between bad endpoints");
-    return std::vector<ResourceId>{up[src], down[dst]};
+    route.push_back(up[src]);
+    route.push_back(down[dst]);
   });
   return net;
 }
@@ -88,9 +93,9 @@ LinkNetwork mesh_network(TaskGraph& g, int n, const std::function<double(int, in
       if (i != j) link[i * n + j] = net.add_link(link_name("mesh", i, j), bandwidth(i, j), latency(i, j));
     }
   }
-  net.set_routes([n, link](int src, int dst) {
+  net.set_routes([n, link](int src, int dst, std::vector<ResourceId>& route) {
     PLACESIM_ASSERT(src >= 0 && src < n && dst >= 0 && dst < n && src != dst, "mesh route between bad endpoints");
-    return std::vector<ResourceId>{link[src * n + dst]};
+    route.push_back(link[src * n + dst]);
   });
   return net;
 }

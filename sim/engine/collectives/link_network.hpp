@@ -14,22 +14,27 @@ namespace placesim::engine {
 
 class LinkNetwork final : public Network {
  public:
-  using RouteFn = std::function<std::vector<ResourceId>(int src, int dst)>;
+  // Appends the links from src to dst to `route` (which the network clears and reuses: no
+  // allocation per transfer when a collective lowers into millions).
+  using RouteFn = std::function<void(int src, int dst, std::vector<ResourceId>& route)>;
 
   explicit LinkNetwork(TaskGraph& g) : g_(g) {}
   // One direction of a link; returns its resource.
   ResourceId add_link(std::string name, double bytes_per_s, TimePs latency);
   void set_routes(RouteFn route) { route_ = std::move(route); }
 
-  std::vector<Use> uses(int src, int dst, double bytes) const override;
+  UseList uses(int src, int dst, double bytes) const override;
   TimePs latency(int src, int dst) const override;
   double bandwidth(int src, int dst) const override;
   double capacity(ResourceId r) const override { return g_.resources[r].capacity; }
 
  private:
   TaskGraph& g_;
+  const std::vector<ResourceId>& route(int src, int dst) const;
+
   std::vector<TimePs> latency_;  // indexed by ResourceId (0 for resources not added here)
   RouteFn route_;
+  mutable std::vector<ResourceId> route_buf_;  // route()'s answer (a Network is not thread-safe)
 };
 
 // n endpoints on a bidirectional ring of links (B, L per direction); a route goes the shorter

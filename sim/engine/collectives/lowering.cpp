@@ -12,11 +12,11 @@ namespace placesim::engine {
 
 namespace {
 
-std::string member_pair(const CollectiveSpec& spec, int src, int dst) {
-  std::string s = std::to_string(spec.group[src]);
+// Appends "a>b", the two members' device ids.
+void append_member_pair(std::string& s, const CollectiveSpec& spec, int src, int dst) {
+  s += std::to_string(spec.group[src]);
   s += '>';
   s += std::to_string(spec.group[dst]);
-  return s;
 }
 
 }  // namespace
@@ -40,13 +40,14 @@ QueueId Lowering::rank_queue(int rank) {
   return rank_queue_[rank];
 }
 
-TaskId Lowering::send(int src, int dst, double bytes, std::vector<TaskId> deps, const std::string& label, int channel) {
+TaskId Lowering::send(int src, int dst, double bytes, DepList deps, const std::string& label, int channel) {
   std::vector<std::array<int, 3>>& out = out_[src];
   auto it = std::find_if(out.begin(), out.end(),
                          [dst, channel](const std::array<int, 3>& o) { return o[0] == dst && o[1] == channel; });
   if (it == out.end()) {
     const int c = static_cast<int>(connections_.size());
-    std::string queue = spec_.name + ":" + member_pair(spec_, src, dst);
+    std::string queue = spec_.name + ":";
+    append_member_pair(queue, spec_, src, dst);
     if (channel > 0) queue += fmt::format("#{}", channel);
     connections_.push_back({g_.add_queue(std::move(queue)), -1});
     connections_of_[src].push_back(c);
@@ -58,26 +59,30 @@ TaskId Lowering::send(int src, int dst, double bytes, std::vector<TaskId> deps, 
   for (int r : {src, dst}) {
     if (gate_[r] >= 0) deps.push_back(gate_[r]);
   }
+  // The name is built in a buffer kept between calls: no allocation per task.
+  name_.assign(spec_.name);
+  name_ += '.';
+  name_ += label;
+  name_ += '.';
+  append_member_pair(name_, spec_, src, dst);
   Task t;
-  t.name = spec_.name + "." + label + "." + member_pair(spec_, src, dst);
   t.kind = TaskKind::Transfer;
   t.queue = conn.queue;
   t.deps = std::move(deps);
   t.uses = net_.uses(spec_.group[src], spec_.group[dst], bytes);
   t.latency = net_.latency(spec_.group[src], spec_.group[dst]);
   t.bytes = bytes;
-  conn.last = g_.add_task(std::move(t));
+  conn.last = g_.add_task(name_, std::move(t));
   g_.traffic.push_back({conn.last, spec_.group[src], spec_.group[dst], to_string(spec_.op), bytes});
   return conn.last;
 }
 
-TaskId Lowering::join(int rank, std::vector<TaskId> deps, const std::string& label) {
+TaskId Lowering::join(int rank, DepList deps, const std::string& label) {
   Task t;
-  t.name = spec_.name + "." + label + "." + std::to_string(spec_.group[rank]);
   t.kind = TaskKind::Transfer;
   t.queue = rank_queue(rank);
   t.deps = std::move(deps);
-  return g_.add_task(std::move(t));
+  return g_.add_task(spec_.name + "." + label + "." + std::to_string(spec_.group[rank]), std::move(t));
 }
 
 std::vector<TaskId> Lowering::finish() {

@@ -33,9 +33,9 @@ class Lowering {
   // A Transfer of `bytes` from rank src to rank dst after `deps` and after both ranks' `after`
   // tasks, appended to the connection src->dst of `channel`. `label` names the step ("s3.c0").
   // Its bytes are recorded as traffic of the operation's kind between the two group members.
-  TaskId send(int src, int dst, double bytes, std::vector<TaskId> deps, const std::string& label, int channel = 0);
+  TaskId send(int src, int dst, double bytes, DepList deps, const std::string& label, int channel = 0);
   // A task that uses nothing and ends as soon as `deps` have: gathers rank r's arrivals.
-  TaskId join(int rank, std::vector<TaskId> deps, const std::string& label);
+  TaskId join(int rank, DepList deps, const std::string& label);
   // Per rank, a join after the last transfer of each of its connections.
   std::vector<TaskId> finish();
 
@@ -54,6 +54,7 @@ class Lowering {
   std::vector<Connection> connections_;
   std::vector<std::vector<int>> connections_of_;  // per rank, indexes into connections_
   std::vector<std::vector<std::array<int, 3>>> out_;  // per src: (dst, channel, connection index)
+  std::string name_;  // send()'s task name, built here
 };
 
 // The collective's flow lowering alone on the network (no `after`, nothing else running),

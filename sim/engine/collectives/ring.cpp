@@ -75,9 +75,10 @@ ChunkDeps ring_steps(Lowering& low, const std::vector<int>& members, int steps, 
   for (int s = 0; s < steps; ++s) {
     for (int c = 0; c < k; ++c) {
       std::vector<TaskId> now(m);  // member j's send of step s
+      const std::string step = step_label(label, s, c);
       for (int j = 0; j < m; ++j) {
-        std::vector<TaskId> deps = s == 0 ? start[j][c] : std::vector<TaskId>{sent[(j + m - 1) % m][c]};
-        now[j] = low.send(members[j], members[(j + 1) % m], bytes, std::move(deps), step_label(label, s, c));
+        DepList deps = s == 0 ? DepList(start[j][c]) : DepList{sent[(j + m - 1) % m][c]};
+        now[j] = low.send(members[j], members[(j + 1) % m], bytes, std::move(deps), step);
       }
       for (int j = 0; j < m; ++j) sent[j][c] = now[j];
     }

@@ -1,0 +1,126 @@
+// A list of trivially copyable values kept inside the object while it holds at most N of them,
+// on the heap beyond. A task's dependencies and resource uses are one or two entries almost
+// always; a std::vector would cost 24 bytes plus a heap block of 32 or more for each, which
+// at tens of millions of tasks (a 4096-rank ring all-reduce) is most of the TaskGraph
+// (docs/engine-scale.md, "Collectives").
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
+#include <new>
+#include <type_traits>
+#include <vector>
+
+namespace placesim::engine {
+
+template <class T, std::uint32_t N>
+class ShortList {
+  static_assert(std::is_trivially_copyable_v<T> && N >= 1);
+
+ public:
+  using value_type = T;
+  using iterator = T*;
+  using const_iterator = const T*;
+  using size_type = std::size_t;
+
+  ShortList() {}
+  ShortList(std::initializer_list<T> v) { append(v.begin(), v.end()); }
+  // Implicit, so that a list built in a std::vector is assigned as before (t.deps = deps).
+  ShortList(const std::vector<T>& v) { append(v.data(), v.data() + v.size()); }
+  ShortList(const ShortList& o) { append(o.begin(), o.end()); }
+  ShortList(ShortList&& o) noexcept { steal(o); }
+  ShortList& operator=(const ShortList& o) {
+    if (this != &o) {
+      size_ = 0;
+      append(o.begin(), o.end());
+    }
+    return *this;
+  }
+  ShortList& operator=(ShortList&& o) noexcept {
+    if (this != &o) {
+      release();
+      steal(o);
+    }
+    return *this;
+  }
+  ~ShortList() { release(); }
+
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  T* data() { return on_heap() ? heap_ : inline_; }
+  const T* data() const { return on_heap() ? heap_ : inline_; }
+  T* begin() { return data(); }
+  T* end() { return data() + size_; }
+  const T* begin() const { return data(); }
+  const T* end() const { return data() + size_; }
+  T& operator[](std::size_t i) { return data()[i]; }
+  const T& operator[](std::size_t i) const { return data()[i]; }
+  T& back() { return data()[size_ - 1]; }
+  const T& back() const { return data()[size_ - 1]; }
+
+  void push_back(const T& v) {
+    if (size_ == cap_) {
+      const T copy = v;  // v may live in this list
+      grow(size_ + 1);
+      data()[size_++] = copy;
+      return;
+    }
+    data()[size_++] = v;
+  }
+  // Appends [first, last), which must not point into this list.
+  void append(const T* first, const T* last) {
+    const auto n = static_cast<std::uint32_t>(last - first);
+    if (size_ + n > cap_) grow(size_ + n);
+    std::copy(first, last, data() + size_);
+    size_ += n;
+  }
+  // Removes [first, last), shifting what follows.
+  void erase(T* first, T* last) {
+    std::copy(last, end(), first);
+    size_ -= static_cast<std::uint32_t>(last - first);
+  }
+  void clear() { size_ = 0; }
+
+  friend bool operator==(const ShortList& a, const ShortList& b) { return std::equal(a.begin(), a.end(), b.begin(), b.end()); }
+  friend bool operator==(const ShortList& a, const std::vector<T>& b) { return std::equal(a.begin(), a.end(), b.begin(), b.end()); }
+
+ private:
+  bool on_heap() const { return cap_ > N; }
+  void grow(std::uint32_t need) {
+    const std::uint32_t cap = std::max(need, 2 * cap_);
+    T* p = static_cast<T*>(std::malloc(sizeof(T) * cap));
+    if (p == nullptr) throw std::bad_alloc();
+    std::copy(begin(), end(), p);
+    release();
+    heap_ = p;
+    cap_ = cap;
+  }
+  void release() {
+    if (on_heap()) std::free(heap_);
+    cap_ = N;
+  }
+  // Takes o's elements, leaving o empty.
+  void steal(ShortList& o) {
+    size_ = o.size_;
+    cap_ = o.cap_;
+    if (o.on_heap()) {
+      heap_ = o.heap_;
+    } else {
+      std::copy(o.inline_, o.inline_ + o.size_, inline_);
+    }
+    o.size_ = 0;
+    o.cap_ = N;
+  }
+
+  std::uint32_t size_ = 0;
+  std::uint32_t cap_ = N;  // above N: the elements are on the heap
+  union {
+    T inline_[N];
+    T* heap_;
+  };
+};
+
+}  // namespace placesim::engine
