@@ -110,6 +110,33 @@ void fix_dims(onnx::ModelProto& model, const std::map<std::string, std::int64_t>
   }
 }
 
+// libonnx 1.12's convolution shape inference takes the kernel from the weights' dimensions when
+// kernel_shape is absent, without checking them against the input's rank, and reads past the
+// input's dimensions when they differ (a crash, found by fuzzing). With kernel_shape given it
+// checks the sizes and fails cleanly, so a node without one gets it from its weights, as the
+// ONNX specification says it is inferred; weights that are not an initializer leave nothing
+// to take it from, and such a node is refused.
+void complete_kernel_shapes(onnx::ModelProto& model, const std::string& path) {
+  static const std::map<std::string, int> weights_input = {{"Conv", 1}, {"ConvTranspose", 1}, {"ConvInteger", 1}, {"QLinearConv", 3}};
+  std::unordered_map<std::string, const onnx::TensorProto*> initializers;
+  for (const auto& t : model.graph().initializer()) initializers[t.name()] = &t;
+  for (onnx::NodeProto& node : *model.mutable_graph()->mutable_node()) {
+    const auto w = weights_input.find(node.op_type());
+    if (w == weights_input.end() || !(node.domain().empty() || node.domain() == "ai.onnx")) continue;
+    const auto& attrs = node.attribute();
+    if (std::any_of(attrs.begin(), attrs.end(), [](const onnx::AttributeProto& a) { return a.name() == "kernel_shape"; })) continue;
+    const auto init = w->second < node.input_size() ? initializers.find(node.input(w->second)) : initializers.end();
+    if (init == initializers.end() || init->second->dims_size() < 3)
+      throw InputError(SourceLoc{path}, fmt::format("{} node '{}' has no kernel_shape and its weights are not an initializer "
+                                                    "of rank 3 or more: give kernel_shape",
+                                                    node.op_type(), node.name()));
+    onnx::AttributeProto* k = node.add_attribute();
+    k->set_name("kernel_shape");
+    k->set_type(onnx::AttributeProto::INTS);
+    for (int i = 2; i < init->second->dims_size(); ++i) k->add_ints(init->second->dims(i));
+  }
+}
+
 void infer_shapes(onnx::ModelProto& model, const std::string& path) {
   try {
     onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(),
@@ -300,6 +327,7 @@ class Importer {
 OnnxImport import_file(const std::string& path, const std::map<std::string, std::int64_t>& dims) {
   onnx::ModelProto model = read_model(path);
   fix_dims(model, dims, path);
+  complete_kernel_shapes(model, path);
   infer_shapes(model, path);
   return Importer(model, path).run();
 }
