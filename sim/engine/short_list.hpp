@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <cstring>
 #include <initializer_list>
 #include <new>
 #include <type_traits>
@@ -24,7 +23,6 @@ class ShortList {
   using value_type = T;
   using iterator = T*;
   using const_iterator = const T*;
-  using size_type = std::size_t;
 
   ShortList() {}
   ShortList(std::initializer_list<T> v) { append(v.begin(), v.end()); }
@@ -58,8 +56,6 @@ class ShortList {
   const T* end() const { return data() + size_; }
   T& operator[](std::size_t i) { return data()[i]; }
   const T& operator[](std::size_t i) const { return data()[i]; }
-  T& back() { return data()[size_ - 1]; }
-  const T& back() const { return data()[size_ - 1]; }
 
   void push_back(const T& v) {
     if (size_ == cap_) {
@@ -82,10 +78,6 @@ class ShortList {
     std::copy(last, end(), first);
     size_ -= static_cast<std::uint32_t>(last - first);
   }
-  void clear() { size_ = 0; }
-
-  friend bool operator==(const ShortList& a, const ShortList& b) { return std::equal(a.begin(), a.end(), b.begin(), b.end()); }
-  friend bool operator==(const ShortList& a, const std::vector<T>& b) { return std::equal(a.begin(), a.end(), b.begin(), b.end()); }
 
  private:
   bool on_heap() const { return cap_ > N; }

@@ -107,7 +107,8 @@ struct TaskGraph {
   // tasks would exceed 4 GiB.
   TaskId add_task(std::string_view name, Task t);
   std::string_view name(TaskId t) const {
-    return std::string_view(names_).substr(t == 0 ? 0 : name_end_[t - 1], name_end_[t] - (t == 0 ? 0 : name_end_[t - 1]));
+    const std::uint32_t begin = t == 0 ? 0 : name_end_[t - 1];
+    return std::string_view(names_).substr(begin, name_end_[t] - begin);
   }
   // Room for about `more` tasks, and as many traffic records, beyond those added (grown by at
   // least doubling, so that many small reservations cost no more than growth): a builder that
