@@ -181,8 +181,9 @@ double contention_free_makespan(const Problem& p, const Plan& plan) {
   std::vector<int> waiting(n, 0);
   for (size_t t = 0; t < n; ++t)
     for (engine::TaskId d : tg.tasks[t].deps) next[d].push_back(static_cast<engine::TaskId>(t)), ++waiting[t];
-  for (const auto& q : tg.queue_order)
-    for (size_t k = 1; k < q.size(); ++k) next[q[k - 1]].push_back(q[k]), ++waiting[q[k]];
+  const std::vector<engine::TaskId> pred = tg.queue_predecessors();
+  for (size_t t = 0; t < n; ++t)
+    if (pred[t] >= 0) next[pred[t]].push_back(static_cast<engine::TaskId>(t)), ++waiting[t];
   std::vector<TimePs> ready(n, 0);
   std::vector<engine::TaskId> todo;
   for (size_t t = 0; t < n; ++t)

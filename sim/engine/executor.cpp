@@ -142,15 +142,10 @@ Run::Run(const TaskGraph& g, const SimOptions& opts)
 void Run::build_links() {
   const std::size_t n = g_.tasks.size();
   waiting_.assign(n, 0);
-  queue_pred_.assign(n, -1);
+  queue_pred_ = g_.queue_predecessors();
   succ_start_.assign(n + 1, 0);
-  for (const auto& order : g_.queue_order) {
-    for (std::size_t k = 1; k < order.size(); ++k) {
-      queue_pred_[order[k]] = order[k - 1];
-      ++succ_start_[order[k - 1] + 1];
-    }
-  }
   for (std::size_t t = 0; t < n; ++t) {
+    if (queue_pred_[t] >= 0) ++succ_start_[queue_pred_[t] + 1];
     for (TaskId d : g_.tasks[t].deps) ++succ_start_[d + 1];
     waiting_[t] = static_cast<std::int32_t>(g_.tasks[t].deps.size()) + (queue_pred_[t] >= 0 ? 1 : 0);
   }

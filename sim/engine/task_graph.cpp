@@ -24,7 +24,6 @@ ResourceId TaskGraph::add_resource(std::string name, double capacity, bool exclu
 
 QueueId TaskGraph::add_queue(std::string name) {
   queues.push_back(std::move(name));
-  queue_order.emplace_back();
   return static_cast<QueueId>(queues.size() - 1);
 }
 
@@ -37,18 +36,32 @@ QueueId TaskGraph::find_queue(const std::string& name) const {
 
 TaskId TaskGraph::add_task(std::string_view name, Task t) {
   const auto id = static_cast<TaskId>(tasks.size());
-  if (t.queue < 0 || t.queue >= static_cast<QueueId>(queue_order.size())) {
+  if (t.queue < 0 || t.queue >= static_cast<QueueId>(queues.size())) {
     throw InputError("task '" + std::string(name) + "': queue " + std::to_string(t.queue) + " does not exist");
   }
   if (names_.size() + name.size() > std::numeric_limits<std::uint32_t>::max()) {
     throw InputError("task graph: the names of its " + std::to_string(tasks.size()) +
                      " tasks exceed 4 GiB (too many tasks for one simulation)");
   }
-  queue_order[t.queue].push_back(id);
   tasks.push_back(std::move(t));
   names_ += name;
   name_end_.push_back(static_cast<std::uint32_t>(names_.size()));
   return id;
+}
+
+std::vector<TaskId> TaskGraph::queue_predecessors() const {
+  std::vector<TaskId> last(queues.size(), -1), pred(tasks.size());
+  for (std::size_t t = 0; t < tasks.size(); ++t) {
+    pred[t] = last[tasks[t].queue];
+    last[tasks[t].queue] = static_cast<TaskId>(t);
+  }
+  return pred;
+}
+
+std::vector<std::vector<TaskId>> TaskGraph::queue_orders() const {
+  std::vector<std::vector<TaskId>> orders(queues.size());
+  for (std::size_t t = 0; t < tasks.size(); ++t) orders[tasks[t].queue].push_back(static_cast<TaskId>(t));
+  return orders;
 }
 
 void TaskGraph::reserve_tasks(std::size_t more) {
@@ -96,25 +109,10 @@ void TaskGraph::validate() const {
   for (const Pool& p : pools) {
     if (!(p.capacity > 0)) throw InputError("memory pool '" + p.name + "': capacity must be positive");
   }
-  if (queue_order.size() != queues.size()) {
-    throw InputError("task graph: " + std::to_string(queues.size()) + " queues but " +
-                     std::to_string(queue_order.size()) + " queue orders");
-  }
-  std::vector<int> placed(tasks.size(), 0);
-  for (std::size_t q = 0; q < queue_order.size(); ++q) {
-    for (TaskId id : queue_order[q]) {
-      if (!valid(id, tasks.size())) {
-        throw InputError("queue '" + queues[q] + "': task " + std::to_string(id) + " does not exist");
-      }
-      if (tasks[id].queue != static_cast<QueueId>(q)) bad_task(*this, id, "listed in the order of queue '" + queues[q] + "' but not in that queue");
-      ++placed[id];
-    }
-  }
   for (std::size_t i = 0; i < tasks.size(); ++i) {
     const Task& t = tasks[i];
     const auto id = static_cast<TaskId>(i);
     if (!valid(t.queue, queues.size())) bad_task(*this, id, "queue " + std::to_string(t.queue) + " does not exist");
-    if (placed[i] != 1) bad_task(*this, id, "appears " + std::to_string(placed[i]) + " times in its queue's order (expected once)");
     for (TaskId d : t.deps) {
       if (!valid(d, tasks.size())) bad_task(*this, id, "dependency " + std::to_string(d) + " does not exist");
       if (d == id) bad_task(*this, id, "depends on itself");
@@ -128,12 +126,13 @@ void TaskGraph::validate() const {
     if (!(t.bytes >= 0)) bad_task(*this, id, "bytes must be >= 0");
   }
   for (const Traffic& t : traffic) {
-    const std::string where = std::string("traffic '") + t.kind + "': ";
-    if (!valid(t.task, tasks.size())) throw InputError(where + "task " + std::to_string(t.task) + " does not exist");
+    // The message is built only on failure: a graph can hold tens of millions of records.
+    auto bad = [&t](const std::string& what) { throw InputError(std::string("traffic '") + t.kind + "': " + what); };
+    if (!valid(t.task, tasks.size())) bad("task " + std::to_string(t.task) + " does not exist");
     if (t.src < 0 || t.dst < 0 || t.src == t.dst) {
-      throw InputError(where + "needs two different devices, got " + std::to_string(t.src) + " and " + std::to_string(t.dst));
+      bad("needs two different devices, got " + std::to_string(t.src) + " and " + std::to_string(t.dst));
     }
-    if (!(t.bytes >= 0) || !std::isfinite(t.bytes)) throw InputError(where + "bytes must be finite and >= 0");
+    if (!(t.bytes >= 0) || !std::isfinite(t.bytes)) bad("bytes must be finite and >= 0");
   }
   for (const Buffer& b : buffers) {
     const std::string where = "buffer '" + b.name + "': ";

@@ -2,7 +2,9 @@
 //
 // It knows nothing of GPUs, models or placers. It holds
 //   * resources: capacities per second (a GPU's compute = 1, a link direction = bytes/s, ...);
-//   * queues: named orderings; a task starts only after the task before it in its queue ended;
+//   * queues: named orderings; a task starts only after the task before it in its queue ended,
+//     and a queue's order is the order its tasks were added (so it is not stored: see
+//     queue_predecessors and queue_orders);
 //   * tasks: each with dependencies, a queue, the resources it uses and how much of each
 //     (a_r: the amount consumed over the task's whole life), an optional latency waited before
 //     it becomes an activity, and an optional cap on its progress rate;
@@ -92,8 +94,7 @@ struct Buffer {
 
 struct TaskGraph {
   std::vector<Resource> resources;
-  std::vector<std::string> queues;               // queue names
-  std::vector<std::vector<TaskId>> queue_order;  // per queue, its tasks in execution order
+  std::vector<std::string> queues;  // queue names
   std::vector<Task> tasks;  // added by add_task only (which keeps the names beside them)
   std::vector<Pool> pools;
   std::vector<Buffer> buffers;
@@ -103,9 +104,13 @@ struct TaskGraph {
   QueueId add_queue(std::string name);
   QueueId find_queue(const std::string& name) const;  // -1 when absent
   TaskId find_task(std::string_view name) const;      // the first of that name; -1 when absent
-  // Appends the task to the end of its queue's order. Throws InputError when the names of all
-  // tasks would exceed 4 GiB.
+  // Appends the task to the end of its queue's order. Throws InputError when its queue does not
+  // exist or the names of all tasks would exceed 4 GiB.
   TaskId add_task(std::string_view name, Task t);
+  // Per task, the task before it in its queue, -1 for a queue's first.
+  std::vector<TaskId> queue_predecessors() const;
+  // Per queue, its tasks in execution order.
+  std::vector<std::vector<TaskId>> queue_orders() const;
   std::string_view name(TaskId t) const {
     const std::uint32_t begin = t == 0 ? 0 : name_end_[t - 1];
     return std::string_view(names_).substr(begin, name_end_[t] - begin);

@@ -33,8 +33,9 @@ void check_workload(const engine::TaskGraph& g, const Workload& w) {
       throw InputError(fmt::format("{} runs on GPU '{}': use --backend cuda", what, w.units[unit].id));
   };
   double bytes = 0;
+  const std::vector<std::vector<engine::TaskId>> orders = g.queue_orders();
   for (size_t q = 0; q < g.queues.size(); ++q)
-    if (!g.queue_order[q].empty()) cpu_side(w.queue_unit[q], fmt::format("queue '{}'", g.queues[q]));
+    if (!orders[q].empty()) cpu_side(w.queue_unit[q], fmt::format("queue '{}'", g.queues[q]));
   for (size_t t = 0; t < g.tasks.size(); ++t) {
     const Work& work = w.tasks[t];
     if (work.kind == WorkKind::Dha)
@@ -54,14 +55,15 @@ void check_workload(const engine::TaskGraph& g, const Workload& w) {
 // Shared by the workers and the thread that drives the runs.
 class Runner {
  public:
-  Runner(const engine::TaskGraph& g, const Workload& w) : g_(g), w_(w), done_(g.tasks.size()), times_(g.tasks.size()) {
+  Runner(const engine::TaskGraph& g, const Workload& w)
+      : g_(g), w_(w), orders_(g.queue_orders()), done_(g.tasks.size()), times_(g.tasks.size()) {
     for (auto& d : done_) d.store(0);
   }
 
   std::vector<engine::Trace> run_all(const BackendOptions& opts) {
     std::vector<std::thread> threads;
     for (size_t q = 0; q < g_.queues.size(); ++q)
-      if (!g_.queue_order[q].empty()) threads.emplace_back([this, q, n = opts.warmup + opts.repeats] { worker(q, n); });
+      if (!orders_[q].empty()) threads.emplace_back([this, q, n = opts.warmup + opts.repeats] { worker(q, n); });
     std::vector<engine::Trace> traces;
     std::exception_ptr failure;
     try {
@@ -103,7 +105,7 @@ class Runner {
   std::string stuck_task(int run) const {
     std::string waiting;
     for (size_t q = 0; q < g_.queues.size(); ++q)
-      for (engine::TaskId t : g_.queue_order[q]) {
+      for (engine::TaskId t : orders_[q]) {
         if (done_[t].load() >= run) continue;
         const engine::Task& task = g_.tasks[t];
         engine::TaskId blocker = -1;
@@ -141,7 +143,7 @@ class Runner {
       const bool on_cores = unit.kind == Unit::Kind::CpuCore;
       if (on_cores) this_machine().pin_this_thread(unit.index);
       cpu::CoreTeam team(on_cores ? unit.index : -1, on_cores ? unit.cores : 1);
-      const std::vector<engine::TaskId>& order = g_.queue_order[q];
+      const std::vector<engine::TaskId>& order = orders_[q];
       std::vector<cpu::TaskBuffers> buffers;
       buffers.reserve(order.size());
       for (engine::TaskId t : order) buffers.emplace_back(w_.tasks[t]);
@@ -186,6 +188,7 @@ class Runner {
 
   const engine::TaskGraph& g_;
   const Workload& w_;
+  const std::vector<std::vector<engine::TaskId>> orders_;  // per queue, its tasks in order
   std::vector<std::atomic<int>> done_;  // per task: the last run in which it ended
   std::vector<TaskTimes> times_;        // this run's, written by workers, read after `finished_`
   std::atomic<int> go_{0};              // the run the workers may begin

@@ -143,8 +143,9 @@ class CudaRun {
     std::vector<int> missing(n, 0);
     for (size_t t = 0; t < n; ++t)
       for (engine::TaskId d : g_.tasks[t].deps) next[d].push_back(static_cast<engine::TaskId>(t)), ++missing[t];
-    for (const auto& order : g_.queue_order)
-      for (size_t i = 1; i < order.size(); ++i) next[order[i - 1]].push_back(order[i]), ++missing[order[i]];
+    const std::vector<engine::TaskId> pred = g_.queue_predecessors();
+    for (size_t t = 0; t < n; ++t)
+      if (pred[t] >= 0) next[pred[t]].push_back(static_cast<engine::TaskId>(t)), ++missing[t];
     std::vector<engine::TaskId> ready, out;
     for (size_t t = 0; t < n; ++t)
       if (missing[t] == 0) ready.push_back(static_cast<engine::TaskId>(t));
@@ -228,8 +229,9 @@ class CudaRun {
       }
     }
     queues_.resize(g_.queues.size());
+    const std::vector<std::vector<engine::TaskId>> orders = g_.queue_orders();
     for (size_t q = 0; q < g_.queues.size(); ++q) {
-      if (g_.queue_order[q].empty()) continue;
+      if (orders[q].empty()) continue;
       const int unit = w_.queue_unit[q];
       QueueState& s = queues_[q];
       s.host = !on_gpu(unit);
