@@ -20,7 +20,7 @@ endfunction()
 # placesim_module(NAME SOURCES ... DEPS ...): libplacesim_NAME.so in the build root, the part of
 # placesim that needs a heavy library (DEPS), loaded with dlopen on first use (sim/core/module.hpp).
 # It is compiled against placesim's headers but links none of its layers: it calls the ones of
-# the program that loads it (placesim_loads_modules). Only its entry, placesim_module_NAME, is
+# the program that loads it (placesim_program). Only its entry, placesim_module_NAME, is
 # exported (hidden visibility), so its own functions never stand in for the program's.
 function(placesim_module name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
@@ -33,11 +33,16 @@ function(placesim_module name)
   install(TARGETS placesim_${name} LIBRARY DESTINATION lib/placesim)
 endfunction()
 
-# placesim_loads_modules(TARGET): a program that may load modules exports its symbols, which the
-# modules call, and has the modules built with it. Called after every module is declared (tests/
-# and bench/ come last). A module calls only what every program that calls it links anyway (the
-# layer that declares its API and the ones below: loading it checks, RTLD_NOW).
-function(placesim_loads_modules target)
+# placesim_program(TARGET): what every placesim program (the CLI, tests, benchmarks, fuzz
+# targets) has. It may load modules: it exports its symbols, which the modules call, and has the
+# modules built with it. Called after every module is declared (tests/ and bench/ come last). A
+# module calls only what every program that calls it links anyway (the layer that declares its
+# API and the ones below: loading it checks, RTLD_NOW). Its operator new asks for huge pages for
+# large arrays (sim/core/huge_pages.cpp), except under the sanitizers, which bring their own.
+function(placesim_program target)
+  if(NOT PLACESIM_SANITIZE AND NOT PLACESIM_FUZZ)
+    target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/sim/core/huge_pages.cpp)
+  endif()
   set_target_properties(${target} PROPERTIES ENABLE_EXPORTS ON)
   get_property(modules GLOBAL PROPERTY PLACESIM_MODULES)
   if(modules)

@@ -10,7 +10,7 @@
 // entry's type is the same for every module, as the loader calls it (UBSan's -fsanitize=function
 // holds it to that). The module
 // resolves the placesim functions it calls in the program that loads it, which exports them
-// (placesim_loads_modules() in cmake/placesim_helpers.cmake), so both share one copy of
+// (placesim_program() in cmake/placesim_helpers.cmake), so both share one copy of
 // placesim's state (the log level, the interrupt flag, progress).
 //
 // Where a module is looked for: beside the running executable (build/placesim's are in build/),

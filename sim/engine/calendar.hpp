@@ -57,6 +57,14 @@ class Calendar {
     return static_cast<TimePs>(peek_ >> 64);
   }
 
+  // Room for ids below n at once, where the caller knows them (the executor: its tasks), rather
+  // than growing the per-id index as larger ids arrive.
+  void reserve_ids(std::size_t n) {
+    if (n <= bucket_.size()) return;
+    bucket_.resize(n, kNone);
+    index_.resize(n, 0);
+  }
+
   bool pending(std::uint32_t id) const { return id < bucket_.size() && bucket_[id] != kNone; }
   // Instant of id's pending event (pending(id)).
   TimePs time_of(std::uint32_t id) const {

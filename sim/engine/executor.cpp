@@ -113,7 +113,6 @@ class Run {
   std::vector<std::int32_t> waiting_;       // unfinished deps + unfinished queue predecessor
   std::vector<std::int32_t> succ_start_;    // dependents, compressed rows (with queue successor)
   std::vector<TaskId> succ_;
-  std::vector<TaskId> queue_pred_;          // -1 for the first of a queue
   std::vector<std::int32_t> exclusive_start_;  // exclusive resources per task, compressed rows
   std::vector<ResourceId> exclusive_;
   std::vector<TaskId> holder_;                      // per resource, -1 when free
@@ -127,6 +126,7 @@ class Run {
 Run::Run(const TaskGraph& g, const SimOptions& opts)
     : g_(g), opts_(opts), memory_(g) {
   const std::size_t n = g.tasks.size();
+  cal_.reserve_ids(n);
   state_.assign(n, State::Waiting);
   var_of_.assign(n, -1);
   trace_.tasks.assign(n, TaskRecord{});
@@ -142,19 +142,19 @@ Run::Run(const TaskGraph& g, const SimOptions& opts)
 void Run::build_links() {
   const std::size_t n = g_.tasks.size();
   waiting_.assign(n, 0);
-  queue_pred_ = g_.queue_predecessors();
+  const std::vector<TaskId> queue_pred = g_.queue_predecessors();
   succ_start_.assign(n + 1, 0);
   for (std::size_t t = 0; t < n; ++t) {
-    if (queue_pred_[t] >= 0) ++succ_start_[queue_pred_[t] + 1];
+    if (queue_pred[t] >= 0) ++succ_start_[queue_pred[t] + 1];
     for (TaskId d : g_.tasks[t].deps) ++succ_start_[d + 1];
-    waiting_[t] = static_cast<std::int32_t>(g_.tasks[t].deps.size()) + (queue_pred_[t] >= 0 ? 1 : 0);
+    waiting_[t] = static_cast<std::int32_t>(g_.tasks[t].deps.size()) + (queue_pred[t] >= 0 ? 1 : 0);
   }
   for (std::size_t t = 0; t < n; ++t) succ_start_[t + 1] += succ_start_[t];
   succ_.resize(succ_start_[n]);
   std::vector<std::int32_t> fill(succ_start_.begin(), succ_start_.end() - 1);
   for (std::size_t t = 0; t < n; ++t) {
     for (TaskId d : g_.tasks[t].deps) succ_[fill[d]++] = static_cast<TaskId>(t);
-    if (queue_pred_[t] >= 0) succ_[fill[queue_pred_[t]]++] = static_cast<TaskId>(t);
+    if (queue_pred[t] >= 0) succ_[fill[queue_pred[t]]++] = static_cast<TaskId>(t);
   }
   exclusive_start_.assign(n + 1, 0);
   for (std::size_t t = 0; t < n; ++t) {
@@ -309,13 +309,14 @@ void Run::report_unfinished() const {
       throw TaskError(static_cast<TaskId>(i), "task '" + std::string(g_.name(static_cast<TaskId>(i))) + "' would end beyond the largest representable time");
     }
   }
+  const std::vector<TaskId> queue_pred = g_.queue_predecessors();
   for (std::size_t i = 0; i < g_.tasks.size(); ++i) {
     if (state_[i] != State::Waiting) continue;
     std::string blockers;
     for (TaskId d : g_.tasks[i].deps) {
       if (state_[d] != State::Done) blockers += (blockers.empty() ? "" : ", ") + ("dependency '" + std::string(g_.name(d)) + "'");
     }
-    const TaskId p = queue_pred_[i];
+    const TaskId p = queue_pred[i];
     if (p >= 0 && state_[p] != State::Done) {
       blockers += (blockers.empty() ? "" : ", ") + ("'" + std::string(g_.name(p)) + "' before it in queue '" + g_.queues[g_.tasks[i].queue] + "'");
     }

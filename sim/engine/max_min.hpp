@@ -84,9 +84,11 @@ class MaxMinSystem {
   double load(ConstraintId c) const;
 
   // What the last solve() / solve_all() recomputed: every variable and constraint whose rate
-  // or load may have changed. Variables component by component, in the order of their first
-  // change, each in ascending id (the order a solve of whole components would list them in);
-  // constraints in no particular order.
+  // or load may have changed. Variables component by component, each in ascending id (the order
+  // a solve of whole components would list them in); the components in the order of what
+  // changed in them since the solve before: first the variables added or expanded, then the
+  // constraints that lost a variable, each in the order of the changes. Constraints in no
+  // particular order.
   const std::vector<VariableId>& solved_variables() const { return solved_vars_; }
   const std::vector<ConstraintId>& solved_constraints() const { return solved_cons_; }
 

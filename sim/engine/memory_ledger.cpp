@@ -7,6 +7,9 @@ namespace placesim::engine {
 template <class TasksOf>
 MemoryLedger::PerTask MemoryLedger::per_task(const TaskGraph& g, TasksOf tasks_of) {
   PerTask l;
+  std::size_t items = 0;
+  for (const Buffer& b : g.buffers) tasks_of(b, [&items](TaskId) { ++items; });
+  if (items == 0) return l;
   l.start.assign(g.tasks.size() + 1, 0);
   for (std::size_t i = 0; i < g.buffers.size(); ++i) tasks_of(g.buffers[i], [&](TaskId t) { ++l.start[t + 1]; });
   for (std::size_t t = 0; t < g.tasks.size(); ++t) l.start[t + 1] += l.start[t];

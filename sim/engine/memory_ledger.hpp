@@ -35,12 +35,13 @@ class MemoryLedger {
   void change(PoolId pool, double delta);
 
   // Per task, a list of buffers in ascending id, as compressed rows: a few bytes per task,
-  // most of which have none.
+  // most of which have none. No rows at all when no task has any (a collective's millions of
+  // tasks hold no buffer).
   struct PerTask {
     std::vector<std::int32_t> start;  // task t's buffers are items[start[t], start[t + 1])
     std::vector<std::int32_t> items;
-    const std::int32_t* begin(TaskId t) const { return items.data() + start[t]; }
-    const std::int32_t* end(TaskId t) const { return items.data() + start[t + 1]; }
+    const std::int32_t* begin(TaskId t) const { return start.empty() ? nullptr : items.data() + start[t]; }
+    const std::int32_t* end(TaskId t) const { return start.empty() ? nullptr : items.data() + start[t + 1]; }
   };
   // Buffers b, in ascending id, listed under each task that task_of(b) names (none for -1).
   template <class TasksOf>

@@ -1,5 +1,6 @@
 #include "sim/engine/task_graph.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -64,12 +65,20 @@ std::vector<std::vector<TaskId>> TaskGraph::queue_orders() const {
   return orders;
 }
 
-void TaskGraph::reserve_tasks(std::size_t more) {
-  const std::size_t need = tasks.size() + more;
-  if (need <= tasks.capacity()) return;
-  tasks.reserve(std::max(need, 2 * tasks.capacity()));
+namespace {
+
+template <class Container>
+void reserve_more(Container& c, std::size_t more) {
+  if (c.size() + more > c.capacity()) c.reserve(std::max(c.size() + more, 2 * c.capacity()));
+}
+
+}  // namespace
+
+void TaskGraph::reserve_tasks(std::size_t more, std::size_t name_bytes) {
+  reserve_more(tasks, more);
   name_end_.reserve(tasks.capacity());
-  if (traffic.size() + more > traffic.capacity()) traffic.reserve(std::max(traffic.size() + more, 2 * traffic.capacity()));
+  reserve_more(traffic, more);
+  reserve_more(names_, more * name_bytes);
 }
 
 TaskId TaskGraph::find_task(std::string_view name) const {

@@ -115,10 +115,11 @@ struct TaskGraph {
     const std::uint32_t begin = t == 0 ? 0 : name_end_[t - 1];
     return std::string_view(names_).substr(begin, name_end_[t] - begin);
   }
-  // Room for about `more` tasks, and as many traffic records, beyond those added (grown by at
-  // least doubling, so that many small reservations cost no more than growth): a builder that
-  // knows how many it adds spares the copies, and the moment of holding them twice, of growth.
-  void reserve_tasks(std::size_t more);
+  // Room for about `more` tasks, as many traffic records, and names of about `name_bytes`
+  // each, beyond those added (grown by at least doubling, so that many small reservations cost
+  // no more than growth): a builder that knows how many it adds spares the copies, and the
+  // moment of holding them twice, of growth. Room never used costs address space, not memory.
+  void reserve_tasks(std::size_t more, std::size_t name_bytes = 0);
   PoolId add_pool(std::string name, double capacity);
   void add_buffer(Buffer b);
 

@@ -2,8 +2,11 @@
 // unfixed rate rises as one level t; a constraint saturates at t = R_c / U_c).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <map>
 #include <random>
 #include <vector>
 
@@ -337,8 +340,39 @@ TEST(MaxMin, IncrementalEqualsFullOnRandomFlowSets) {
   }
 }
 
+// The order solved_variables() promises (max_min.hpp), worked out from the flows alone:
+// components (flows linked through shared links) ranked by the first change in them, the flows
+// added first, then the links of the flows removed; ascending ids within a component.
+std::vector<VariableId> component_order(const std::map<VariableId, std::vector<int>>& links_of, const std::vector<VariableId>& added,
+                                        const std::vector<int>& emptied, std::vector<VariableId> solved) {
+  std::map<VariableId, VariableId> parent;
+  for (const auto& [v, links] : links_of) parent[v] = v;
+  std::function<VariableId(VariableId)> root = [&](VariableId v) { return parent[v] == v ? v : parent[v] = root(parent[v]); };
+  std::map<int, VariableId> on_link;
+  for (const auto& [v, links] : links_of) {
+    for (int l : links) {
+      if (on_link.count(l)) parent[root(v)] = root(on_link[l]);
+      on_link[l] = v;
+    }
+  }
+  std::map<VariableId, int> rank;  // per component root
+  auto seed = [&](VariableId v) { rank.emplace(root(v), static_cast<int>(rank.size())); };
+  for (VariableId v : added) {
+    if (links_of.count(v)) seed(v);
+  }
+  for (int l : emptied) {
+    if (on_link.count(l)) seed(on_link[l]);
+  }
+  for (VariableId v : solved) EXPECT_TRUE(rank.count(root(v))) << "flow " << v << " solved, but nothing changed in its component";
+  std::sort(solved.begin(), solved.end(), [&](VariableId a, VariableId b) {
+    return std::pair(rank[root(a)], a) < std::pair(rank[root(b)], b);
+  });
+  return solved;
+}
+
 // Many links, few of them shared, so that solve() fills parts cut at links with slack: after
-// every change the rates and loads equal, bit for bit, a whole-component re-solve.
+// every change the rates and loads equal, bit for bit, a whole-component re-solve, and the
+// solved variables come in component order.
 TEST(MaxMin, PartsEqualWholeComponentsOnSparseFlowSets) {
   for (int seed = 0; seed < 150; ++seed) {
     std::mt19937 rng(seed);
@@ -350,25 +384,36 @@ TEST(MaxMin, PartsEqualWholeComponentsOnSparseFlowSets) {
       s.add_constraint(cap);
     }
     std::vector<VariableId> live;
+    std::map<VariableId, std::vector<int>> links_of;  // per live flow, its links
     for (int step = 0; step < 150; ++step) {
+      std::vector<VariableId> added;
+      std::vector<int> emptied;  // links of the flows removed
       for (int k = std::uniform_int_distribution<int>(1, 3)(rng); k > 0; --k) {  // changes per solve
         if (live.size() < 5 || (live.size() < 120 && std::uniform_int_distribution<int>(0, 2)(rng) != 0)) {
           const double bound = std::uniform_int_distribution<int>(0, 5)(rng) == 0
                                    ? std::uniform_real_distribution<double>(0.1, 5.0)(rng) * (seed % 3 == 1 ? 1e10 : 1)
                                    : kInf;
           const VariableId v = s.add_variable(bound);
+          std::vector<int>& links = links_of[v];
           for (int h = std::uniform_int_distribution<int>(1, 4)(rng); h > 0; --h) {
             const double a = seed % 2 == 0 ? 1.0 : std::uniform_real_distribution<double>(0.1, 3.0)(rng);
-            s.expand(v, std::uniform_int_distribution<int>(0, nlinks - 1)(rng), a);
+            const int l = std::uniform_int_distribution<int>(0, nlinks - 1)(rng);
+            s.expand(v, l, a);
+            if (std::find(links.begin(), links.end(), l) == links.end()) links.push_back(l);
           }
           live.push_back(v);
+          added.push_back(v);
         } else {
           const std::size_t k2 = std::uniform_int_distribution<std::size_t>(0, live.size() - 1)(rng);
           s.remove_variable(live[k2]);
+          for (int l : links_of[live[k2]]) emptied.push_back(l);
+          links_of.erase(live[k2]);
           live.erase(live.begin() + static_cast<std::ptrdiff_t>(k2));
         }
       }
       s.solve();
+      ASSERT_EQ(s.solved_variables(), component_order(links_of, added, emptied, s.solved_variables()))
+          << "seed " << seed << " step " << step;
       MaxMinSystem full = s;
       full.solve_all();
       for (VariableId v : live) ASSERT_EQ(s.rate(v), full.rate(v)) << "seed " << seed << " step " << step;

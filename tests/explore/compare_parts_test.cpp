@@ -37,9 +37,20 @@ RunResult run(int point, std::string placer, double makespan) {
   return r;
 }
 
+// A results file of one numeric axis "a" with baseline "base".
+RunSet run_set(std::string scenario, std::vector<RunResult> runs) {
+  RunSet s;
+  s.scenario = std::move(scenario);
+  s.baseline = "base";
+  s.axes = {"a"};
+  s.axis_numeric = {true};
+  s.runs = std::move(runs);
+  return s;
+}
+
 TEST(MergeResults, PointsGainAScenarioAxisNamedByScenarioOrPath) {
-  RunSet x{.scenario = "x", .baseline = "base", .axes = {"a"}, .axis_numeric = {true}, .runs = {run(0, "base", 1), run(1, "base", 2)}};
-  RunSet y{.scenario = "y", .baseline = "base", .axes = {"a"}, .axis_numeric = {true}, .runs = {run(0, "base", 3), run(0, "other", 4)}};
+  const RunSet x = run_set("x", {run(0, "base", 1), run(1, "base", 2)});
+  RunSet y = run_set("y", {run(0, "base", 3), run(0, "other", 4)});
   const RunSet m = merge_results({{"x.h5", x}, {"y.h5", y}}, "");
   EXPECT_EQ(m.scenario, "x, y");
   EXPECT_EQ(m.baseline, "base");

@@ -103,9 +103,10 @@ std::vector<TaskId> lower_collective(TaskGraph& g, const CollectiveSpec& spec, c
   const CollectiveAlgorithm& a = checked(spec);
   if (spec.fidelity == Fidelity::Flow && spec.group.size() > 1) {
     // Room ahead: at tens of millions of tasks, growth by doubling would copy the graph and
-    // briefly hold it twice.
+    // briefly hold it twice. A name is the collective's, a step label and the two members'
+    // ids: 32 characters besides the collective's name cover thousands of ranks and steps.
     const auto n = static_cast<double>(spec.group.size());
-    g.reserve_tasks(static_cast<std::size_t>(collective_transfers_estimate(n, spec.chunks) + 2 * n));
+    g.reserve_tasks(static_cast<std::size_t>(collective_transfers_estimate(n, spec.chunks) + 2 * n), spec.name.size() + 32);
     Lowering low(g, spec, net);
     a.lower(low);
     return low.finish();

@@ -29,8 +29,11 @@ ResourceId LinkNetwork::add_link(std::string name, double bytes_per_s, TimePs la
 }
 
 const std::vector<ResourceId>& LinkNetwork::route(int src, int dst) const {
+  if (src == route_src_ && dst == route_dst_) return route_buf_;  // a transfer's uses(), then its latency()
   route_buf_.clear();
   route_(src, dst, route_buf_);
+  route_src_ = src;
+  route_dst_ = dst;
   return route_buf_;
 }
 

@@ -21,7 +21,10 @@ class LinkNetwork final : public Network {
   explicit LinkNetwork(TaskGraph& g) : g_(g) {}
   // One direction of a link; returns its resource.
   ResourceId add_link(std::string name, double bytes_per_s, TimePs latency);
-  void set_routes(RouteFn route) { route_ = std::move(route); }
+  void set_routes(RouteFn route) {
+    route_ = std::move(route);
+    route_src_ = route_dst_ = -1;
+  }
 
   UseList uses(int src, int dst, double bytes) const override;
   TimePs latency(int src, int dst) const override;
@@ -34,7 +37,8 @@ class LinkNetwork final : public Network {
 
   std::vector<TimePs> latency_;  // indexed by ResourceId (0 for resources not added here)
   RouteFn route_;
-  mutable std::vector<ResourceId> route_buf_;  // route()'s answer (a Network is not thread-safe)
+  mutable std::vector<ResourceId> route_buf_;  // route()'s last answer (a Network is not thread-safe)
+  mutable int route_src_ = -1, route_dst_ = -1;  // the endpoints of that answer
 };
 
 // n endpoints on a bidirectional ring of links (B, L per direction); a route goes the shorter

@@ -1,6 +1,7 @@
 #include "sim/engine/collectives/lowering.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <limits>
@@ -12,11 +13,13 @@ namespace placesim::engine {
 
 namespace {
 
-// Appends "a>b", the two members' device ids.
+// Appends "a>b", the two members' device ids (without a string per number: once per task).
 void append_member_pair(std::string& s, const CollectiveSpec& spec, int src, int dst) {
-  s += std::to_string(spec.group[src]);
-  s += '>';
-  s += std::to_string(spec.group[dst]);
+  char buf[32];
+  char* end = std::to_chars(buf, buf + sizeof buf, spec.group[src]).ptr;
+  *end++ = '>';
+  end = std::to_chars(end, buf + sizeof buf, spec.group[dst]).ptr;
+  s.append(buf, end);
 }
 
 }  // namespace
