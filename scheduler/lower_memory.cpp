@@ -81,7 +81,7 @@ void Lowering::add_memory() {
   for (auto& [key, id] : transfer) {
     const auto [kind, n, dev] = key;
     const PlanItem it{kind, n, dev};
-    const std::string name = item_name(it, g, topo);
+    const std::string name(out.graph.name(id));  // the transfer's task is named for its item
     if (g.nodes[n].kind == NodeKind::Param) {
       const double bytes = g.nodes[n].param_bytes * share(it);
       if (kind == Kind::Stage)
