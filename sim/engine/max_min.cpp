@@ -154,8 +154,9 @@ void MaxMinSystem::solve() {
     }
   }
   // Whole components were listed as order_by_component() would order them: seeded in the same
-  // sequence (a seed in one already listed is skipped by both), each in ascending id. A part
-  // without edges never widened (it widens only over an edge), so it took in no earlier part.
+  // sequence (a seed in one already listed is skipped by both), each in ascending id. A part can
+  // take in an earlier part of this solve only by widening over a constraint with slack, which
+  // was an edge of that earlier part: then not every part was whole, and they are ordered.
   // At 4096 ranks a ring step fills 4096 one-flow components at one instant: searching and
   // sorting them again was a tenth of the event loop.
   if (parts > 1 && !whole) order_by_component();

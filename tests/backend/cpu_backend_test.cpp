@@ -51,8 +51,11 @@ TEST(CpuBackend, EveryTaskMeasuredInDependencyAndQueueOrder) {
     for (engine::TaskId d : b.g.tasks[i].deps) EXPECT_GE(t.tasks[i].start, t.tasks[d].end) << b.g.name(i);
   }
   const std::vector<engine::TaskId> pred = b.g.queue_predecessors();
-  for (size_t i = 0; i < pred.size(); ++i)
-    if (pred[i] >= 0) EXPECT_GE(t.tasks[i].start, t.tasks[pred[i]].end);
+  for (size_t i = 0; i < pred.size(); ++i) {
+    if (pred[i] >= 0) {
+      EXPECT_GE(t.tasks[i].start, t.tasks[pred[i]].end);
+    }
+  }
 }
 
 // Two 32 MiB copies into core0 on two queues (both driven from core0, as the workload builder

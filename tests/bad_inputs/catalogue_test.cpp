@@ -65,7 +65,9 @@ TEST(BadInputs, EveryCaseExitsWithItsCodeAndLocatedMessageAndLeavesNoFile) {
   for (const YAML::Node& c : cases) {
     const std::string name = c["case"].as<std::string>();
     const std::string run = c["run"].as<std::string>();
-    if (run.find("{case}") != std::string::npos) ASSERT_TRUE(fs::exists(kCatalogue / name)) << name;
+    if (run.find("{case}") != std::string::npos) {
+      ASSERT_TRUE(fs::exists(kCatalogue / name)) << name;
+    }
     const fs::path dir = root / ("case" + std::to_string(n++)) / "inputs";
     fs::create_directories(dir);
     fs::copy(kCatalogue, dir, fs::copy_options::recursive);

@@ -261,7 +261,9 @@ TEST(Executor, RandomGraphRespectsDepsAndQueues) {
   }
   const std::vector<TaskId> pred = g.queue_predecessors();
   for (std::size_t t = 0; t < g.tasks.size(); ++t) {
-    if (pred[t] >= 0) EXPECT_LE(tr.tasks[pred[t]].end, tr.tasks[t].start);
+    if (pred[t] >= 0) {
+      EXPECT_LE(tr.tasks[pred[t]].end, tr.tasks[t].start);
+    }
   }
 }
 

@@ -123,7 +123,9 @@ TEST(MoeLoad, AGivenLoadIsUsedAsGiven) {
   const int up = g.find("l1.expert3.up");
   EXPECT_EQ(g.nodes[up].flops, 2.0 * 4 * 4096 * 14336);
   for (int e : g.in_edges(up))
-    if (g.nodes[g.edges[e].src].name == "l1.ln2") EXPECT_EQ(g.edges[e].bytes, 4.0 * 4096 * 2);
+    if (g.nodes[g.edges[e].src].name == "l1.ln2") {
+      EXPECT_EQ(g.edges[e].bytes, 4.0 * 4096 * 2);
+    }
 }
 
 TEST(MoeLoad, GeneratorRejectsWhatTheParserRejects) {

@@ -117,7 +117,9 @@ TEST(OnnxImport, MatrixProductsCarryGemmShapes) {
       const Node& n = g->nodes[v];
       SCOPED_TRACE(n.name);
       EXPECT_EQ(has_shape(n.shape), n.type == "matmul");
-      if (has_shape(n.shape)) EXPECT_EQ(shape_flops(n.shape), n.flops);
+      if (has_shape(n.shape)) {
+        EXPECT_EQ(shape_flops(n.shape), n.flops);
+      }
     }
 }
 

@@ -113,7 +113,9 @@ TEST(Conformance, IdealNetworkPredictionsAreExact) {
         EXPECT_GE(s.makespan, cp * (1 - 1e-12)) << what;
         // A MILP placer that returns its warm start makes no prediction of it.
         ASSERT_TRUE(r.predicted_s || (is_milp(name) && r.plan->placer != name)) << what;
-        if (r.predicted_s) EXPECT_NEAR(*r.predicted_s, s.makespan, 1e-9 * s.makespan) << what;
+        if (r.predicted_s) {
+          EXPECT_NEAR(*r.predicted_s, s.makespan, 1e-9 * s.makespan) << what;
+        }
         ++checked;
       }
     }

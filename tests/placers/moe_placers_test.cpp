@@ -39,7 +39,9 @@ TEST(MoePlacers, EveryPlacerPlacesOrRefusesIdleExperts) {
           EXPECT_TRUE(entry.splits_ops) << e.what();
           continue;
         }
-        if (r.plan) EXPECT_GT(simulate(p, *r.plan).makespan, 0);
+        if (r.plan) {
+          EXPECT_GT(simulate(p, *r.plan).makespan, 0);
+        }
       }
     }
 }
