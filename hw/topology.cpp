@@ -17,7 +17,7 @@ const char* to_string(DeviceKind k) {
   return "?";
 }
 
-int Topology::find(const std::string& id) const {
+int Topology::find(std::string_view id) const {
   for (size_t i = 0; i < devices.size(); ++i)
     if (devices[i].id == id) return static_cast<int>(i);
   return -1;

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/core/error.hpp"
@@ -115,7 +116,7 @@ class Topology {
   std::vector<Device> devices;
   std::vector<Link> links;
 
-  int find(const std::string& id) const;                // -1 when absent
+  int find(std::string_view id) const;                 // -1 when absent
   int index(const std::string& id, const SourceLoc& where = {}) const;  // InputError when absent
   std::vector<int> compute_devices() const;              // GPUs then CPUs, file order within each
   std::vector<int> gpus() const;

@@ -30,7 +30,7 @@ int Graph::add_edge(int src, int dst, double bytes) {
   return static_cast<int>(edges.size()) - 1;
 }
 
-int Graph::find(const std::string& n) const {
+int Graph::find(std::string_view n) const {
   // Indexed by validate(), on this very vector (a copied graph scans until validated), and no
   // node added since.
   if (indexed_ == nodes.data() && by_name_.size() == nodes.size()) {
@@ -78,7 +78,7 @@ void check_node(const Node& n) {
 void Graph::validate_nodes() {
   by_name_.clear();
   indexed_ = nullptr;
-  std::unordered_map<std::string, int> by_name;
+  StringMap<int> by_name;
   by_name.reserve(nodes.size());
   for (int i = 0; i < static_cast<int>(nodes.size()); ++i) {
     const Node& node = nodes[i];

@@ -10,12 +10,13 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <unordered_map>
+#include <string_view>
 #include <vector>
 
 #include "models/dtype.hpp"
 #include "models/op_shape.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/string_map.hpp"
 
 namespace placesim::models {
 
@@ -56,7 +57,7 @@ class Graph {
   // the one it indexed (not a copy) and no node was added (a hit is checked against the node's
   // name); by a scan otherwise. Renaming a node of a validated graph in place is not supported
   // (nothing does: the plan and its checks key on names).
-  int find(const std::string& name) const;
+  int find(std::string_view name) const;
 
   // Throws InputError (at the offending node) for a node without a name, a duplicate name or a
   // negative quantity; indexes the names for find(). For a graph whose edges are not final yet
@@ -75,7 +76,7 @@ class Graph {
  private:
   std::vector<std::vector<int>> in_, out_;
   std::vector<int> topo_;
-  std::unordered_map<std::string, int> by_name_;  // complete after validate_nodes(), else empty
+  StringMap<int> by_name_;                         // complete after validate_nodes(), else empty
   const Node* indexed_ = nullptr;                 // nodes.data() when by_name_ was built
 };
 

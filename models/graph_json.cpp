@@ -69,10 +69,13 @@ Node parse_node(const Json& y) {
   return n;
 }
 
-int node_index(const Json& y, const std::unordered_map<std::string, int>& by_name) {
-  const std::string name = y.str();
+// Names are views of the file's text (`doc` outlives the map): no string is made per edge.
+using NameIndex = std::unordered_map<std::string_view, int>;
+
+int node_index(const Json& y, const NameIndex& by_name) {
+  const std::string_view name = y.view();
   auto it = by_name.find(name);
-  if (it == by_name.end()) y.fail("edge to missing node '" + name + "'");
+  if (it == by_name.end()) y.fail(fmt::format("edge to missing node '{}'", name));
   return it->second;
 }
 
@@ -91,30 +94,31 @@ Graph parse_graph(const Json& doc) {
     }
   }
 
-  std::unordered_map<std::string, int> by_name;
+  NameIndex by_name;
   const std::vector<Json> nodes = doc.at("nodes").items();
   by_name.reserve(nodes.size());
   g.nodes.reserve(nodes.size());
   for (const Json& item : nodes) {
     Node n = parse_node(item);
-    auto [it, fresh] = by_name.emplace(n.name, static_cast<int>(g.nodes.size()));
+    auto [it, fresh] = by_name.emplace(item.at("name").view(), static_cast<int>(g.nodes.size()));
     if (!fresh)
       item.at("name").fail("duplicate node name '" + n.name + "' (first defined at " +
                            g.nodes[it->second].loc.str() + ")");
     g.add_node(std::move(n));
   }
 
-  if (doc.has("edges"))
-    for (const Json& item : doc.at("edges").items()) {
-      item.allow_keys({"src", "dst", "bytes", "time"});
-      Edge e;
-      e.loc = item.loc();
-      e.src = node_index(item.at("src"), by_name);
-      e.dst = node_index(item.at("dst"), by_name);
-      e.bytes = item.has("bytes") ? item.at("bytes").bytes() : default_edge_bytes(g.nodes[e.src]);
-      if (item.has("time")) e.time_s = item.at("time").duration();
-      g.edges.push_back(std::move(e));
-    }
+  const std::vector<Json> edges = doc.has("edges") ? doc.at("edges").items() : std::vector<Json>{};
+  g.edges.reserve(edges.size());
+  for (const Json& item : edges) {
+    item.allow_keys({"src", "dst", "bytes", "time"});
+    Edge e;
+    e.loc = item.loc();
+    e.src = node_index(item.at("src"), by_name);
+    e.dst = node_index(item.at("dst"), by_name);
+    e.bytes = item.has("bytes") ? item.at("bytes").bytes() : default_edge_bytes(g.nodes[e.src]);
+    if (item.has("time")) e.time_s = item.at("time").duration();
+    g.edges.push_back(std::move(e));
+  }
 
   g.validate();
   return g;

@@ -144,11 +144,12 @@ struct PlanSplit {
 class PlanOrigin {
  public:
   bool operator==(const PlanOrigin&) const { return true; }
-  void add_device(int op, const SourceLoc& at) {
+  void set_file(std::string file) { file_ = std::move(file); }  // where every entry is
+  void add_device(int op, int line, int column) {
     if (static_cast<size_t>(op) >= device_.size()) device_.resize(static_cast<size_t>(op) + 1);
-    device_[static_cast<size_t>(op)] = position(at);
+    device_[static_cast<size_t>(op)] = {line, column};
   }
-  void add_task(const SourceLoc& at) { task_.push_back(position(at)); }  // the next task in queue order
+  void add_task(int line, int column) { task_.push_back({line, column}); }  // the next task in queue order
   // The entry's location, or an empty one (a plan built in code, an op or task the file does not
   // give).
   SourceLoc device(int op) const { return located(device_, static_cast<size_t>(op)); }
@@ -158,10 +159,6 @@ class PlanOrigin {
   struct Position {
     int line = 0, column = 0;  // line 0: none
   };
-  Position position(const SourceLoc& at) {
-    if (file_.empty()) file_ = at.file;
-    return {at.line, at.column};
-  }
   SourceLoc located(const std::vector<Position>& v, size_t k) const {
     if (k >= v.size() || v[k].line == 0) return {};
     return {file_, v[k].line, v[k].column};

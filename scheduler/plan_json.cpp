@@ -50,7 +50,7 @@ Via parse_via(const Json& y) {
 }
 
 int parse_device(const Json& y, const hw::Topology& topo) {
-  const int d = topo.find(y.str());
+  const int d = topo.find(y.view());
   if (d < 0) y.fail(fmt::format("no device '{}' in '{}'", y.str(), topo.name));
   return d;
 }
@@ -269,6 +269,7 @@ Plan parse_plan(const Json& doc, const models::Graph& original, const hw::Topolo
     doc.at("splits").fail(e.detail());
   }
   plan.device_of.assign(plan.splits.empty() ? original.nodes.size() : nodes.nodes.size(), -1);
+  plan.origin.set_file(doc.file());
   for (auto& [op, split] : plan.splits)
     for (size_t i = 0; i < split.slices.size(); ++i) plan.device_of[slices.at(op)[i]] = split.slices[i].device;
   for (auto& [name, dev] : doc.at("devices").entries()) {
@@ -276,11 +277,11 @@ Plan parse_plan(const Json& doc, const models::Graph& original, const hw::Topolo
     if (n < 0 || original.nodes[n].kind != models::NodeKind::Op)
       dev.fail(fmt::format("'{}' is not an op of graph '{}'", name, original.name));
     if (plan.splits.count(n)) dev.fail(fmt::format("'{}' is split: its slices' devices are under `splits`", name));
-    const int d = topo.find(dev.str());
+    const int d = topo.find(dev.view());
     if (d < 0 || !topo.devices[d].is_compute())
-      dev.fail(fmt::format("'{}' is not a compute device of '{}'", dev.str(), topo.name));
+      dev.fail(fmt::format("'{}' is not a compute device of '{}'", dev.view(), topo.name));
     plan.device_of[n] = d;
-    plan.origin.add_device(n, dev.loc());
+    plan.origin.add_device(n, dev.line(), dev.column());
   }
   if (doc.has("memory")) plan.buffer = parse_buffer(doc.at("memory"));
   if (doc.has("cpu_cores")) parse_cpu_cores(doc.at("cpu_cores"), plan, topo);
@@ -301,12 +302,14 @@ Plan parse_plan(const Json& doc, const models::Graph& original, const hw::Topolo
     PlanQueue pq{q.at("name").str(), {}};
     if (const std::string bad = check_queue(topo, pq.name); !bad.empty()) q.at("name").fail(bad);
     const QueueRole role = queue_role(topo, pq.name);
-    for (const Json& t : q.at("tasks").items()) {
-      const ParsedItem p = parse_item_name(t.str(), g, topo);
+    const std::vector<Json> tasks = q.at("tasks").items();
+    pq.items.reserve(tasks.size());
+    for (const Json& t : tasks) {
+      const ParsedItem p = parse_item_name(t.view(), g, topo);
       if (!p.error.empty()) t.fail(p.error);
       if (const std::string bad = check_item(plan, g, topo, pq.name, role, p.item); !bad.empty()) t.fail(bad);
       pq.items.push_back(p.item);
-      plan.origin.add_task(t.loc());
+      plan.origin.add_task(t.line(), t.column());
     }
     plan.queues.push_back(std::move(pq));
   }

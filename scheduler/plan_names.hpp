@@ -27,6 +27,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "hw/topology.hpp"
 #include "models/graph.hpp"
@@ -41,7 +42,7 @@ struct ParsedItem {
   PlanItem item;
   std::string error;
 };
-ParsedItem parse_item_name(const std::string& s, const models::Graph& g, const hw::Topology& topo);
+ParsedItem parse_item_name(std::string_view s, const models::Graph& g, const hw::Topology& topo);
 
 struct QueueRole {
   enum class Kind { Other, Compute, H2d, D2h, Core } kind = Kind::Other;

@@ -4,12 +4,16 @@
 // pointing at its value (`first`); an array's items are a chain too. Columns are counted
 // lazily and only forwards (positions are asked for in file order), so a file on one line of
 // 400 MB costs no more than one on many lines.
+//
+// The array is reserved once, for a bound on the values counted in one pass over the text: it
+// never grows by copying (a 40 MB graph has some 3M values, and fresh memory is the dearest
+// part of reading it), and what the bound over-counts is never touched. A value is 32 bytes: its
+// text is an offset and a length, into the file's text or into the decoded strings.
 #include "sim/core/json_doc.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <deque>
 #include <fmt/format.h>
 #include <unordered_map>
 
@@ -29,31 +33,54 @@ constexpr std::uint32_t kPairwiseKeys = 16;
 
 struct Value {
   Kind kind = Kind::Null;
+  bool decoded = false;  // the text is in Doc::decoded (a string with escapes), else in the file
   std::uint32_t line = 0, column = 0;
   std::uint32_t next = kNone;   // the next item of an array, or the next key of an object
   std::uint32_t first = kNone;  // an array's first item, an object's first key, a key's value
   std::uint32_t count = 0;      // items or members
-  std::string_view text;        // a scalar's text, a key's name
+  std::uint32_t offset = 0, length = 0;  // a scalar's text, a key's name
 };
+static_assert(sizeof(Value) == 32);
 
 }  // namespace
 
 struct Json::Doc {
   std::string file;
   std::string text;
-  std::deque<std::string> unescaped;  // strings with escapes, decoded (a deque: they never move)
+  std::string decoded;  // strings with escapes, decoded, one after another
   std::vector<Value> values;
+
+  std::string_view text_of(const Value& v) const {
+    return std::string_view(v.decoded ? decoded : text).substr(v.offset, v.length);
+  }
 };
 
 namespace {
+
+// At least as many values as `text` can hold: apart from the document's own value, each is a key
+// or a member's value (one ':' each) or an array's item (its '[' or a ',' before it).
+size_t value_bound(std::string_view text) {
+  size_t marks = 0, colons = 0;
+  for (const char c : text) {
+    colons += c == ':';
+    marks += (c == ',') | (c == '[');
+  }
+  return 1 + 2 * colons + marks;
+}
 
 class Parser {
  public:
   explicit Parser(Json::Doc& d) : d_(d), p_(d.text.data()), end_(p_ + d.text.size()), column_at_(p_) {}
 
+  // The text's size, checked: offsets into it are 32 bits.
+  static void check_size(const Json::Doc& d) {
+    if (d.text.size() >= kNone)
+      throw InputError(SourceLoc{d.file}, "a JSON file of 4 GiB or more (placesim reads files below that size)");
+  }
+
   void parse() {
     if (end_ - p_ >= 3 && std::string_view(p_, 3) == "\xEF\xBB\xBF") p_ += 3, column_at_ = p_;  // a BOM
-    d_.values.reserve(d_.text.size() / 16 + 1);
+    d_.values.reserve(value_bound(d_.text));
     value(0);
     skip_space();
     if (p_ != end_) fail(p_, "expected the end of the file after the document's value");
@@ -110,8 +137,7 @@ class Parser {
       case '[': return array(depth);
       case '"': {
         const std::uint32_t v = add(Kind::String, p_);
-        const std::string_view s = string();
-        d_.values[v].text = s;
+        string(v);
         return v;
       }
       case 't': return literal("true", Kind::Bool);
@@ -127,7 +153,7 @@ class Parser {
     if (static_cast<size_t>(end_ - p_) < word.size() || std::string_view(p_, word.size()) != word)
       fail(p_, fmt::format("expected a value, got {} (did you mean {}?)", got(p_), word));
     const std::uint32_t v = add(kind, p_);
-    d_.values[v].text = std::string_view(p_, word.size());
+    in_file(v, p_, word.size());
     p_ += word.size();
     return v;
   }
@@ -152,7 +178,7 @@ class Parser {
       if (!digits()) fail(p_, "expected a digit in the exponent, got " + got(p_));
     }
     const std::uint32_t v = add(Kind::Number, start);
-    d_.values[v].text = std::string_view(start, static_cast<size_t>(p_ - start));
+    in_file(v, start, static_cast<size_t>(p_ - start));
     return v;
   }
 
@@ -168,12 +194,19 @@ class Parser {
     return v;
   }
 
-  // At the opening quote; returns the string's text (in the file, or decoded when it has escapes).
-  std::string_view string() {
+  // Value `v`'s text is `size` bytes of the file from `at`.
+  void in_file(std::uint32_t v, const char* at, size_t size) {
+    d_.values[v].offset = static_cast<std::uint32_t>(at - d_.text.data());
+    d_.values[v].length = static_cast<std::uint32_t>(size);
+  }
+
+  // At the opening quote; value `v`'s text is the string's (in the file, or decoded when it has
+  // escapes).
+  void string(std::uint32_t v) {
     const char* open = p_++;
     const char* start = p_;
     while (p_ != end_ && *p_ != '"' && *p_ != '\\' && static_cast<unsigned char>(*p_) >= 0x20) ++p_;
-    if (p_ != end_ && *p_ == '"') return std::string_view(start, static_cast<size_t>(p_++ - start));
+    if (p_ != end_ && *p_ == '"') return in_file(v, start, static_cast<size_t>(p_++ - start));
     std::string out(start, p_);
     while (true) {
       if (p_ == end_) fail(open, "a string that is never closed (no '\"' after it)");
@@ -216,7 +249,12 @@ class Parser {
       }
     }
     ++p_;
-    return d_.unescaped.emplace_back(std::move(out));
+    if (d_.decoded.size() + out.size() >= kNone) fail(open, "more decoded string text than a document may hold");
+    Value& val = d_.values[v];
+    val.decoded = true;
+    val.offset = static_cast<std::uint32_t>(d_.decoded.size());
+    val.length = static_cast<std::uint32_t>(out.size());
+    d_.decoded += out;
   }
 
   static void append_utf8(std::string& out, std::uint32_t cp) {
@@ -266,8 +304,7 @@ class Parser {
       skip_space();
       if (p_ == end_ || *p_ != '"') fail(p_, "expected a key (a string in double quotes), got " + got(p_));
       const std::uint32_t key = add(Kind::Key, p_);
-      const std::string_view name = string();
-      d_.values[key].text = name;
+      string(key);
       skip_space();
       if (p_ == end_ || *p_ != ':') fail(p_, "expected ':' after a key, got " + got(p_));
       ++p_;
@@ -292,22 +329,23 @@ class Parser {
   // A key given twice would have one of its values silently ignored: an error at the second.
   void refuse_duplicate_keys(std::uint32_t o) {
     const std::vector<Value>& v = d_.values;
+    auto name = [&](std::uint32_t k) { return d_.text_of(v[k]); };
     auto twice = [&](std::uint32_t first, std::uint32_t second) {
       const Value& k = v[second];
       throw InputError(SourceLoc{d_.file, static_cast<int>(k.line), static_cast<int>(k.column)},
-                       fmt::format("key '{}' is given twice (first at line {}, column {}); give it once", k.text,
+                       fmt::format("key '{}' is given twice (first at line {}, column {}); give it once", name(second),
                                    v[first].line, v[first].column));
     };
     if (v[o].count <= kPairwiseKeys) {
       for (std::uint32_t k = v[o].first; k != kNone; k = v[k].next)
         for (std::uint32_t before = v[o].first; before != k; before = v[before].next)
-          if (v[before].text == v[k].text) twice(before, k);
+          if (name(before) == name(k)) twice(before, k);
       return;
     }
     std::unordered_map<std::string_view, std::uint32_t> seen;
     seen.reserve(v[o].count);
     for (std::uint32_t k = v[o].first; k != kNone; k = v[k].next)
-      if (auto [it, fresh] = seen.emplace(v[k].text, k); !fresh) twice(it->second, k);
+      if (auto [it, fresh] = seen.emplace(name(k), k); !fresh) twice(it->second, k);
   }
 
   Json::Doc& d_;
@@ -318,6 +356,7 @@ class Parser {
 };
 
 const Value& value_of(const std::shared_ptr<const Json::Doc>& d, std::uint32_t v) { return d->values[v]; }
+std::string_view text_of(const std::shared_ptr<const Json::Doc>& d, std::uint32_t v) { return d->text_of(d->values[v]); }
 
 }  // namespace
 
@@ -328,6 +367,7 @@ Json Json::load_string(std::string text, const std::string& name) {
   auto doc = std::make_shared<Doc>();
   doc->file = name;
   doc->text = std::move(text);
+  Parser::check_size(*doc);
   Parser(*doc).parse();
   return Json(std::move(doc), 0);
 }
@@ -343,6 +383,9 @@ SourceLoc Json::loc() const {
   return SourceLoc{doc_->file, static_cast<int>(v.line), static_cast<int>(v.column)};
 }
 
+int Json::line() const { return value_ == kAbsent ? 0 : static_cast<int>(value_of(doc_, value_).line); }
+int Json::column() const { return value_ == kAbsent ? 0 : static_cast<int>(value_of(doc_, value_).column); }
+
 void Json::fail(const std::string& what) const { throw InputError(loc(), what); }
 
 bool Json::defined() const { return value_ != kAbsent && value_of(doc_, value_).kind != Kind::Null; }
@@ -357,7 +400,7 @@ bool Json::is_scalar() const {
 std::uint32_t Json::find(std::string_view key) const {
   if (!is_map()) return kAbsent;
   for (std::uint32_t k = value_of(doc_, value_).first; k != kNone; k = value_of(doc_, k).next)
-    if (value_of(doc_, k).text == key) return value_of(doc_, k).first;
+    if (text_of(doc_, k) == key) return value_of(doc_, k).first;
   return kAbsent;
 }
 
@@ -377,7 +420,7 @@ template <class Keys>
 void Json::allow_keys_in(const Keys& allowed) const {
   if (!is_map()) fail("expected a map");
   for (std::uint32_t k = value_of(doc_, value_).first; k != kNone; k = value_of(doc_, k).next) {
-    const std::string_view name = value_of(doc_, k).text;
+    const std::string_view name = text_of(doc_, k);
     if (std::find(allowed.begin(), allowed.end(), name) == allowed.end())
       Json(doc_, k).fail(unknown_key_message(name, std::vector<std::string>(allowed.begin(), allowed.end())));
   }
@@ -391,7 +434,7 @@ std::vector<std::pair<std::string, Json>> Json::entries() const {
   std::vector<std::pair<std::string, Json>> out;
   out.reserve(value_of(doc_, value_).count);
   for (std::uint32_t k = value_of(doc_, value_).first; k != kNone; k = value_of(doc_, k).next)
-    out.emplace_back(std::string(value_of(doc_, k).text), Json(doc_, value_of(doc_, k).first));
+    out.emplace_back(std::string(text_of(doc_, k)), Json(doc_, value_of(doc_, k).first));
   return out;
 }
 
@@ -403,14 +446,16 @@ std::vector<Json> Json::items() const {
   return out;
 }
 
-std::string Json::str() const {
+std::string Json::str() const { return std::string(view()); }
+
+std::string_view Json::view() const {
   if (!is_scalar()) fail("expected a string");
-  return std::string(value_of(doc_, value_).text);
+  return text_of(doc_, value_);
 }
 
 double Json::number() const {
   if (!is_scalar()) fail("expected a number");
-  const std::string_view t = value_of(doc_, value_).text;
+  const std::string_view t = text_of(doc_, value_);
   double v = 0;
   const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
   if (ec != std::errc() || end != t.data() + t.size() || t.empty() || !std::isfinite(v))
@@ -420,7 +465,7 @@ double Json::number() const {
 
 std::int64_t Json::integer() const {
   if (!is_scalar()) fail("expected an integer");
-  const std::string_view t = value_of(doc_, value_).text;
+  const std::string_view t = text_of(doc_, value_);
   std::int64_t v = 0;
   const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
   if (ec != std::errc() || end != t.data() + t.size() || t.empty()) fail(fmt::format("expected an integer, got '{}'", t));
@@ -429,7 +474,7 @@ std::int64_t Json::integer() const {
 
 bool Json::boolean() const {
   if (!is_scalar()) fail("expected true or false");
-  const std::string_view t = value_of(doc_, value_).text;
+  const std::string_view t = text_of(doc_, value_);
   if (t != "true" && t != "false") fail(fmt::format("expected true or false, got '{}'", t));
   return t == "true";
 }

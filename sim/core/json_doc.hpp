@@ -7,7 +7,7 @@
 // that is not defined(), as in Yaml.
 //
 // The document is parsed once into a flat array of values (a 40 MB graph in well under a
-// second); the text of a string without escapes points into the file's text, kept alive by the
+// second); the text of a string without escapes is the file's own, kept alive by the
 // handles. Malformed JSON, a key given twice in one object (an error at the second, naming the
 // first) and bytes that are not UTF-8 are errors at their line and column; columns count
 // characters, as in Yaml.
@@ -36,6 +36,9 @@ class Json : public LocatedValue<Json> {
 
   const std::string& file() const;
   SourceLoc loc() const;
+  // loc()'s line and column (0 for an absent value), without copying the file's name.
+  int line() const;
+  int column() const;
   [[noreturn]] void fail(const std::string& what) const;
 
   bool defined() const;  // present and not null
@@ -55,6 +58,7 @@ class Json : public LocatedValue<Json> {
 
   // Scalars. Each fails with "expected ..." at this value's location.
   std::string str() const;
+  std::string_view view() const;  // str() without a copy: valid while a handle to the document lives
   double number() const;
   std::int64_t integer() const;
   bool boolean() const;
