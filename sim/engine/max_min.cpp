@@ -46,6 +46,10 @@ ConstraintId MaxMinSystem::add_constraint(double capacity) {
   cons_part_.push_back(0);
   cons_listed_.push_back(0);
   is_touched_.push_back(0);
+  cons_mod_.push_back(0);
+  cons_rec_.push_back(0);
+  rec_usage_.push_back(0);
+  cons_walked_.push_back(0);
   return static_cast<ConstraintId>(cons_.size() - 1);
 }
 
@@ -62,11 +66,16 @@ VariableId MaxMinSystem::add_variable(double bound) {
     var_part_.push_back(0);
     var_listed_.push_back(0);
     fixed_.push_back(0);
+    var_changed_.push_back(0);
+    var_mod_.push_back(0);
+    var_rec_.push_back(0);
+    fix_pos_.push_back(0);
   }
   Var& var = vars_[v];
   var.bound = bound;
   var.rate = 0;
   var.alive = true;
+  var_mod_[v] = solve_serial_ + 1;
   mark_var(v);
   return v;
 }
@@ -83,6 +92,7 @@ void MaxMinSystem::expand(VariableId v, ConstraintId c, double coefficient) {
   if (coefficient == 0) return;
   Var& var = vars_[v];
   mark_var(v);
+  var_mod_[v] = cons_mod_[c] = solve_serial_ + 1;
   slack_[c] = 0;  // its load grows: it will likely lose its slack, so fill through it at once
   for (Element& e : var.elems) {
     if (e.c == c) {
@@ -103,6 +113,7 @@ void MaxMinSystem::remove_variable(VariableId v) {
   for (const Element& e : var.elems) {
     std::vector<Entry>& entries = cons_[e.c].entries;
     entries.erase(entries.begin() + (&entry(e.c, v) - entries.data()));
+    cons_mod_[e.c] = solve_serial_ + 1;
     mark_cons(e.c);
   }
   var.elems.clear();
@@ -124,6 +135,7 @@ void MaxMinSystem::mark_var(VariableId v) { dirty_vars_.push_back(v); }
 void MaxMinSystem::mark_cons(ConstraintId c) { dirty_cons_.push_back(c); }
 
 void MaxMinSystem::solve_all() {
+  rec_.id = 0;  // the reference: every component filled from scratch
   for (VariableId v = 0; v < static_cast<VariableId>(vars_.size()); ++v) {
     if (vars_[v].alive) mark_var(v);
   }
@@ -327,7 +339,10 @@ void MaxMinSystem::update_ratio(ConstraintId c) {
   ratio_[c] = remaining_[c] / usage_[c];
 }
 
-void MaxMinSystem::set_rate(Var& var, double x) {
+void MaxMinSystem::set_rate(VariableId v, double x) {
+  Var& var = vars_[v];
+  if (x != var.rate) var_changed_[v] = solve_serial_;
+  touched_record_ = touched_record_ || var_rec_[v] == rec_.id;  // the record's rate may move
   if (x > var.rate) {
     for (const Element& e : var.elems) {
       if (slack_[e.c] && !grew_[e.c]) {
@@ -343,7 +358,10 @@ void MaxMinSystem::fix_variable(VariableId v, double value) {
   Var& var = vars_[v];
   const double x = std::min(value, var.bound);
   fixed_[v] = 1;
-  set_rate(var, x);
+  set_rate(v, x);
+  fix_pos_[v] = static_cast<std::uint32_t>(next_.fixed.size());
+  next_.fixed.push_back(v);
+  var_rec_[v] = next_.id;
   for (const Element& e : var.elems) {
     remaining_[e.c] -= e.a * x;
     usage_[e.c] -= e.a;
@@ -378,10 +396,11 @@ bool MaxMinSystem::solve_part(VariableId seed_var, ConstraintId seed_cons) {
   }
   // A filled constraint's R_c is what its variables leave of it (summed in fill order).
   for (ConstraintId c : part_cons_) slack_[c] = clamp_free && remaining_[c] >= cons_[c].capacity * kSlack;
-  // A part may take in one solved before in this solve (widened into it): each listed once.
+  // Only the variables whose rate changed; a part may take in one solved before in this solve
+  // (widened into it): each listed once.
   const std::size_t listed = solved_vars_.size();
   for (VariableId v : part_vars_) {
-    if (var_listed_[v] == solve_serial_) continue;
+    if (var_changed_[v] != solve_serial_ || var_listed_[v] == solve_serial_) continue;
     var_listed_[v] = solve_serial_;
     solved_vars_.push_back(v);
   }
@@ -396,34 +415,30 @@ bool MaxMinSystem::solve_part(VariableId seed_var, ConstraintId seed_cons) {
 }
 
 // Progressive filling of part_vars_ over part_cons_ (edge constraints have slack and take no
-// part). False when the level clamp acted: a popped R_c / U_c or bound fell below the level.
+// part), from where the replay of the last fill's record leaves it; recorded for the next.
+// False when the level clamp acted: a popped R_c / U_c or bound fell below the level.
 bool MaxMinSystem::fill_part() {
   for (VariableId v : part_vars_) fixed_[v] = 0;
-  heap_.clear();
-  for (ConstraintId c : part_cons_) {
-    const std::vector<Entry>& entries = cons_[c].entries;
-    double u = 0;
-    for (const Entry& en : entries) u += en.a;
-    remaining_[c] = cons_[c].capacity;
-    usage_[c] = u;
-    unfixed_[c] = static_cast<std::int32_t>(entries.size());
-    if (entries.empty()) continue;
-    update_ratio(c);
-    key_[c] = ratio_[c];
-    heap_.push_back(HeapEntry{key_[c], c});
-  }
-  for (auto pos = static_cast<std::ptrdiff_t>(heap_.size()) / 2 - 1; pos >= 0; --pos) heap_sift_down(static_cast<std::size_t>(pos));
   bounded_.clear();
   for (VariableId v : part_vars_) {
     const double b = vars_[v].bound;
     if (b < kInf) bounded_.emplace_back(b, v);
   }
   std::sort(bounded_.begin(), bounded_.end());
+  start_record();
+  double level = 0;
+  replay(level);
+  heap_.clear();
+  for (ConstraintId c : part_cons_) {
+    if (unfixed_[c] == 0) continue;
+    key_[c] = ratio_[c];
+    heap_.push_back(HeapEntry{key_[c], c});
+  }
+  for (auto pos = static_cast<std::ptrdiff_t>(heap_.size()) / 2 - 1; pos >= 0; --pos) heap_sift_down(static_cast<std::size_t>(pos));
 
   bool clamp_free = true;
-  double level = 0;
   std::size_t next_bounded = 0;
-  std::size_t left = part_vars_.size();  // variables not yet fixed
+  std::size_t left = part_vars_.size() - next_.fixed.size();  // variables not yet fixed
   // Once every variable is fixed, nothing is left to pop: the remaining entries are dropped.
   while (left > 0) {
     while (next_bounded < bounded_.size() && fixed_[bounded_[next_bounded].second]) ++next_bounded;
@@ -432,15 +447,19 @@ bool MaxMinSystem::fill_part() {
     const double by_bound = next_bounded < bounded_.size() ? bounded_[next_bounded].first : kInf;
     if (by_cons == kInf && by_bound == kInf) break;
 
+    ConstraintId popped = -1;
+    VariableId bounded = -1;
     if (by_bound <= by_cons) {
       clamp_free = clamp_free && !(by_bound < level);
       level = std::max(level, by_bound);
-      fix_variable(bounded_[next_bounded].second, level);
+      bounded = bounded_[next_bounded].second;
+      fix_variable(bounded, level);
       --left;
     } else {
       clamp_free = clamp_free && !(by_cons < level);
       level = std::max(level, by_cons);
-      for (const Entry& en : cons_[heap_.front().c].entries) {
+      popped = heap_.front().c;
+      for (const Entry& en : cons_[popped].entries) {
         if (!fixed_[en.v]) {
           fix_variable(en.v, level);
           --left;
@@ -449,20 +468,25 @@ bool MaxMinSystem::fill_part() {
     }
     for (ConstraintId c : touched_) {
       is_touched_[c] = 0;
-      if (unfixed_[c] == 0 || slack_[c]) continue;  // dropped when it surfaces; an edge
-      update_ratio(c);
-      if (ratio_[c] < key_[c]) {
-        key_[c] = ratio_[c];
-        heap_push(HeapEntry{key_[c], c});
+      if (slack_[c]) continue;  // an edge
+      if (unfixed_[c] > 0) {    // else dropped when it surfaces
+        update_ratio(c);
+        if (ratio_[c] < key_[c]) {
+          key_[c] = ratio_[c];
+          heap_push(HeapEntry{key_[c], c});
+        }
       }
+      next_.log.push_back(LogEntry{c, unfixed_[c], remaining_[c], usage_[c], ratio_[c]});
     }
     touched_.clear();
+    record_step(level, popped, bounded);
   }
 
   // Whatever is left touches no constraint without slack and has no bound.
   for (VariableId v : part_vars_) {
-    if (!fixed_[v]) set_rate(vars_[v], kInf);
+    if (!fixed_[v]) set_rate(v, kInf);
   }
+  finish_record(clamp_free);
   return clamp_free;
 }
 

@@ -43,6 +43,23 @@
 // slack now (none when its clamp acted, which keeps the whole component together next time).
 // A component without slack is one part, filled as solve_all() fills it.
 //
+// Replay. A fill records its steps (the constraint or bound each one fixed its variables by, and
+// its level), the variables in the order it fixed them, and after each step the state (R_c,
+// U_c, unfixed count, R_c / U_c) of every part constraint the step touched. The next fill, of the
+// part a change reaches, starts by replaying that record: as long as each recorded step is the
+// one the new fill would take, the new fill would fix the same variables at the same levels,
+// bit for bit, so the state after the step is the recorded one. A recorded step is the new
+// fill's when its constraint is in the new part and unchanged (the same variables, none added,
+// removed or expanded since), and every constraint whose state can differ from the record (one
+// that changed, or was not in the recorded part) has a current R_c / U_c strictly above the
+// step's level, as has every changed bounded variable's bound. Those few constraints are walked
+// step by step through the recorded fixes of their own variables, in fix order (the order the
+// fill subtracts in). At the first step that fails, the state is rebuilt from the record (the
+// last logged state of each constraint, or its recorded initial U_c) and the fill goes on as
+// usual. Stopping early is always exact; replaying is exact by the argument above. A variable
+// fixed in the replayed steps keeps its rate: it is neither touched nor listed as solved. Only
+// a clamp-free fill is recorded, and solve_all() drops the record (it is the reference).
+//
 // Cost of a fill: linear in the part's elements plus a heap operation per constraint that
 // saturates or runs out of variables. Each constraint keeps its variables sorted by id, so no
 // per-solve index is built. The heap is lazy: in exact arithmetic fixing variables never lowers
@@ -83,16 +100,19 @@ class MaxMinSystem {
   // when asked: ask before the system changes again).
   double load(ConstraintId c) const;
 
-  // What the last solve() / solve_all() recomputed: every variable and constraint whose rate
-  // or load may have changed. Variables component by component, each in ascending id (the order
-  // a solve of whole components would list them in); the components in the order of what
-  // changed in them since the solve before: first the variables added or expanded, then the
-  // constraints that lost a variable, each in the order of the changes. Constraints in no
-  // particular order.
+  // What the last solve() / solve_all() changed: every variable whose rate changed (and
+  // possibly some whose rate did not), and every constraint whose load may have changed.
+  // Variables component by component, each in ascending id (the order a solve of whole
+  // components would list them in); the components in the order of what changed in them since
+  // the solve before: first the variables added or expanded, then the constraints that lost a
+  // variable, each in the order of the changes. Constraints in no particular order.
   const std::vector<VariableId>& solved_variables() const { return solved_vars_; }
   const std::vector<ConstraintId>& solved_constraints() const { return solved_cons_; }
 
   std::size_t constraint_count() const { return cons_.size(); }
+  // Fill steps taken from records since construction (header comment, "Replay"): what the
+  // replay saved, for tests and benchmarks.
+  std::uint64_t replayed_steps() const { return replayed_steps_; }
 
  private:
   struct Element {
@@ -122,9 +142,16 @@ class MaxMinSystem {
   void collect_part(VariableId seed_var, ConstraintId seed_cons);
   void order_by_component();
   bool fill_part();
+  // Replay (header comment): the state of the part's constraints after the recorded steps the
+  // new fill would take too; the steps replayed, their variables marked fixed. `level` is the
+  // last replayed step's.
+  std::size_t replay(double& level);
+  void start_record();
+  void record_step(double key, ConstraintId c, VariableId bounded);
+  void finish_record(bool clamp_free);
   void fix_variable(VariableId v, double value);
-  // Sets var's rate; an increase lists its constraints with slack in grown_edges_.
-  void set_rate(Var& var, double x);
+  // Sets v's rate; an increase lists its constraints with slack in grown_edges_.
+  void set_rate(VariableId v, double x);
   void update_ratio(ConstraintId c);  // R_c / U_c into ratio_
   struct HeapEntry {
     double key;
@@ -186,6 +213,46 @@ class MaxMinSystem {
 
   std::vector<VariableId> solved_vars_;
   std::vector<ConstraintId> solved_cons_;
+  std::vector<std::uint64_t> var_changed_;  // == solve_serial_: its rate changed in this solve
+
+  // Replay (header comment). Changes between solves are stamped with the solve they come before.
+  struct Step {
+    double level;
+    ConstraintId c;             // the constraint that saturated, or -1: a variable's bound
+    VariableId bounded;         // when c == -1
+    std::uint32_t fixed_end;    // its variables: Record::fixed[previous step's fixed_end, fixed_end)
+    std::uint32_t log_end;      // its log entries: Record::log[previous step's log_end, log_end)
+  };
+  struct LogEntry {
+    ConstraintId c;
+    std::int32_t unfixed;
+    double remaining, usage, ratio;
+  };
+  struct Record {
+    std::uint64_t id = 0;    // 0: none
+    std::uint64_t made = 0;  // solve_serial_ of the fill
+    std::vector<Step> steps;
+    std::vector<VariableId> fixed;  // in fix order
+    std::vector<LogEntry> log;
+  };
+  Record rec_;   // the last fill's
+  Record next_;  // the current fill's, built as it goes
+  std::uint64_t rec_serial_ = 0;
+  bool touched_record_ = false;
+  std::uint64_t replayed_steps_ = 0;  // the current fill fixed a variable the record had fixed
+  std::vector<std::uint64_t> var_mod_, cons_mod_;  // the solve before which it last changed
+  std::vector<std::uint64_t> cons_rec_;            // the record whose part holds it
+  std::vector<double> rec_usage_;                  // its initial U_c in that record
+  std::vector<std::uint64_t> var_rec_;             // the record that fixed it
+  std::vector<std::uint32_t> fix_pos_;             // its place in that record's fixed
+  // Constraints whose state can differ from the record's, and their recorded fixes in fix order.
+  struct Walk {
+    ConstraintId c;
+    std::uint32_t begin, end;  // in walk_fixes_
+  };
+  std::vector<Walk> walks_;
+  std::vector<std::pair<std::uint32_t, Entry>> walk_fixes_;  // (fix position, entry)
+  std::vector<std::uint64_t> cons_walked_;  // == part_epoch_: in walks_
 };
 
 }  // namespace placesim::engine

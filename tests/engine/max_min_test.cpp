@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "sim/engine/max_min.hpp"
@@ -222,7 +223,24 @@ TEST(MaxMin, ALinkWithSlackSeparatesParts) {
   EXPECT_EQ(s.load(shared), 10.0);
   s.remove_variable(c);
   s.solve();
-  EXPECT_EQ(s.solved_variables(), (std::vector<VariableId>{a, b, d}));
+  // Everything linked through the full shared link is re-solved; a keeps its rate (its own link
+  // holds it to 1), so only b (1) and d ((10 - 1 - 1) / 0.5) are listed as changed.
+  EXPECT_EQ(s.solved_variables(), (std::vector<VariableId>{b, d}));
+  EXPECT_EQ(s.rate(a), 1.0);
+  EXPECT_EQ(s.rate(b), 1.0);
+  EXPECT_EQ(s.rate(d), 16.0);
+}
+
+// solved_variables() lists every variable whose rate changed: the executor reschedules those
+// alone. `before` holds the rates before the solve (absent: added by it).
+void expect_changes_listed(const MaxMinSystem& s, const std::map<VariableId, double>& before, const std::vector<VariableId>& live,
+                           const std::string& where) {
+  const std::vector<VariableId>& listed = s.solved_variables();
+  for (VariableId v : live) {
+    const auto it = before.find(v);
+    if (it != before.end() && it->second == s.rate(v)) continue;
+    EXPECT_NE(std::find(listed.begin(), listed.end(), v), listed.end()) << where << ": variable " << v << " changed rate, not listed";
+  }
 }
 
 // An independent, slow progressive filling: each step recomputes R_c and U_c from scratch.
@@ -314,7 +332,14 @@ TEST(MaxMin, IncrementalEqualsFullOnRandomFlowSets) {
         s.remove_variable(live[k].first);
         live.erase(live.begin() + static_cast<std::ptrdiff_t>(k));
       }
+      std::map<VariableId, double> before;
+      std::vector<VariableId> live_ids;
+      for (const auto& [v, f] : live) {
+        live_ids.push_back(v);
+        if (!add || v != live.back().first) before[v] = s.rate(v);
+      }
       s.solve();
+      expect_changes_listed(s, before, live_ids, "seed " + std::to_string(seed) + " step " + std::to_string(step));
       MaxMinSystem full = s;
       full.solve_all();
       std::vector<Flow> flows;
@@ -411,7 +436,12 @@ TEST(MaxMin, PartsEqualWholeComponentsOnSparseFlowSets) {
           live.erase(live.begin() + static_cast<std::ptrdiff_t>(k2));
         }
       }
+      std::map<VariableId, double> before;
+      for (VariableId v : live) {
+        if (std::find(added.begin(), added.end(), v) == added.end()) before[v] = s.rate(v);
+      }
       s.solve();
+      expect_changes_listed(s, before, live, "seed " + std::to_string(seed) + " step " + std::to_string(step));
       ASSERT_EQ(s.solved_variables(), component_order(links_of, added, emptied, s.solved_variables()))
           << "seed " << seed << " step " << step;
       MaxMinSystem full = s;
@@ -420,6 +450,57 @@ TEST(MaxMin, PartsEqualWholeComponentsOnSparseFlowSets) {
       for (int l = 0; l < nlinks; ++l) ASSERT_EQ(s.load(l), full.load(l)) << "seed " << seed << " step " << step;
     }
   }
+}
+
+// A two-level tree (hosts under leaves, uplinks oversubscribed), as in the flow benchmark: most
+// flows in flight are in one part, held by full uplinks, and one flow starts or ends per solve.
+// Each fill then replays much of the one before it (max_min.hpp, "Replay"): the rates and loads
+// must still equal a whole-component re-solve bit for bit, and every changed rate be listed.
+TEST(MaxMin, ReplayedFillsEqualWholeComponentsOnATree) {
+  std::uint64_t replayed = 0;
+  for (int seed = 0; seed < 12; ++seed) {
+    std::mt19937 rng(seed);
+    const int leaves = 4 + seed % 3, per_leaf = 6;
+    const int hosts = leaves * per_leaf;
+    MaxMinSystem s;
+    // host up, host down, leaf up, leaf down
+    for (int h = 0; h < 2 * hosts; ++h) s.add_constraint(seed % 2 == 0 ? 25.0 : std::uniform_real_distribution<double>(20, 30)(rng));
+    for (int l = 0; l < 2 * leaves; ++l) s.add_constraint(seed % 2 == 0 ? 50.0 : std::uniform_real_distribution<double>(40, 60)(rng));
+    std::vector<VariableId> live;
+    for (int step = 0; step < 400; ++step) {
+      const bool add = live.size() < 20 || (live.size() < 150 && std::uniform_int_distribution<int>(0, 2)(rng) != 0);
+      std::map<VariableId, double> before;
+      for (VariableId v : live) before[v] = s.rate(v);
+      if (add) {
+        const int src = std::uniform_int_distribution<int>(0, hosts - 1)(rng);
+        int dst = std::uniform_int_distribution<int>(0, hosts - 2)(rng);
+        dst += dst >= src;
+        const double bound = std::uniform_int_distribution<int>(0, 7)(rng) == 0 ? std::uniform_real_distribution<double>(0.05, 2)(rng) : kInf;
+        const VariableId v = s.add_variable(bound);
+        s.expand(v, src, 1);
+        if (src / per_leaf != dst / per_leaf) {
+          s.expand(v, 2 * hosts + src / per_leaf, 1);
+          s.expand(v, 2 * hosts + leaves + dst / per_leaf, 1);
+        }
+        s.expand(v, hosts + dst, 1);
+        live.push_back(v);
+      } else {
+        const std::size_t k = std::uniform_int_distribution<std::size_t>(0, live.size() - 1)(rng);
+        s.remove_variable(live[k]);
+        before.erase(live[k]);
+        live.erase(live.begin() + static_cast<std::ptrdiff_t>(k));
+      }
+      s.solve();
+      const std::string where = "seed " + std::to_string(seed) + " step " + std::to_string(step);
+      expect_changes_listed(s, before, live, where);
+      MaxMinSystem full = s;
+      full.solve_all();
+      for (VariableId v : live) ASSERT_EQ(s.rate(v), full.rate(v)) << where;
+      for (ConstraintId c = 0; c < static_cast<ConstraintId>(s.constraint_count()); ++c) ASSERT_EQ(s.load(c), full.load(c)) << where;
+    }
+    replayed += s.replayed_steps();
+  }
+  EXPECT_GT(replayed, 1000u) << "the fills replayed too little for this test to check the replay";
 }
 
 }  // namespace
