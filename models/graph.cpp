@@ -34,9 +34,7 @@ int Graph::find(std::string_view n) const {
   // Indexed by validate(), on this very vector (a copied graph scans until validated), and no
   // node added since.
   if (indexed_ == nodes.data() && by_name_.size() == nodes.size()) {
-    auto it = by_name_.find(n);
-    if (it == by_name_.end()) return -1;
-    if (nodes[it->second].name == n) return it->second;
+    return static_cast<int>(by_name_.find(n, [&](std::uint32_t i) -> std::string_view { return nodes[i].name; }));
   }
   for (size_t i = 0; i < nodes.size(); ++i)
     if (nodes[i].name == n) return static_cast<int>(i);
@@ -78,18 +76,17 @@ void check_node(const Node& n) {
 void Graph::validate_nodes() {
   by_name_.clear();
   indexed_ = nullptr;
-  StringMap<int> by_name;
-  by_name.reserve(nodes.size());
+  by_name_.reserve(nodes.size());
+  const auto name_of = [&](std::uint32_t i) -> std::string_view { return nodes[i].name; };
   for (int i = 0; i < static_cast<int>(nodes.size()); ++i) {
     const Node& node = nodes[i];
     if (node.name.empty()) throw InputError(node.loc, "node without a name");
-    auto [it, fresh] = by_name.emplace(node.name, i);
-    if (!fresh)
+    if (const std::int64_t first = by_name_.insert(node.name, static_cast<std::uint32_t>(i), name_of); first >= 0) {
       throw InputError(node.loc, fmt::format("duplicate node name '{}' (first defined at {})", node.name,
-                                             nodes[it->second].loc.str()));
+                                             nodes[first].loc.str()));
+    }
     check_node(node);
   }
-  by_name_ = std::move(by_name);
   indexed_ = nodes.data();
 }
 

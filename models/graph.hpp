@@ -16,7 +16,7 @@
 #include "models/dtype.hpp"
 #include "models/op_shape.hpp"
 #include "sim/core/error.hpp"
-#include "sim/core/string_map.hpp"
+#include "sim/core/name_index.hpp"
 
 namespace placesim::models {
 
@@ -76,7 +76,7 @@ class Graph {
  private:
   std::vector<std::vector<int>> in_, out_;
   std::vector<int> topo_;
-  StringMap<int> by_name_;                         // complete after validate_nodes(), else empty
+  NameIndex by_name_;                              // complete after validate_nodes(), else empty
   const Node* indexed_ = nullptr;                 // nodes.data() when by_name_ was built
 };
 

@@ -10,9 +10,9 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <unordered_map>
 
 #include "models/op_shape_json.hpp"
+#include "sim/core/name_index.hpp"
 
 namespace placesim::models {
 
@@ -69,14 +69,13 @@ Node parse_node(const Json& y) {
   return n;
 }
 
-// Names are views of the file's text (`doc` outlives the map): no string is made per edge.
-using NameIndex = std::unordered_map<std::string_view, int>;
-
-int node_index(const Json& y, const NameIndex& by_name) {
+// An edge's end, looked up by the name in the file's text: no string is made per edge.
+template <class NameOf>
+int node_index(const Json& y, const NameIndex& by_name, const NameOf& name_of) {
   const std::string_view name = y.view();
-  auto it = by_name.find(name);
-  if (it == by_name.end()) y.fail(fmt::format("edge to missing node '{}'", name));
-  return it->second;
+  const std::int64_t i = by_name.find(name, name_of);
+  if (i < 0) y.fail(fmt::format("edge to missing node '{}'", name));
+  return static_cast<int>(i);
 }
 
 }  // namespace
@@ -95,15 +94,14 @@ Graph parse_graph(const Json& doc) {
   }
 
   NameIndex by_name;
+  const auto name_of = [&](std::uint32_t i) -> std::string_view { return g.nodes[i].name; };
   const std::vector<Json> nodes = doc.at("nodes").items();
   by_name.reserve(nodes.size());
   g.nodes.reserve(nodes.size());
   for (const Json& item : nodes) {
     Node n = parse_node(item);
-    auto [it, fresh] = by_name.emplace(item.at("name").view(), static_cast<int>(g.nodes.size()));
-    if (!fresh)
-      item.at("name").fail("duplicate node name '" + n.name + "' (first defined at " +
-                           g.nodes[it->second].loc.str() + ")");
+    if (const std::int64_t first = by_name.insert(n.name, static_cast<std::uint32_t>(g.nodes.size()), name_of); first >= 0)
+      item.at("name").fail("duplicate node name '" + n.name + "' (first defined at " + g.nodes[first].loc.str() + ")");
     g.add_node(std::move(n));
   }
 
@@ -113,8 +111,8 @@ Graph parse_graph(const Json& doc) {
     item.allow_keys({"src", "dst", "bytes", "time"});
     Edge e;
     e.loc = item.loc();
-    e.src = node_index(item.at("src"), by_name);
-    e.dst = node_index(item.at("dst"), by_name);
+    e.src = node_index(item.at("src"), by_name, name_of);
+    e.dst = node_index(item.at("dst"), by_name, name_of);
     e.bytes = item.has("bytes") ? item.at("bytes").bytes() : default_edge_bytes(g.nodes[e.src]);
     if (item.has("time")) e.time_s = item.at("time").duration();
     g.edges.push_back(std::move(e));

@@ -29,8 +29,8 @@ void add_use(engine::UseList& uses, engine::ResourceId r, double amount) {
 }  // namespace
 
 void add_route_uses(engine::UseList& uses, const std::vector<engine::ResourceId>& link_resource,
-                    const hw::RouteCost& route, double bytes) {
-  for (const hw::Hop& h : route.hops) add_use(uses, link_resource[h.link] + (h.forward ? 0 : 1), bytes);
+                    const std::vector<hw::Hop>& hops, double bytes) {
+  for (const hw::Hop& h : hops) add_use(uses, link_resource[h.link] + (h.forward ? 0 : 1), bytes);
 }
 
 void Lowering::check_plan() const {
@@ -137,24 +137,44 @@ void Lowering::add_tasks() {
         compute[it.node] = id;
         fill_compute(t, it.node, role);
       } else {
-        if (!transfer.emplace(std::make_tuple(it.kind, it.node, it.device), id).second)
-          throw InputError(plan.origin.task(id), fmt::format("plan delivers '{}' twice", name));
+        transfers.push_back(Transfer{it.kind, it.node, it.device, id});
         fill_transfer(t, name, it, role);
       }
       tg.add_task(name, std::move(t));
       if (it.kind != PlanItem::Kind::Compute) add_traffic(id, it);
     }
   }
+  sort_transfers();
   for (int n : g.ops())
     if (compute[n] < 0)
       throw InputError(plan.origin.device(n),
                        fmt::format("plan never computes op '{}'", g.nodes[n].name));
 }
 
+void Lowering::sort_transfers() {
+  std::sort(transfers.begin(), transfers.end(), [](const Transfer& a, const Transfer& b) {
+    return std::tuple(a.key(), a.task) < std::tuple(b.key(), b.task);
+  });
+  // An item delivered twice: the error at its second place in the plan (of the first such).
+  const Transfer* twice = nullptr;
+  for (std::size_t i = 1; i < transfers.size(); ++i)
+    if (transfers[i].key() == transfers[i - 1].key() && (!twice || transfers[i].task < twice->task)) twice = &transfers[i];
+  if (twice)
+    throw InputError(plan.origin.task(twice->task),
+                     fmt::format("plan delivers '{}' twice", item_name({twice->kind, twice->node, twice->device}, g, topo)));
+}
+
+engine::TaskId Lowering::find_transfer(PlanItem::Kind kind, int node, int device) const {
+  const auto key = std::tuple(kind, node, device);
+  const auto it = std::lower_bound(transfers.begin(), transfers.end(), key, [](const Transfer& t, const auto& k) { return t.key() < k; });
+  return it != transfers.end() && it->key() == key ? it->task : -1;
+}
+
+// Only on a network that is not ideal (an ideal one has no routes to cost).
 void Lowering::add_route(engine::Task& t, int src, int dst, double bytes) const {
-  const hw::RouteCost route = hw::route_cost(topo, src, dst);
+  const hw::Route& route = topo.route(src, dst);
   t.latency = std::max(t.latency, ceil_ps(route.latency_s));
-  if (bytes > 0) add_route_uses(t.uses, link_resource, route, bytes);
+  if (bytes > 0) add_route_uses(t.uses, link_resource, route.hops, bytes);
 }
 
 int Lowering::memory_of(int device) const {
@@ -277,13 +297,13 @@ void Lowering::add_traffic(engine::TaskId id, const PlanItem& it) {
 }
 
 engine::TaskId Lowering::needed(PlanItem::Kind kind, int node, int device, int for_op) const {
-  auto it = transfer.find({kind, node, device});
-  if (it == transfer.end())
-    throw InputError(plan.origin.task(for_op >= 0 ? compute[for_op] : transfer.at({PlanItem::Kind::Forward, node, device})),
+  const engine::TaskId id = find_transfer(kind, node, device);
+  if (id < 0)
+    throw InputError(plan.origin.task(for_op >= 0 ? compute[for_op] : find_transfer(PlanItem::Kind::Forward, node, device)),
                      fmt::format("plan has no delivery '{}' needed by {}", item_name({kind, node, device}, g, topo),
                                  for_op >= 0 ? "op '" + g.nodes[for_op].name + "'"
                                              : "'" + item_name({PlanItem::Kind::Forward, node, device}, g, topo) + "'"));
-  return it->second;
+  return id;
 }
 
 // The task after which edge e's data is on its consumer's device, given the delivery that brings
@@ -330,16 +350,16 @@ void Lowering::add_dependencies() {
   for (auto [id, op] : syncs) tg.tasks[id].deps.push_back(compute[op]);
   for (auto [key, id] : launch) {
     if (key.second < 0) continue;
-    auto t = transfer.find({PlanItem::Kind::Deliver, key.first, key.second});
-    if (t == transfer.end())
+    const engine::TaskId t = find_transfer(PlanItem::Kind::Deliver, key.first, key.second);
+    if (t < 0)
       throw InputError(plan.origin.task(id), fmt::format("plan launches '{}' but never delivers it",
                                    item_name({PlanItem::Kind::Launch, key.first, key.second}, g, topo)));
-    tg.tasks[t->second].deps.push_back(id);
+    tg.tasks[t].deps.push_back(id);
   }
-  for (auto& [key, id] : transfer) {
-    const auto [kind, node, dev] = key;
+  for (const Transfer& tr : transfers) {
+    const auto [kind, node, dev, id] = tr;
     if (kind == PlanItem::Kind::Forward) tg.tasks[id].deps.push_back(needed(PlanItem::Kind::Stage, node, dev, -1));
-    if (kind == PlanItem::Kind::Stage && !transfer.count({PlanItem::Kind::Forward, node, dev}))
+    if (kind == PlanItem::Kind::Stage && find_transfer(PlanItem::Kind::Forward, node, dev) < 0)
       throw InputError(plan.origin.task(id),
                        fmt::format("plan stages '{}' but never forwards it", item_name({kind, node, dev}, g, topo)));
     if (g.nodes[node].kind == NodeKind::Op) tg.tasks[id].deps.push_back(compute[node]);

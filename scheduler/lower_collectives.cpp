@@ -23,7 +23,7 @@ RouteNetwork::RouteNetwork(const hw::Topology& topo, std::vector<engine::Resourc
 engine::UseList RouteNetwork::uses(int src, int dst, double bytes) const {
   engine::UseList out;
   if (topo_.network_ideal) return out;
-  detail::add_route_uses(out, link_resource_, hw::route_cost(topo_, src, dst), bytes);
+  detail::add_route_uses(out, link_resource_, topo_.route(src, dst).hops, bytes);
   return out;
 }
 

@@ -38,13 +38,13 @@ std::vector<engine::TaskId> Lowering::users_on(int n, int dev) const {
     const int dst = g.edges[e].dst;
     if (g.nodes[dst].kind == NodeKind::Op && plan.device_of[dst] == dev) users.push_back(compute[dst]);
   }
-  // `transfer` is ordered by (kind, node, device): each kind's transfers of n are one range.
+  // `transfers` is ordered by (kind, node, device): each kind's transfers of n are one range.
   if (g.nodes[n].kind == NodeKind::Op && plan.device_of[n] == dev)
     for (Kind kind : {Kind::Compute, Kind::Deliver, Kind::Stage, Kind::Forward})
-      for (auto it = transfer.lower_bound({kind, n, -1}); it != transfer.end() && std::get<0>(it->first) == kind &&
-                                                           std::get<1>(it->first) == n;
-           ++it)
-        users.push_back(it->second);
+      for (auto it = std::lower_bound(transfers.begin(), transfers.end(), std::tuple(kind, n, -1),
+                                      [](const Transfer& t, const auto& k) { return t.key() < k; });
+           it != transfers.end() && it->kind == kind && it->node == n; ++it)
+        users.push_back(it->task);
   std::sort(users.begin(), users.end());
   users.erase(std::unique(users.begin(), users.end()), users.end());
   return users;
@@ -78,14 +78,14 @@ void Lowering::add_memory() {
   // Copied parameters (and each part of a parallel transmission) from arrival to the end, or
   // until their last reader there has ended when the plan evicts them; the staged part also on
   // the neighbour, from its arrival there until it has been forwarded.
-  for (auto& [key, id] : transfer) {
-    const auto [kind, n, dev] = key;
+  for (const Transfer& tr : transfers) {
+    const auto [kind, n, dev, id] = tr;
     const PlanItem it{kind, n, dev};
     const std::string name(out.graph.name(id));  // the transfer's task is named for its item
     if (g.nodes[n].kind == NodeKind::Param) {
       const double bytes = g.nodes[n].param_bytes * share(it);
       if (kind == Kind::Stage)
-        add(name, pool_of(plan.delivery(n, dev).neighbour), bytes, id, true, {transfer.at({Kind::Forward, n, dev})});
+        add(name, pool_of(plan.delivery(n, dev).neighbour), bytes, id, true, {find_transfer(Kind::Forward, n, dev)});
       else
         add(name, pool_of(dev), bytes, id, true, plan.delivery(n, dev).evict ? users_on(n, dev) : std::vector<engine::TaskId>{});
     } else {

@@ -13,11 +13,21 @@
 
 namespace placesim::scheduler::detail {
 
-// Adds `bytes` of every link direction `route` crosses to `uses`, merging with a use of the same
+// Adds `bytes` of every link direction `hops` cross to `uses`, merging with a use of the same
 // resource already there; link_resource: per link, the resource of its a->b direction (b->a is
 // the next id). Transfers, Dha reads and collectives all use a route this way.
 void add_route_uses(engine::UseList& uses, const std::vector<engine::ResourceId>& link_resource,
-                    const hw::RouteCost& route, double bytes);
+                    const std::vector<hw::Hop>& hops, double bytes);
+
+// The plan's deliveries (every item but computes, launches and syncs) and their tasks, sorted by
+// (kind, node, device): a lookup is a binary search in one array, and a node's deliveries of one
+// kind are one range (100k-op plans make some 200k of them).
+struct Transfer {
+  PlanItem::Kind kind;
+  int node, device;
+  engine::TaskId task;
+  auto key() const { return std::tuple(kind, node, device); }
+};
 
 struct Lowering {
   const Problem& p;
@@ -31,7 +41,7 @@ struct Lowering {
   std::map<std::tuple<int, QueueRole::Kind, int>, engine::ResourceId> engine_resource;  // (gpu, kind, k)
   std::vector<engine::PoolId> device_pool;          // per device, -1 when untracked
   std::vector<engine::TaskId> compute;              // per node
-  std::map<std::tuple<PlanItem::Kind, int, int>, engine::TaskId> transfer;  // (kind, node, device)
+  std::vector<Transfer> transfers;  // sorted by key() once add_tasks is done
   std::map<std::pair<int, int>, engine::TaskId> launch;  // (node, device: -1 for an op's kernel)
   std::vector<std::pair<engine::TaskId, int>> syncs;     // (task, the op it waits for)
 
@@ -57,6 +67,8 @@ struct Lowering {
   void add_traffic(engine::TaskId id, const PlanItem& it);  // of the delivery task `id`
   void add_route(engine::Task& t, int src, int dst, double bytes) const;  // latency and link uses src -> dst
   engine::TaskId needed(PlanItem::Kind kind, int node, int device, int for_op) const;
+  engine::TaskId find_transfer(PlanItem::Kind kind, int node, int device) const;  // -1 when none
+  void sort_transfers();  // and refuses an item delivered twice
   engine::PoolId pool_of(int d) const;
   std::vector<engine::TaskId> users_on(int n, int dev) const;
   double share(const PlanItem& it) const;  // of a parameter's bytes that a transfer task moves

@@ -15,9 +15,9 @@
 #include <charconv>
 #include <cmath>
 #include <fmt/format.h>
-#include <unordered_map>
 
 #include "sim/core/file_io.hpp"
+#include "sim/core/name_index.hpp"
 #include "sim/core/utf8.hpp"
 
 namespace placesim {
@@ -342,10 +342,11 @@ class Parser {
           if (name(before) == name(k)) twice(before, k);
       return;
     }
-    std::unordered_map<std::string_view, std::uint32_t> seen;
+    // A plan's `devices` has a key per op (100k): a flat index of the keys' value ids.
+    NameIndex seen;
     seen.reserve(v[o].count);
     for (std::uint32_t k = v[o].first; k != kNone; k = v[k].next)
-      if (auto [it, fresh] = seen.emplace(name(k), k); !fresh) twice(it->second, k);
+      if (const std::int64_t first = seen.insert(name(k), k, name); first >= 0) twice(static_cast<std::uint32_t>(first), k);
   }
 
   Json::Doc& d_;
