@@ -116,7 +116,7 @@ void MaxMinSystem::remove_variable(VariableId v) {
     cons_mod_[e.c] = solve_serial_ + 1;
     mark_cons(e.c);
   }
-  var.elems.clear();
+  var.elems.erase(var.elems.begin(), var.elems.end());
   var.alive = false;
   var.rate = 0;
   free_vars_.push_back(v);
@@ -418,16 +418,20 @@ bool MaxMinSystem::solve_part(VariableId seed_var, ConstraintId seed_cons) {
 // part), from where the replay of the last fill's record leaves it; recorded for the next.
 // False when the level clamp acted: a popped R_c / U_c or bound fell below the level.
 bool MaxMinSystem::fill_part() {
-  for (VariableId v : part_vars_) fixed_[v] = 0;
+  // One pass over the variables: none fixed yet, the bounded ones, and the first place in the
+  // record of a variable it fixed that changed since (the replay stops before it).
   bounded_.clear();
+  std::uint32_t changed_at = static_cast<std::uint32_t>(rec_.fixed.size());
   for (VariableId v : part_vars_) {
+    fixed_[v] = 0;
     const double b = vars_[v].bound;
     if (b < kInf) bounded_.emplace_back(b, v);
+    if (var_rec_[v] == rec_.id && var_mod_[v] > rec_.made) changed_at = std::min(changed_at, fix_pos_[v]);
   }
   std::sort(bounded_.begin(), bounded_.end());
   start_record();
   double level = 0;
-  replay(level);
+  replay(level, changed_at);
   heap_.clear();
   for (ConstraintId c : part_cons_) {
     if (unfixed_[c] == 0) continue;

@@ -74,6 +74,8 @@
 #include <utility>
 #include <vector>
 
+#include "sim/engine/short_list.hpp"
+
 namespace placesim::engine {
 
 using ConstraintId = std::int32_t;
@@ -127,7 +129,9 @@ class MaxMinSystem {
     double bound = 0;
     double rate = 0;
     bool alive = false;
-    std::vector<Element> elems;  // in expand order
+    // In expand order; inline up to four (a flow's host and switch links both ways), so a fill
+    // reads a variable's constraints where it reads the variable.
+    ShortList<Element, 4> elems;
   };
   struct Cons {
     double capacity = 0;
@@ -143,9 +147,9 @@ class MaxMinSystem {
   void order_by_component();
   bool fill_part();
   // Replay (header comment): the state of the part's constraints after the recorded steps the
-  // new fill would take too; the steps replayed, their variables marked fixed. `level` is the
-  // last replayed step's.
-  std::size_t replay(double& level);
+  // new fill would take too, none at or past `changed_at` in the record's fix order; the steps
+  // replayed, their variables marked fixed. `level` is the last replayed step's.
+  std::size_t replay(double& level, std::uint32_t changed_at);
   void start_record();
   void record_step(double key, ConstraintId c, VariableId bounded);
   void finish_record(bool clamp_free);

@@ -34,7 +34,7 @@ void MaxMinSystem::finish_record(bool clamp_free) {
   for (ConstraintId c : part_cons_) cons_rec_[c] = rec_.id;
 }
 
-std::size_t MaxMinSystem::replay(double& level) {
+std::size_t MaxMinSystem::replay(double& level, std::uint32_t changed_at) {
   // Every part constraint's state before any step: its recorded initial U_c if it is in the
   // recorded part and unchanged since, else summed (and walked below).
   walks_.clear();
@@ -58,17 +58,14 @@ std::size_t MaxMinSystem::replay(double& level) {
   if (rec_.id == 0 || rec_.steps.empty() || walks_.size() * 2 > part_cons_.size()) return 0;
 
   // A bounded variable the record did not fix (or that changed since) may be fixed by its bound
-  // before a recorded step; a changed variable the record fixed ends the replay before its step.
+  // before a recorded step; a changed variable the record fixed ends the replay before its step
+  // (at changed_at in the record's fix order).
   double limit = std::numeric_limits<double>::infinity();
   for (const auto& [bound, v] : bounded_) {
     if (var_rec_[v] != rec_.id || var_mod_[v] > rec_.made) {
       limit = bound;  // bounded_ is ascending
       break;
     }
-  }
-  std::uint32_t changed_at = static_cast<std::uint32_t>(rec_.fixed.size());
-  for (VariableId v : part_vars_) {
-    if (var_rec_[v] == rec_.id && var_mod_[v] > rec_.made) changed_at = std::min(changed_at, fix_pos_[v]);
   }
   // Each walked constraint's variables the record fixed (and unchanged since), in fix order.
   for (Walk& w : walks_) {
