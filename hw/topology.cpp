@@ -18,6 +18,8 @@ const char* to_string(DeviceKind k) {
 }
 
 int Topology::find(std::string_view id) const {
+  if (indexed_ == devices.data() && indexed_count_ == devices.size() && !devices.empty())
+    return static_cast<int>(by_id_.find(id, [&](std::uint32_t i) -> std::string_view { return devices[i].id; }));
   for (size_t i = 0; i < devices.size(); ++i)
     if (devices[i].id == id) return static_cast<int>(i);
   return -1;
@@ -92,6 +94,12 @@ bool Topology::joins(const Route& r, int src, int dst) const {
 
 void Topology::finalize(const std::map<std::pair<int, int>, Route>& explicit_routes) {
   const size_t n = devices.size();
+  by_id_.clear();
+  by_id_.reserve(n);
+  for (size_t i = 0; i < n; ++i)
+    by_id_.insert(devices[i].id, static_cast<std::uint32_t>(i), [&](std::uint32_t k) -> std::string_view { return devices[k].id; });
+  indexed_ = devices.data();
+  indexed_count_ = n;
   if (network_ideal) {
     routes_.assign(n, std::vector<Route>(n));
     connected_.assign(n, std::vector<bool>(n, true));

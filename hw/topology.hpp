@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "sim/core/error.hpp"
+#include "sim/core/name_index.hpp"
 
 namespace placesim {
 class Yaml;
@@ -116,7 +117,9 @@ class Topology {
   std::vector<Device> devices;
   std::vector<Link> links;
 
-  int find(std::string_view id) const;                 // -1 when absent
+  // -1 when absent. By an index once finalize() has run on this very device list (a plan of
+  // 100k ops names a queue per delivery, each looked up by its device), else by a scan.
+  int find(std::string_view id) const;
   int index(const std::string& id, const SourceLoc& where = {}) const;  // InputError when absent
   std::vector<int> compute_devices() const;              // GPUs then CPUs, file order within each
   std::vector<int> gpus() const;
@@ -142,6 +145,9 @@ class Topology {
   std::vector<std::vector<Route>> routes_;
   std::vector<std::vector<bool>> connected_;
   std::vector<int> host_memory_;  // host_memory_for, per device
+  NameIndex by_id_;               // device ids, first of each, as of finalize()
+  const Device* indexed_ = nullptr;  // devices.data() when by_id_ was built
+  std::size_t indexed_count_ = 0;    // and devices.size()
 };
 
 }  // namespace placesim::hw
