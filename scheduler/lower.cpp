@@ -164,10 +164,14 @@ void Lowering::sort_transfers() {
                      fmt::format("plan delivers '{}' twice", item_name({twice->kind, twice->node, twice->device}, g, topo)));
 }
 
+std::vector<Transfer>::const_iterator Lowering::transfers_from(PlanItem::Kind kind, int node, int device) const {
+  return std::lower_bound(transfers.begin(), transfers.end(), std::tuple(kind, node, device),
+                          [](const Transfer& t, const auto& k) { return t.key() < k; });
+}
+
 engine::TaskId Lowering::find_transfer(PlanItem::Kind kind, int node, int device) const {
-  const auto key = std::tuple(kind, node, device);
-  const auto it = std::lower_bound(transfers.begin(), transfers.end(), key, [](const Transfer& t, const auto& k) { return t.key() < k; });
-  return it != transfers.end() && it->key() == key ? it->task : -1;
+  const auto it = transfers_from(kind, node, device);
+  return it != transfers.end() && it->key() == std::tuple(kind, node, device) ? it->task : -1;
 }
 
 // Only on a network that is not ideal (an ideal one has no routes to cost).

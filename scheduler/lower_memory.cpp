@@ -41,9 +41,7 @@ std::vector<engine::TaskId> Lowering::users_on(int n, int dev) const {
   // `transfers` is ordered by (kind, node, device): each kind's transfers of n are one range.
   if (g.nodes[n].kind == NodeKind::Op && plan.device_of[n] == dev)
     for (Kind kind : {Kind::Compute, Kind::Deliver, Kind::Stage, Kind::Forward})
-      for (auto it = std::lower_bound(transfers.begin(), transfers.end(), std::tuple(kind, n, -1),
-                                      [](const Transfer& t, const auto& k) { return t.key() < k; });
-           it != transfers.end() && it->kind == kind && it->node == n; ++it)
+      for (auto it = transfers_from(kind, n, -1); it != transfers.end() && it->kind == kind && it->node == n; ++it)
         users.push_back(it->task);
   std::sort(users.begin(), users.end());
   users.erase(std::unique(users.begin(), users.end()), users.end());

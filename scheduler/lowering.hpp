@@ -68,6 +68,8 @@ struct Lowering {
   void add_route(engine::Task& t, int src, int dst, double bytes) const;  // latency and link uses src -> dst
   engine::TaskId needed(PlanItem::Kind kind, int node, int device, int for_op) const;
   engine::TaskId find_transfer(PlanItem::Kind kind, int node, int device) const;  // -1 when none
+  // The first transfer whose key is not below (kind, node, device).
+  std::vector<Transfer>::const_iterator transfers_from(PlanItem::Kind kind, int node, int device) const;
   void sort_transfers();  // and refuses an item delivered twice
   engine::PoolId pool_of(int d) const;
   std::vector<engine::TaskId> users_on(int n, int dev) const;
