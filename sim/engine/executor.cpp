@@ -278,9 +278,15 @@ void Run::reschedule(TaskId t, Activity& a, double rate) {
   const TimePs dt = std::max<TimePs>(1, ceil_ps(std::max(0.0, a.remaining - kDoneTolerance) / rate));
   const TimePs end = add_ps(now_, dt);
   if (end == a.end) return;
-  if (a.end != kTimeNever) cal_.erase(static_cast<std::uint32_t>(t));
+  const auto id = static_cast<std::uint32_t>(t);
+  if (a.end != kTimeNever && end != kTimeNever) {
+    cal_.move(end, id);
+  } else if (a.end != kTimeNever) {
+    cal_.erase(id);
+  } else {
+    cal_.push(end, id);
+  }
   a.end = end;
-  if (end != kTimeNever) cal_.push(end, static_cast<std::uint32_t>(t));
 }
 
 // One re-solve per instant; only activities whose rate changed are touched.

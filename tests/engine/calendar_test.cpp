@@ -86,14 +86,21 @@ TEST(Calendar, MatchesSortedReferenceWithMovesAndRemovals) {
       push(now + static_cast<TimePs>(rng() % 4));  // many equal times
       if (i % 3 == 0) push(now + static_cast<TimePs>(rng() % 50));
       if (i % 2 == 0) (void)c.top_time();  // a cached minimum that a removal may take away
-      if (i % 5 == 0 && !ref.empty()) {    // move one: removed, then pushed again
+      if (i % 5 == 0 && !ref.empty()) {  // move one: removed then pushed again, or move()
         auto& r = ref[rng() % ref.size()];
         const std::uint32_t id = std::get<2>(r);
         ASSERT_TRUE(c.pending(id));
         ASSERT_EQ(c.time_of(id), std::get<0>(r));
-        c.erase(id);
-        r = {now + static_cast<TimePs>(rng() % 30), pushes++, id};
-        c.push(std::get<0>(r), id);
+        // Near its old time (likely the same bucket, moved in place) or anywhere ahead.
+        const TimePs t = i % 2 == 0 ? std::max(now, std::get<0>(r) + static_cast<TimePs>(rng() % 3) - 1)
+                                    : now + static_cast<TimePs>(rng() % 30);
+        r = {t, pushes++, id};
+        if (i % 3 == 0) {
+          c.erase(id);
+          c.push(t, id);
+        } else {
+          c.move(t, id);
+        }
       }
       if (i % 7 == 0 && !ref.empty()) {  // remove one
         const auto it = ref.begin() + static_cast<std::ptrdiff_t>(rng() % ref.size());
