@@ -60,6 +60,10 @@
 // fixed in the replayed steps keeps its rate: it is neither touched nor listed as solved. Only
 // a clamp-free fill is recorded, and solve_all() drops the record (it is the reference).
 //
+// Lone parts. A part of one variable that alone uses each of its constraints (or of a
+// constraint no variable uses) is solved in closed form, with the fill's arithmetic: x_v =
+// min(B_v, min_c C_c / a_vc), slack where C_c - a_vc x_v leaves it (max_min.cpp, solve_lone).
+//
 // Cost of a fill: linear in the part's elements plus a heap operation per constraint that
 // saturates or runs out of variables. Each constraint keeps its variables sorted by id, so no
 // per-solve index is built. The heap is lazy: in exact arithmetic fixing variables never lowers
@@ -143,6 +147,7 @@ class MaxMinSystem {
   Entry& entry(ConstraintId c, VariableId v);
   void collect_component(VariableId seed_var, ConstraintId seed_cons);
   bool solve_part(VariableId seed_var, ConstraintId seed_cons);
+  bool solve_lone(VariableId seed_var, ConstraintId seed_cons);
   void collect_part(VariableId seed_var, ConstraintId seed_cons);
   void order_by_component();
   bool fill_part();
