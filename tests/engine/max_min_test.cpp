@@ -503,5 +503,41 @@ TEST(MaxMin, ReplayedFillsEqualWholeComponentsOnATree) {
   EXPECT_GT(replayed, 1000u) << "the fills replayed too little for this test to check the replay";
 }
 
+// A variable alone on each of its constraints is solved in closed form (max_min.hpp, "Lone
+// parts"): its rate must be the fill's bit for bit. The same variable is filled for real once a
+// second variable shares a constraint on which it is not the bottleneck (a huge capacity): the
+// first step still fixes it at the same level, by the same constraint or its bound. Awkward
+// coefficients make the quotients round (3 / 0.9, 1.7 / (1/3) and 11 / 0.45 differ from the
+// dividend times the rounded reciprocal).
+TEST(MaxMin, LonePartsEqualTheirFill) {
+  struct Case {
+    double cap1, a1, cap2, a2, bound;
+  };
+  const Case cases[] = {
+      {3, 0.9, 11, 0.45, kInf},             // the first constraint
+      {11, 0.45, 1.7, 1.0 / 3.0, kInf},     // the second
+      {3, 0.9, 1.7, 1.0 / 3.0, 2.5},        // the bound, below both
+      {3, 0.9, 11, 0.45, 3 / 0.9},          // the bound equal to the smaller quotient (a tie)
+      {5e9, 1.0, 2.5e10, 1.0, kInf},        // link figures: bytes/s and coefficient 1
+  };
+  for (const Case& k : cases) {
+    double rates[2];
+    for (int shared = 0; shared < 2; ++shared) {
+      MaxMinSystem s;
+      const ConstraintId c1 = s.add_constraint(k.cap1), c2 = s.add_constraint(k.cap2), big = s.add_constraint(1e300);
+      const VariableId v = s.add_variable(k.bound);
+      s.expand(v, c1, k.a1);
+      s.expand(v, c2, k.a2);
+      s.expand(v, big, 1);
+      if (shared) s.expand(s.add_variable(kInf), big, 1);
+      s.solve();
+      rates[shared] = s.rate(v);
+      EXPECT_EQ(s.load(c1), k.a1 * rates[shared]);
+    }
+    EXPECT_EQ(rates[0], rates[1]) << "caps " << k.cap1 << ", " << k.cap2 << ", bound " << k.bound;
+    EXPECT_EQ(rates[0], std::min({k.bound, k.cap1 / k.a1, k.cap2 / k.a2}));
+  }
+}
+
 }  // namespace
 }  // namespace placesim::engine
