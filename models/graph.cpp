@@ -12,6 +12,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "sim/core/error.hpp"
 #include "sim/core/time.hpp"
 
 namespace placesim::models {
@@ -19,6 +20,16 @@ namespace placesim::models {
 int Graph::add_node(Node n) {
   nodes.push_back(std::move(n));
   return static_cast<int>(nodes.size()) - 1;
+}
+
+int Graph::add_named_node(Node n) {
+  PLACESIM_ASSERT(by_name_.size() == nodes.size(), "add_named_node on a graph with nodes added otherwise");
+  const std::int64_t first = by_name_.insert(n.name, static_cast<std::uint32_t>(nodes.size()),
+                                             [&](std::uint32_t i) -> std::string_view { return nodes[i].name; });
+  if (first >= 0) return static_cast<int>(first);
+  nodes.push_back(std::move(n));
+  indexed_ = nodes.data();
+  return -1;
 }
 
 int Graph::add_edge(int src, int dst, double bytes) {
@@ -39,6 +50,11 @@ int Graph::find(std::string_view n) const {
   for (size_t i = 0; i < nodes.size(); ++i)
     if (nodes[i].name == n) return static_cast<int>(i);
   return -1;
+}
+
+int Graph::find(std::string_view n, int hint) const {
+  if (hint >= 0 && hint < static_cast<int>(nodes.size()) && nodes[hint].name == n) return hint;
+  return find(n);
 }
 
 namespace {
@@ -74,13 +90,21 @@ void check_node(const Node& n) {
 }  // namespace
 
 void Graph::validate_nodes() {
-  by_name_.clear();
-  indexed_ = nullptr;
-  by_name_.reserve(nodes.size());
+  // Indexed already: every name went in once, none a duplicate (names are not changed in place).
+  const bool indexed = indexed_ == nodes.data() && by_name_.size() == nodes.size();
+  if (!indexed) {
+    by_name_.clear();
+    indexed_ = nullptr;
+    by_name_.reserve(nodes.size());
+  }
   const auto name_of = [&](std::uint32_t i) -> std::string_view { return nodes[i].name; };
   for (int i = 0; i < static_cast<int>(nodes.size()); ++i) {
     const Node& node = nodes[i];
     if (node.name.empty()) throw InputError(node.loc, "node without a name");
+    if (indexed) {
+      check_node(node);
+      continue;
+    }
     if (const std::int64_t first = by_name_.insert(node.name, static_cast<std::uint32_t>(i), name_of); first >= 0) {
       throw InputError(node.loc, fmt::format("duplicate node name '{}' (first defined at {})", node.name,
                                              nodes[first].loc.str()));

@@ -52,15 +52,24 @@ class Graph {
   std::vector<Edge> edges;
 
   int add_node(Node n);
+  // Adds n and indexes its name at once, for a reader that looks names up as it adds them (a
+  // graph file's edges), so validate() need not index them again; the graph must have been built
+  // this way from empty. When a node already has n's name, adds nothing and returns that node's
+  // index; else -1.
+  int add_named_node(Node n);
   int add_edge(int src, int dst, double bytes);
   // -1 when absent. By a hash index once validate_nodes() has passed, while the node vector is
   // the one it indexed (not a copy) and no node was added (a hit is checked against the node's
   // name); by a scan otherwise. Renaming a node of a validated graph in place is not supported
   // (nothing does: the plan and its checks key on names).
   int find(std::string_view name) const;
+  // find(name), comparing node `hint` first (any int): one compare for a reader that meets the
+  // names in node order (a plan's `devices`), a probe into the index otherwise.
+  int find(std::string_view name, int hint) const;
 
   // Throws InputError (at the offending node) for a node without a name, a duplicate name or a
-  // negative quantity; indexes the names for find(). For a graph whose edges are not final yet
+  // negative quantity; indexes the names for find() (unless they are indexed already: by
+  // add_named_node, or by a validation since which no node was added). For a graph whose edges are not final yet
   // (a plan's sliced nodes); validate() does it first.
   void validate_nodes();
   // validate_nodes(), then InputError (at the offending edge or node) for a dangling edge, a

@@ -12,7 +12,6 @@
 #include <nlohmann/json.hpp>
 
 #include "models/op_shape_json.hpp"
-#include "sim/core/name_index.hpp"
 
 namespace placesim::models {
 
@@ -70,12 +69,11 @@ Node parse_node(const Json& y) {
 }
 
 // An edge's end, looked up by the name in the file's text: no string is made per edge.
-template <class NameOf>
-int node_index(const Json& y, const NameIndex& by_name, const NameOf& name_of) {
+int node_index(const Json& y, const Graph& g) {
   const std::string_view name = y.view();
-  const std::int64_t i = by_name.find(name, name_of);
+  const int i = g.find(name);
   if (i < 0) y.fail(fmt::format("edge to missing node '{}'", name));
-  return static_cast<int>(i);
+  return i;
 }
 
 }  // namespace
@@ -93,16 +91,13 @@ Graph parse_graph(const Json& doc) {
     }
   }
 
-  NameIndex by_name;
-  const auto name_of = [&](std::uint32_t i) -> std::string_view { return g.nodes[i].name; };
   const std::vector<Json> nodes = doc.at("nodes").items();
-  by_name.reserve(nodes.size());
   g.nodes.reserve(nodes.size());
   for (const Json& item : nodes) {
     Node n = parse_node(item);
-    if (const std::int64_t first = by_name.insert(n.name, static_cast<std::uint32_t>(g.nodes.size()), name_of); first >= 0)
-      item.at("name").fail("duplicate node name '" + n.name + "' (first defined at " + g.nodes[first].loc.str() + ")");
-    g.add_node(std::move(n));
+    if (n.name.empty()) throw InputError(n.loc, "node without a name");  // as validate() says it
+    if (const int first = g.add_named_node(std::move(n)); first >= 0)
+      item.at("name").fail("duplicate node name '" + item.at("name").str() + "' (first defined at " + g.nodes[first].loc.str() + ")");
   }
 
   const std::vector<Json> edges = doc.has("edges") ? doc.at("edges").items() : std::vector<Json>{};
@@ -111,8 +106,8 @@ Graph parse_graph(const Json& doc) {
     item.allow_keys({"src", "dst", "bytes", "time"});
     Edge e;
     e.loc = item.loc();
-    e.src = node_index(item.at("src"), by_name, name_of);
-    e.dst = node_index(item.at("dst"), by_name, name_of);
+    e.src = node_index(item.at("src"), g);
+    e.dst = node_index(item.at("dst"), g);
     e.bytes = item.has("bytes") ? item.at("bytes").bytes() : default_edge_bytes(g.nodes[e.src]);
     if (item.has("time")) e.time_s = item.at("time").duration();
     g.edges.push_back(std::move(e));

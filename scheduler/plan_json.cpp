@@ -272,8 +272,10 @@ Plan parse_plan(const Json& doc, const models::Graph& original, const hw::Topolo
   plan.origin.set_file(doc.file());
   for (auto& [op, split] : plan.splits)
     for (size_t i = 0; i < split.slices.size(); ++i) plan.device_of[slices.at(op)[i]] = split.slices[i].device;
+  int next = 0;  // written in topological order, most often the nodes' order
   for (auto& [name, dev] : doc.at("devices").entries()) {
-    const int n = original.find(name);
+    const int n = original.find(name, next);
+    next = n + 1;
     if (n < 0 || original.nodes[n].kind != models::NodeKind::Op)
       dev.fail(fmt::format("'{}' is not an op of graph '{}'", name, original.name));
     if (plan.splits.count(n)) dev.fail(fmt::format("'{}' is split: its slices' devices are under `splits`", name));
