@@ -29,6 +29,7 @@ int Graph::add_named_node(Node n) {
   if (first >= 0) return static_cast<int>(first);
   nodes.push_back(std::move(n));
   indexed_ = nodes.data();
+  named_ = true;
   return -1;
 }
 
@@ -90,8 +91,10 @@ void check_node(const Node& n) {
 }  // namespace
 
 void Graph::validate_nodes() {
-  // Indexed already: every name went in once, none a duplicate (names are not changed in place).
-  const bool indexed = indexed_ == nodes.data() && by_name_.size() == nodes.size();
+  // Indexed by add_named_node, every name once, none a duplicate: kept for this validation only
+  // (a later one indexes again, whatever was done to the nodes in between).
+  const bool indexed = named_ && indexed_ == nodes.data() && by_name_.size() == nodes.size();
+  named_ = false;
   if (!indexed) {
     by_name_.clear();
     indexed_ = nullptr;

@@ -68,9 +68,9 @@ class Graph {
   int find(std::string_view name, int hint) const;
 
   // Throws InputError (at the offending node) for a node without a name, a duplicate name or a
-  // negative quantity; indexes the names for find() (unless they are indexed already: by
-  // add_named_node, or by a validation since which no node was added). For a graph whose edges are not final yet
-  // (a plan's sliced nodes); validate() does it first.
+  // negative quantity; indexes the names for find() (the first validation after add_named_node
+  // keeps its index). For a graph whose edges are not final yet (a plan's sliced nodes);
+  // validate() does it first.
   void validate_nodes();
   // validate_nodes(), then InputError (at the offending edge or node) for a dangling edge, a
   // negative quantity or a cycle (naming a node on it). Builds the adjacency lists.
@@ -87,6 +87,7 @@ class Graph {
   std::vector<int> topo_;
   NameIndex by_name_;                              // complete after validate_nodes(), else empty
   const Node* indexed_ = nullptr;                 // nodes.data() when by_name_ was built
+  bool named_ = false;                            // by_name_ built by add_named_node, not yet validated
 };
 
 }  // namespace placesim::models

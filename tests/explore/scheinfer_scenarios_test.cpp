@@ -58,7 +58,9 @@ void expect_scan(const si::Hardware& hw, const si::Block& b, double r_gg, std::m
     else if (t <= best * (1 + 1e-12)) ++ties;
   }
   EXPECT_LE(edge.t_fin, best * (1 + 1e-12)) << "edge " << edge.edge << " r_CG " << edge.r_cg << ", scan " << at;
-  if (ties == 0) EXPECT_LE(std::abs(edge.r_cg - at), step * (1 + 1e-9)) << edge.edge;
+  if (ties == 0) {
+    EXPECT_LE(std::abs(edge.r_cg - at), step * (1 + 1e-9)) << edge.edge;
+  }
 }
 
 TEST(ScheinferScenarios, EdgePointsMatchABruteForceScanOnEveryLayerOfEveryPoint) {
