@@ -377,11 +377,11 @@ void MaxMinSystem::fix_variable(VariableId v, double value) {
 // constraint that no variable uses, has a closed form. The fill's first step fixes the variable
 // at min(B_v, min_c C_c / a_vc) (each R_c = C_c and U_c = a_vc; a bound first on a tie, and a
 // tie between constraints gives the same value), leaving R_c = C_c - a_vc x_v, and its clamp
-// cannot act. It leaves the part, the rate and each R_c as collect_part and fill_part would. Every step of a
-// ring collective on thousands of ranks is thousands of these at one instant (each flow alone on
-// its link, started and ended by itself), where a search, a fill and a record each were a fifth
-// of the event loop. The record is left as it is, as a fill of another part leaves it: a record
-// is exact for whichever part replays it ("Replay"). Whether it applied.
+// cannot act. It leaves the part, the rate and each R_c as collect_part and fill_part would.
+// Every step of a ring collective on thousands of ranks is thousands of these at one instant
+// (each flow alone on its link, started and ended by itself), where a search, a fill and a
+// record each were a fifth of the event loop. The record is left as it is, as a fill of another
+// part leaves it: a record is exact for whichever part replays it ("Replay"). Whether it applied.
 bool MaxMinSystem::solve_lone(VariableId seed_var, ConstraintId seed_cons) {
   if (seed_var >= 0) {
     for (const Element& e : vars_[seed_var].elems) {
