@@ -12,39 +12,38 @@ namespace {
 
 struct Split {
   double value;
-  std::string unit;  // without surrounding spaces
+  std::string_view unit;  // without surrounding spaces, in the text given
 };
 
+bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+
+// Views into `text`, no copy: a graph file has several sizes per node, 100k nodes.
 Split split(std::string_view text, const char* what) {
-  std::string s(text);
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  s = s.substr(b, e - b);
+  std::string_view s = text;
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
   double v = 0;
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() || ptr == s.data())
     throw InputError(fmt::format("expected {} such as {}, got '{}'", what,
                                  std::string_view(what) == "a size" ? "'32GiB'" : "a number with a unit", text));
-  std::string unit(ptr, static_cast<const char*>(s.data() + s.size()));
-  size_t ub = 0;
-  while (ub < unit.size() && std::isspace(static_cast<unsigned char>(unit[ub]))) ++ub;
-  unit = unit.substr(ub);
+  std::string_view unit = s.substr(static_cast<std::size_t>(ptr - s.data()));
+  while (!unit.empty() && is_space(unit.front())) unit.remove_prefix(1);
   if (!std::isfinite(v)) throw InputError(fmt::format("expected a finite {}, got '{}'", what, text));
   return {v, unit};
 }
 
 // Returns the multiplier of a prefix at the start of `u` and removes it; 1 when none.
-double take_prefix(std::string& u, bool allow_binary) {
-  static const std::pair<const char*, double> kBinary[] = {
+double take_prefix(std::string_view& u, bool allow_binary) {
+  static const std::pair<std::string_view, double> kBinary[] = {
       {"Ki", 1024.0}, {"Mi", 1048576.0}, {"Gi", 1073741824.0}, {"Ti", 1099511627776.0}, {"Pi", 1125899906842624.0}};
-  static const std::pair<const char*, double> kDecimal[] = {
+  static const std::pair<std::string_view, double> kDecimal[] = {
       {"k", 1e3}, {"K", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}, {"P", 1e15}};
   if (allow_binary)
     for (auto& [p, m] : kBinary)
-      if (u.rfind(p, 0) == 0 && u.size() > 2) { u = u.substr(2); return m; }
+      if (u.starts_with(p) && u.size() > p.size()) { u.remove_prefix(p.size()); return m; }
   for (auto& [p, m] : kDecimal)
-    if (u.rfind(p, 0) == 0 && u.size() > 1) { u = u.substr(1); return m; }
+    if (u.starts_with(p) && u.size() > p.size()) { u.remove_prefix(p.size()); return m; }
   return 1.0;
 }
 
