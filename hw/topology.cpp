@@ -18,7 +18,7 @@ const char* to_string(DeviceKind k) {
 }
 
 int Topology::find(std::string_view id) const {
-  if (indexed_ == devices.data() && indexed_count_ == devices.size() && !devices.empty())
+  if (by_id_.bound_to(devices.data(), devices.size()))
     return static_cast<int>(by_id_.find(id, [&](std::uint32_t i) -> std::string_view { return devices[i].id; }));
   for (size_t i = 0; i < devices.size(); ++i)
     if (devices[i].id == id) return static_cast<int>(i);
@@ -98,8 +98,7 @@ void Topology::finalize(const std::map<std::pair<int, int>, Route>& explicit_rou
   by_id_.reserve(n);
   for (size_t i = 0; i < n; ++i)
     by_id_.insert(devices[i].id, static_cast<std::uint32_t>(i), [&](std::uint32_t k) -> std::string_view { return devices[k].id; });
-  indexed_ = devices.data();
-  indexed_count_ = n;
+  by_id_.bind(devices.data(), n);
   if (network_ideal) {
     routes_.assign(n, std::vector<Route>(n));
     connected_.assign(n, std::vector<bool>(n, true));

@@ -145,9 +145,7 @@ class Topology {
   std::vector<std::vector<Route>> routes_;
   std::vector<std::vector<bool>> connected_;
   std::vector<int> host_memory_;  // host_memory_for, per device
-  NameIndex by_id_;               // device ids, first of each, as of finalize()
-  const Device* indexed_ = nullptr;  // devices.data() when by_id_ was built
-  std::size_t indexed_count_ = 0;    // and devices.size()
+  NameIndex by_id_;               // device ids, first of each, bound to `devices` by finalize()
 };
 
 }  // namespace placesim::hw

@@ -23,12 +23,13 @@ int Graph::add_node(Node n) {
 }
 
 int Graph::add_named_node(Node n) {
-  PLACESIM_ASSERT(by_name_.size() == nodes.size(), "add_named_node on a graph with nodes added otherwise");
+  PLACESIM_ASSERT(by_name_.size() == nodes.size() && (nodes.empty() || by_name_.bound_to(nodes.data(), nodes.size())),
+                  "add_named_node on a graph with nodes added otherwise");
   const std::int64_t first = by_name_.insert(n.name, static_cast<std::uint32_t>(nodes.size()),
                                              [&](std::uint32_t i) -> std::string_view { return nodes[i].name; });
   if (first >= 0) return static_cast<int>(first);
   nodes.push_back(std::move(n));
-  indexed_ = nodes.data();
+  by_name_.bind(nodes.data(), nodes.size());
   named_ = true;
   return -1;
 }
@@ -45,7 +46,7 @@ int Graph::add_edge(int src, int dst, double bytes) {
 int Graph::find(std::string_view n) const {
   // Indexed by validate(), on this very vector (a copied graph scans until validated), and no
   // node added since.
-  if (indexed_ == nodes.data() && by_name_.size() == nodes.size()) {
+  if (by_name_.bound_to(nodes.data(), nodes.size())) {
     return static_cast<int>(by_name_.find(n, [&](std::uint32_t i) -> std::string_view { return nodes[i].name; }));
   }
   for (size_t i = 0; i < nodes.size(); ++i)
@@ -93,11 +94,10 @@ void check_node(const Node& n) {
 void Graph::validate_nodes() {
   // Indexed by add_named_node, every name once, none a duplicate: kept for this validation only
   // (a later one indexes again, whatever was done to the nodes in between).
-  const bool indexed = named_ && indexed_ == nodes.data() && by_name_.size() == nodes.size();
+  const bool indexed = named_ && by_name_.bound_to(nodes.data(), nodes.size());
   named_ = false;
   if (!indexed) {
     by_name_.clear();
-    indexed_ = nullptr;
     by_name_.reserve(nodes.size());
   }
   const auto name_of = [&](std::uint32_t i) -> std::string_view { return nodes[i].name; };
@@ -114,7 +114,7 @@ void Graph::validate_nodes() {
     }
     check_node(node);
   }
-  indexed_ = nodes.data();
+  by_name_.bind(nodes.data(), nodes.size());
 }
 
 void Graph::validate() {

@@ -85,9 +85,8 @@ class Graph {
  private:
   std::vector<std::vector<int>> in_, out_;
   std::vector<int> topo_;
-  NameIndex by_name_;                              // complete after validate_nodes(), else empty
-  const Node* indexed_ = nullptr;                 // nodes.data() when by_name_ was built
-  bool named_ = false;                            // by_name_ built by add_named_node, not yet validated
+  NameIndex by_name_;  // bound to `nodes` by validate_nodes() or add_named_node
+  bool named_ = false;  // by_name_ built by add_named_node, not yet validated
 };
 
 }  // namespace placesim::models

@@ -24,7 +24,17 @@ class NameIndex {
   void clear() {
     slots_.clear();
     size_ = 0;
+    bound_ = nullptr;
+    bound_count_ = 0;
   }
+
+  // The owner's list the index was built over, and its length then: a lookup trusts the index
+  // only while the list is that very one (not a copy, no element added), and scans otherwise.
+  void bind(const void* list, std::size_t count) {
+    bound_ = list;
+    bound_count_ = count;
+  }
+  bool bound_to(const void* list, std::size_t count) const { return list != nullptr && list == bound_ && count == bound_count_; }
 
   // Adds `name` as index i (below 2^32 - 1); if it is there already, returns the index it has
   // (and adds nothing), else -1.
@@ -76,6 +86,8 @@ class NameIndex {
 
   std::vector<Slot> slots_;  // a power of two of them, or none
   std::size_t size_ = 0;
+  const void* bound_ = nullptr;  // bind()
+  std::size_t bound_count_ = 0;
 };
 
 }  // namespace placesim

@@ -74,8 +74,9 @@ TEST(OffloadPlacers, FiddlerNeverCopiesAnExpertWeight) {
   ASSERT_TRUE(r.plan) << r.message;
   for (const scheduler::PlanQueue& q : r.plan->queues)
     for (const scheduler::PlanItem& it : q.items)
-      if (it.kind == scheduler::PlanItem::Kind::Deliver)
+      if (it.kind == scheduler::PlanItem::Kind::Deliver) {
         EXPECT_EQ(p.graph->nodes[it.node].kind, models::NodeKind::Op) << "copies a weight";
+      }
   EXPECT_GT(r.choices.at("experts_on_gpu").get<int>(), 0);
   EXPECT_LT(r.choices.at("experts_on_gpu").get<int>(), r.choices.at("experts").get<int>());
   EXPECT_TRUE(scheduler::score_plan(p, *r.plan).fits());

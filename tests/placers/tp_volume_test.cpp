@@ -100,7 +100,9 @@ TEST(TpVolume, EveryNodeCountOfTheScenarioSendsTheModelledVolume) {
       if (std::string(placer) != "megatron-tp") {
         const int k = r.choices.at("k").get<int>();
         if (r.choices.contains("groups"))
-          for (const auto& g : r.choices.at("groups")) ASSERT_EQ(static_cast<int>(g.size()) * k, n) << placer << " " << n;
+          for (const auto& g : r.choices.at("groups")) {
+            ASSERT_EQ(static_cast<int>(g.size()) * k, n) << placer << " " << n;
+          }
         expected = eq1(k);
       }
       for (auto& [gpu, bytes] : sent(p, *r.plan).per_gpu)
