@@ -107,6 +107,12 @@ class Calendar {
     if (peek_valid_ && k < peek_) peek_ = k;
   }
 
+  // Asks the cache for id's pending event (if any), which a move() will soon read: a caller that
+  // moves thousands of events at one instant asks a few ahead, so that their misses overlap.
+  void prefetch(std::uint32_t id) const {
+    if (pending(id)) __builtin_prefetch(&buckets_[bucket_[id]][index_[id]]);
+  }
+
   // Removes id's pending event (pending(id)).
   void erase(std::uint32_t id) {
     std::vector<Key>& v = buckets_[bucket_[id]];

@@ -78,7 +78,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/engine/short_list.hpp"
+#include "sim/engine/element_list.hpp"
 
 namespace placesim::engine {
 
@@ -121,22 +121,18 @@ class MaxMinSystem {
   std::uint64_t replayed_steps() const { return replayed_steps_; }
 
  private:
-  struct Element {
-    ConstraintId c;
-    double a;
-  };
+  using Element = ElementList::Element;
   struct Entry {
     VariableId v;
     double a;
   };
-  struct Var {
-    double bound = 0;
-    double rate = 0;
-    bool alive = false;
-    // In expand order; inline up to four (a flow's host and switch links both ways), so a fill
-    // reads a variable's constraints where it reads the variable.
-    ShortList<Element, 4> elems;
+  // One cache line (element_list.hpp).
+  struct alignas(64) Var {
+    double bound = 0;  // > 0 while the variable is alive, 0 once removed
+    ElementList elems;  // in expand order
   };
+  static_assert(sizeof(Var) == 64);
+  bool alive(VariableId v) const { return vars_[v].bound > 0; }
   struct Cons {
     double capacity = 0;
     std::vector<Entry> entries;  // ascending variable id: the order sums are taken in
@@ -177,6 +173,9 @@ class MaxMinSystem {
   void heap_settle();
 
   std::vector<Var> vars_;
+  // Per variable, apart from its record: a load sums the rates of a constraint's variables,
+  // 8 bytes each here rather than a line of a record each (the edge checks of a part's fill).
+  std::vector<double> rates_;
   std::vector<Cons> cons_;
   std::vector<VariableId> free_vars_;
 

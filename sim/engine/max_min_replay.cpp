@@ -115,7 +115,7 @@ std::size_t MaxMinSystem::replay(double& level, std::uint32_t changed_at) {
       const std::uint32_t from = w.begin;
       for (; w.begin < w.end && walk_fixes_[w.begin].first < st.fixed_end; ++w.begin) {
         const Entry& en = walk_fixes_[w.begin].second;
-        remaining_[w.c] -= en.a * vars_[en.v].rate;
+        remaining_[w.c] -= en.a * rates_[en.v];
         usage_[w.c] -= en.a;
         --unfixed_[w.c];
       }

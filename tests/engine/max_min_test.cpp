@@ -137,6 +137,38 @@ TEST(MaxMin, RepeatedExpandAddsCoefficients) {
   EXPECT_DOUBLE_EQ(s.rate(a), 2.0);
 }
 
+TEST(MaxMin, ALongRouteKeepsEveryElement) {
+  // F0 crosses L0..L6 (capacity i + 1), twice over L6 (coefficient 2): more elements than a
+  // variable keeps inline, so they move to the heap and are copied as the variables grow.
+  // g_i crosses only L_i. U = 2 on each link but L6 (3): t(L0) = 1/2 is the smallest, so
+  // F0 = g_0 = 1/2; then g_i = (i + 1) - 1/2 alone on L_i, and g_6 = 7 - 2 * 1/2 = 6.
+  MaxMinSystem s;
+  ConstraintId l[7];
+  for (int i = 0; i < 7; ++i) l[i] = s.add_constraint(i + 1);
+  const VariableId f0 = s.add_variable(kInf);
+  for (int i = 0; i < 7; ++i) s.expand(f0, l[i], 1);
+  s.expand(f0, l[6], 1);
+  VariableId g[7];
+  for (int i = 0; i < 7; ++i) {
+    g[i] = s.add_variable(kInf);
+    s.expand(g[i], l[i], 1);
+  }
+  s.solve();
+  EXPECT_DOUBLE_EQ(s.rate(f0), 0.5);
+  for (int i = 0; i < 6; ++i) EXPECT_DOUBLE_EQ(s.rate(g[i]), i + 0.5) << i;
+  EXPECT_DOUBLE_EQ(s.rate(g[6]), 6.0);
+  EXPECT_DOUBLE_EQ(s.load(l[6]), 7.0);
+  // F0 gone, its id reused for a flow on L0 alone: g_0 and it share L0, the others fill theirs.
+  s.remove_variable(f0);
+  const VariableId h = s.add_variable(kInf);
+  EXPECT_EQ(h, f0);
+  s.expand(h, l[0], 1);
+  s.solve();
+  EXPECT_DOUBLE_EQ(s.rate(h), 0.5);
+  EXPECT_DOUBLE_EQ(s.rate(g[0]), 0.5);
+  for (int i = 1; i < 7; ++i) EXPECT_DOUBLE_EQ(s.rate(g[i]), i + 1.0) << i;
+}
+
 TEST(MaxMin, BoundsCapAndReleaseTheRest) {
   // Link 1, A bounded at 0.1: 0.1 < 1/3, so A = 0.1; then R = 0.9, U = 2 -> B = C = 0.45.
   MaxMinSystem s;

@@ -1,0 +1,114 @@
+// A solver variable's elements (constraint, coefficient), kept inside the variable's record while
+// there are at most four (a flow's host and switch links both ways), on the heap beyond: the
+// constraint ids and the coefficients in two arrays, so that four of them and the list's size
+// take 56 bytes, and with the variable's bound the record is one cache line
+// (max_min.hpp, MaxMinSystem::Var). A fill and a part search meet thousands of variables in an
+// order of their own (a constraint's), each at a cache miss; one line each instead of two
+// (ShortList<Element, 4>: 16-byte pairs, 72 bytes) halves them.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <new>
+
+namespace placesim::engine {
+
+class ElementList {
+ public:
+  struct Element {
+    std::int32_t c;
+    double a;
+  };
+  class Iterator {
+   public:
+    Iterator(const ElementList* list, std::uint32_t k) : list_(list), k_(k) {}
+    Element operator*() const { return Element{list_->c(k_), list_->a(k_)}; }
+    Iterator& operator++() {
+      ++k_;
+      return *this;
+    }
+    bool operator!=(const Iterator& o) const { return k_ != o.k_; }
+
+   private:
+    const ElementList* list_;
+    std::uint32_t k_;
+  };
+
+  ElementList() {}
+  ElementList(const ElementList& o) { copy_from(o); }
+  ElementList& operator=(const ElementList& o) {
+    if (this != &o) {
+      release();
+      copy_from(o);
+    }
+    return *this;
+  }
+  ~ElementList() { release(); }
+
+  std::uint32_t size() const { return size_; }
+  std::int32_t c(std::uint32_t k) const { return on_heap() ? heap_.c[k] : in_.c[k]; }
+  double a(std::uint32_t k) const { return on_heap() ? heap_.a[k] : in_.a[k]; }
+  void set_a(std::uint32_t k, double a) { (on_heap() ? heap_.a : in_.a)[k] = a; }
+  Iterator begin() const { return Iterator(this, 0); }
+  Iterator end() const { return Iterator(this, size_); }
+
+  void push_back(Element e) {
+    if (size_ == cap_) grow(2 * cap_);
+    (on_heap() ? heap_.c : in_.c)[size_] = e.c;
+    (on_heap() ? heap_.a : in_.a)[size_] = e.a;
+    ++size_;
+  }
+  void clear() {
+    release();
+    size_ = 0;
+  }
+
+ private:
+  static constexpr std::uint32_t kInline = 4;
+  bool on_heap() const { return cap_ > kInline; }
+  // Room for `cap` elements, on the heap: one block, the coefficients first (aligned), then the ids.
+  void grow(std::uint32_t cap) {
+    void* block = std::malloc(cap * (sizeof(double) + sizeof(std::int32_t)));
+    if (block == nullptr) throw std::bad_alloc();
+    auto* a = static_cast<double*>(block);
+    auto* c = reinterpret_cast<std::int32_t*>(a + cap);
+    for (std::uint32_t k = 0; k < size_; ++k) {
+      c[k] = this->c(k);
+      a[k] = this->a(k);
+    }
+    release();
+    heap_.a = a;
+    heap_.c = c;
+    cap_ = cap;
+  }
+  void release() {
+    if (on_heap()) std::free(heap_.a);
+    cap_ = kInline;
+  }
+  void copy_from(const ElementList& o) {
+    size_ = 0;
+    cap_ = kInline;
+    if (o.size_ > kInline) grow(o.cap_);
+    for (std::uint32_t k = 0; k < o.size_; ++k) {
+      (on_heap() ? heap_.c : in_.c)[k] = o.c(k);
+      (on_heap() ? heap_.a : in_.a)[k] = o.a(k);
+    }
+    size_ = o.size_;
+  }
+
+  union {
+    struct {
+      double a[kInline];
+      std::int32_t c[kInline];
+    } in_;
+    struct {
+      double* a;
+      std::int32_t* c;
+    } heap_;
+  };
+  std::uint32_t size_ = 0;
+  std::uint32_t cap_ = kInline;  // above kInline: the elements are on the heap
+};
+
+}  // namespace placesim::engine
