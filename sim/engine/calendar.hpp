@@ -108,9 +108,16 @@ class Calendar {
   }
 
   // Asks the cache for id's pending event (if any), which a move() will soon read: a caller that
-  // moves thousands of events at one instant asks a few ahead, so that their misses overlap.
+  // moves thousands of events at one instant asks a few ahead, so that their misses overlap; and
+  // for where the event is (prefetch_index) a few further ahead, since prefetch() reads that.
   void prefetch(std::uint32_t id) const {
     if (pending(id)) __builtin_prefetch(&buckets_[bucket_[id]][index_[id]]);
+  }
+  void prefetch_index(std::uint32_t id) const {
+    if (id < bucket_.size()) {
+      __builtin_prefetch(&bucket_[id]);
+      __builtin_prefetch(&index_[id]);
+    }
   }
 
   // Removes id's pending event (pending(id)).

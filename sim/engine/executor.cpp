@@ -298,6 +298,7 @@ void Run::end_instant() {
   solver_.solve();
   const std::vector<VariableId>& solved = solver_.solved_variables();
   for (std::size_t k = 0; k < solved.size(); ++k) {
+    if (k + 2 * kAhead < solved.size()) cal_.prefetch_index(static_cast<std::uint32_t>(task_of_var_[solved[k + 2 * kAhead]]));
     if (k + kAhead < solved.size()) cal_.prefetch(static_cast<std::uint32_t>(task_of_var_[solved[k + kAhead]]));
     const VariableId v = solved[k];
     Activity& a = act_[v];
