@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "sim/core/error.hpp"
+#include "sim/core/prefetch.hpp"
 #include "sim/core/time.hpp"
 
 namespace placesim::engine {
@@ -110,19 +111,16 @@ class Calendar {
   // Asks the cache for id's pending event (if any; id below the ids reserved or used), which a
   // move() will soon read: a caller that moves thousands of events at one instant asks a few
   // ahead, so that their misses overlap; and for where the event is (prefetch_index) a few
-  // further ahead, since prefetch() reads that. Without a branch, the address as an integer (a
-  // prefetch never faults, whatever it is given), and that integer volatile: GCC 12 at -O2
-  // drops this prefetch otherwise (at -O3 it keeps it), which costs the 50k-flow tree a quarter
-  // of its time (docs/engine-scale.md).
+  // further ahead, since prefetch() reads that. Without a branch, and the address worked out as
+  // an integer (an id with no pending event points anywhere, which a prefetch allows).
   void prefetch(std::uint32_t id) const {
     const std::uint8_t b = bucket_[id];
-    const volatile std::uintptr_t at =
-        reinterpret_cast<std::uintptr_t>(buckets_[b == kNone ? 0 : b].data()) + std::uintptr_t{index_[id]} * sizeof(Key);
-    __builtin_prefetch(reinterpret_cast<const void*>(at));
+    placesim::prefetch(reinterpret_cast<std::uintptr_t>(buckets_[b == kNone ? 0 : b].data()) +
+                       std::uintptr_t{index_[id]} * sizeof(Key));
   }
   void prefetch_index(std::uint32_t id) const {
-    __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(bucket_.data()) + id));
-    __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(index_.data()) + std::uintptr_t{id} * sizeof(std::uint32_t)));
+    placesim::prefetch(reinterpret_cast<std::uintptr_t>(bucket_.data()) + id);
+    placesim::prefetch(reinterpret_cast<std::uintptr_t>(index_.data()) + std::uintptr_t{id} * sizeof(std::uint32_t));
   }
 
   // Removes id's pending event (pending(id)).

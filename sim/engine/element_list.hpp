@@ -7,7 +7,6 @@
 // (ShortList<Element, 4>: 16-byte pairs, 72 bytes) halves them.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <new>

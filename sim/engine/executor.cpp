@@ -37,6 +37,7 @@
 #include <string>
 
 #include "sim/core/error.hpp"
+#include "sim/core/prefetch.hpp"
 #include "sim/engine/calendar.hpp"
 #include "sim/engine/max_min.hpp"
 #include "sim/engine/memory_ledger.hpp"
@@ -48,10 +49,6 @@ namespace {
 // Progress (a task's whole work is 1) still undone that counts as done: absorbs the rounding of
 // rate and time arithmetic (a few ulps), far below a picosecond for any task under ~100 s.
 constexpr double kDoneTolerance = 1e-14;
-
-// The completion events of this many activities ahead are asked for before they are moved
-// (Calendar::prefetch): each is a cache miss when thousands of flows change rate at once.
-constexpr std::size_t kAhead = 8;
 
 enum class State : std::uint8_t { Waiting, Latency, Queued, Active, Done };
 
@@ -298,8 +295,11 @@ void Run::end_instant() {
   solver_.solve();
   const std::vector<VariableId>& solved = solver_.solved_variables();
   for (std::size_t k = 0; k < solved.size(); ++k) {
-    if (k + 2 * kAhead < solved.size()) cal_.prefetch_index(static_cast<std::uint32_t>(task_of_var_[solved[k + 2 * kAhead]]));
-    if (k + kAhead < solved.size()) cal_.prefetch(static_cast<std::uint32_t>(task_of_var_[solved[k + kAhead]]));
+    // The completion events ahead are asked for before they are moved (Calendar::prefetch): each
+    // is a cache miss when thousands of flows change rate at once.
+    constexpr std::size_t ahead = kPrefetchAhead;
+    if (k + 2 * ahead < solved.size()) cal_.prefetch_index(static_cast<std::uint32_t>(task_of_var_[solved[k + 2 * ahead]]));
+    if (k + ahead < solved.size()) cal_.prefetch(static_cast<std::uint32_t>(task_of_var_[solved[k + ahead]]));
     const VariableId v = solved[k];
     Activity& a = act_[v];
     const double x = progress_rate(solver_.rate(v), a.unit);

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "sim/core/error.hpp"
+#include "sim/core/prefetch.hpp"
 
 namespace placesim::engine {
 
@@ -16,12 +17,6 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // rounding of sums over even millions of variables (a few ulps each), so a fill that includes
 // it never saturates it (max_min.hpp, "Parts").
 constexpr double kSlack = 1e-9;
-
-// Loops that meet variables in an order of their own (a constraint's, a search's) ask for the
-// record of the one this many places ahead: each is a cache miss when thousands of flows are in
-// flight, and asked for ahead they overlap.
-constexpr std::size_t kAhead = 8;
-inline void prefetch(const void* p) { __builtin_prefetch(p); }
 
 // Collects the ids stamped `epoch` in ascending order into `out`, which holds them unordered:
 // by a sort, or by a scan of all ids when they are a large share of them (cheaper, same order).
@@ -263,7 +258,7 @@ void MaxMinSystem::collect_part(VariableId seed_var, ConstraintId seed_cons) {
   std::size_t vi = 0, ci = 0;
   while (vi < part_vars_.size() || ci < part_cons_.size()) {
     for (; vi < part_vars_.size(); ++vi) {
-      if (vi + kAhead < part_vars_.size()) prefetch(&vars_[part_vars_[vi + kAhead]]);
+      if (vi + kPrefetchAhead < part_vars_.size()) prefetch(&vars_[part_vars_[vi + kPrefetchAhead]]);
       for (const Element& e : vars_[part_vars_[vi]].elems) visit_cons(e.c);
     }
     for (; ci < part_cons_.size(); ++ci) {
@@ -514,7 +509,7 @@ bool MaxMinSystem::fill_part() {
       popped = heap_.front().c;
       const std::vector<Entry>& entries = cons_[popped].entries;
       for (std::size_t k = 0; k < entries.size(); ++k) {
-        if (k + kAhead < entries.size()) prefetch(&vars_[entries[k + kAhead].v]);
+        if (k + kPrefetchAhead < entries.size()) prefetch(&vars_[entries[k + kPrefetchAhead].v]);
         const Entry& en = entries[k];
         if (!fixed_[en.v]) {
           fix_variable(en.v, level);
