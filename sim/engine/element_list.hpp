@@ -7,6 +7,7 @@
 // (ShortList<Element, 4>: 16-byte pairs, 72 bytes) halves them.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <new>
@@ -46,16 +47,16 @@ class ElementList {
   ~ElementList() { release(); }
 
   std::uint32_t size() const { return size_; }
-  std::int32_t c(std::uint32_t k) const { return on_heap() ? heap_.c[k] : in_.c[k]; }
-  double a(std::uint32_t k) const { return on_heap() ? heap_.a[k] : in_.a[k]; }
-  void set_a(std::uint32_t k, double a) { (on_heap() ? heap_.a : in_.a)[k] = a; }
+  std::int32_t c(std::uint32_t k) const { return ids()[k]; }
+  double a(std::uint32_t k) const { return coefs()[k]; }
+  void set_a(std::uint32_t k, double a) { coefs()[k] = a; }
   Iterator begin() const { return Iterator(this, 0); }
   Iterator end() const { return Iterator(this, size_); }
 
   void push_back(Element e) {
     if (size_ == cap_) grow(2 * cap_);
-    (on_heap() ? heap_.c : in_.c)[size_] = e.c;
-    (on_heap() ? heap_.a : in_.a)[size_] = e.a;
+    ids()[size_] = e.c;
+    coefs()[size_] = e.a;
     ++size_;
   }
   void clear() {
@@ -66,16 +67,19 @@ class ElementList {
  private:
   static constexpr std::uint32_t kInline = 4;
   bool on_heap() const { return cap_ > kInline; }
+  // The two arrays, wherever they are now.
+  std::int32_t* ids() { return on_heap() ? heap_.c : in_.c; }
+  const std::int32_t* ids() const { return on_heap() ? heap_.c : in_.c; }
+  double* coefs() { return on_heap() ? heap_.a : in_.a; }
+  const double* coefs() const { return on_heap() ? heap_.a : in_.a; }
   // Room for `cap` elements, on the heap: one block, the coefficients first (aligned), then the ids.
   void grow(std::uint32_t cap) {
     void* block = std::malloc(cap * (sizeof(double) + sizeof(std::int32_t)));
     if (block == nullptr) throw std::bad_alloc();
     auto* a = static_cast<double*>(block);
     auto* c = reinterpret_cast<std::int32_t*>(a + cap);
-    for (std::uint32_t k = 0; k < size_; ++k) {
-      c[k] = this->c(k);
-      a[k] = this->a(k);
-    }
+    std::copy(ids(), ids() + size_, c);
+    std::copy(coefs(), coefs() + size_, a);
     release();
     heap_.a = a;
     heap_.c = c;
@@ -89,10 +93,8 @@ class ElementList {
     size_ = 0;
     cap_ = kInline;
     if (o.size_ > kInline) grow(o.cap_);
-    for (std::uint32_t k = 0; k < o.size_; ++k) {
-      (on_heap() ? heap_.c : in_.c)[k] = o.c(k);
-      (on_heap() ? heap_.a : in_.a)[k] = o.a(k);
-    }
+    std::copy(o.ids(), o.ids() + o.size_, ids());
+    std::copy(o.coefs(), o.coefs() + o.size_, coefs());
     size_ = o.size_;
   }
 
