@@ -59,6 +59,21 @@ int Graph::find(std::string_view n, int hint) const {
   return find(n);
 }
 
+void Graph::Lookahead::ask(std::string_view name) {
+  if (!live_) return;
+  const std::uint32_t h = NameIndex::hash(name);
+  g_.by_name_.ask_slot(h);
+  // The name asked for kDistance / 2 calls ago: its slot has had time to arrive.
+  constexpr std::size_t half = kDistance / 2;
+  if (asked_ >= half) {
+    const std::int64_t i = g_.by_name_.first_candidate(hashes_[(asked_ - half) % kDistance]);
+    // The node's name (a short one is held in the node; a long one's own block is not asked
+    // for: reading where it is would wait for the node).
+    if (i >= 0) prefetch(&g_.nodes[static_cast<std::size_t>(i)].name);
+  }
+  hashes_[asked_++ % kDistance] = h;
+}
+
 namespace {
 
 // `what()` names the node or edge; it is called only to fail (a 1M-node graph would otherwise

@@ -67,6 +67,24 @@ class Graph {
   // names in node order (a plan's `devices`), a probe into the index otherwise.
   int find(std::string_view name, int hint) const;
 
+  // Asks the cache ahead for the lookups a reader will make (NameIndex::ask_slot): a reader that
+  // looks up many names in no order of the nodes' (a graph file's edge ends, a plan's queues)
+  // calls ask(name) with the name it will look up kDistance lookups later. The name's slot in the
+  // index is asked for at once, its node's name half-way, when the slot has arrived. Only the
+  // cache changes: lookups give what they would.
+  class Lookahead {
+   public:
+    static constexpr std::size_t kDistance = 8;
+    explicit Lookahead(const Graph& g) : g_(g), live_(g.by_name_.bound_to(g.nodes.data(), g.nodes.size())) {}
+    void ask(std::string_view name);
+
+   private:
+    const Graph& g_;
+    bool live_;  // the index is in use (Graph::find)
+    std::uint32_t hashes_[kDistance] = {};
+    std::size_t asked_ = 0;
+  };
+
   // Throws InputError (at the offending node) for a node without a name, a duplicate name or a
   // negative quantity; indexes the names for find() (the first validation after add_named_node
   // keeps its index). For a graph whose edges are not final yet (a plan's sliced nodes);

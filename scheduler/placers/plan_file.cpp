@@ -18,7 +18,7 @@ class PlanFile final : public Placer {
     if (path_.empty()) y.fail("plan-file needs a path: {name: plan-file, path: plan.json}");
     const std::filesystem::path file(path_);
     if (file.is_relative() && !y.loc().file.empty())
-      path_ = (std::filesystem::path(y.loc().file).parent_path() / file).string();
+      path_ = (std::filesystem::path(y.loc().file.str()).parent_path() / file).string();
   }
 
   PlacerResult place(const Problem& p) const override {

@@ -8,7 +8,7 @@ namespace placesim {
 
 std::string SourceLoc::str() const {
   if (file.empty() && line == 0) return "";
-  const std::string& name = file.empty() ? std::string("<input>") : file;
+  const std::string name = file.empty() ? std::string("<input>") : file.str();
   if (line <= 0) return name;
   return column > 0 ? fmt::format("{}:{}:{}", name, line, column) : fmt::format("{}:{}", name, line);
 }

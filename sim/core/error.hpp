@@ -6,11 +6,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/core/file_name.hpp"
+
 namespace placesim {
 
 // Where in a user file something was found. line/column are 1-based; 0 means "unknown".
 struct SourceLoc {
-  std::string file;
+  FileName file;
   int line = 0;
   int column = 0;
 

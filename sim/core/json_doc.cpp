@@ -7,8 +7,11 @@
 //
 // The array is reserved once, for a bound on the values counted in one pass over the text: it
 // never grows by copying (a 40 MB graph has some 3M values, and fresh memory is the dearest
-// part of reading it), and what the bound over-counts is never touched. A value is 32 bytes: its
-// text is an offset and a length, into the file's text or into the decoded strings.
+// part of reading it), and what the bound over-counts is never touched. A value is 24 bytes: a
+// scalar's text or a key's name is an offset and a length, into the file's text or into the
+// decoded strings; an array or object has a count of items or members instead. What follows a
+// value in the array is where its first child was parsed: an object's first key, an array's first
+// item, a key's value. So they are not stored.
 #include "sim/core/json_doc.hpp"
 
 #include <algorithm>
@@ -35,17 +38,24 @@ struct Value {
   Kind kind = Kind::Null;
   bool decoded = false;  // the text is in Doc::decoded (a string with escapes), else in the file
   std::uint32_t line = 0, column = 0;
-  std::uint32_t next = kNone;   // the next item of an array, or the next key of an object
-  std::uint32_t first = kNone;  // an array's first item, an object's first key, a key's value
-  std::uint32_t count = 0;      // items or members
-  std::uint32_t offset = 0, length = 0;  // a scalar's text, a key's name
+  std::uint32_t next = kNone;  // the next item of an array, or the next key of an object
+  union {
+    std::uint32_t offset = 0;  // a scalar's text, a key's name: from here, `length` bytes
+    std::uint32_t count;       // an array's items, an object's members
+  };
+  std::uint32_t length = 0;
 };
-static_assert(sizeof(Value) == 32);
+static_assert(sizeof(Value) == 24);
+
+// An array's first item, an object's first key, or kNone when it has none; a key's value. Each
+// was the next value parsed.
+std::uint32_t first_child(const std::vector<Value>& values, std::uint32_t v) { return values[v].count > 0 ? v + 1 : kNone; }
+std::uint32_t key_value(std::uint32_t key) { return key + 1; }
 
 }  // namespace
 
 struct Json::Doc {
-  std::string file;
+  FileName file;  // shared: every node and edge read from it carries it (file_name.hpp)
   std::string text;
   std::string decoded;  // strings with escapes, decoded, one after another
   std::vector<Value> values;
@@ -282,7 +292,7 @@ class Parser {
     std::uint32_t last = kNone;
     while (true) {
       const std::uint32_t item = value(depth + 1);
-      (last == kNone ? d_.values[a].first : d_.values[last].next) = item;
+      if (last != kNone) d_.values[last].next = item;
       last = item;
       ++d_.values[a].count;
       skip_space();
@@ -308,9 +318,8 @@ class Parser {
       skip_space();
       if (p_ == end_ || *p_ != ':') fail(p_, "expected ':' after a key, got " + got(p_));
       ++p_;
-      const std::uint32_t v = value(depth + 1);
-      d_.values[key].first = v;
-      (last == kNone ? d_.values[o].first : d_.values[last].next) = key;
+      value(depth + 1);  // at key_value(key)
+      if (last != kNone) d_.values[last].next = key;
       last = key;
       ++d_.values[o].count;
       skip_space();
@@ -337,15 +346,15 @@ class Parser {
                                    v[first].line, v[first].column));
     };
     if (v[o].count <= kPairwiseKeys) {
-      for (std::uint32_t k = v[o].first; k != kNone; k = v[k].next)
-        for (std::uint32_t before = v[o].first; before != k; before = v[before].next)
+      for (std::uint32_t k = first_child(v, o); k != kNone; k = v[k].next)
+        for (std::uint32_t before = first_child(v, o); before != k; before = v[before].next)
           if (name(before) == name(k)) twice(before, k);
       return;
     }
     // A plan's `devices` has a key per op (100k): a flat index of the keys' value ids.
     NameIndex seen;
     seen.reserve(v[o].count);
-    for (std::uint32_t k = v[o].first; k != kNone; k = v[k].next)
+    for (std::uint32_t k = first_child(v, o); k != kNone; k = v[k].next)
       if (const std::int64_t first = seen.insert(name(k), k, name); first >= 0) twice(static_cast<std::uint32_t>(first), k);
   }
 
@@ -375,7 +384,7 @@ Json Json::load_string(std::string text, const std::string& name) {
 
 const std::string& Json::file() const {
   static const std::string none;
-  return doc_ ? doc_->file : none;
+  return doc_ ? doc_->file.str() : none;
 }
 
 SourceLoc Json::loc() const {
@@ -400,8 +409,8 @@ bool Json::is_scalar() const {
 
 std::uint32_t Json::find(std::string_view key) const {
   if (!is_map()) return kAbsent;
-  for (std::uint32_t k = value_of(doc_, value_).first; k != kNone; k = value_of(doc_, k).next)
-    if (text_of(doc_, k) == key) return value_of(doc_, k).first;
+  for (std::uint32_t k = first_child(doc_->values, value_); k != kNone; k = value_of(doc_, k).next)
+    if (text_of(doc_, k) == key) return key_value(k);
   return kAbsent;
 }
 
@@ -420,7 +429,7 @@ Json Json::get(std::string_view key) const { return Json(doc_, find(key)); }
 template <class Keys>
 void Json::allow_keys_in(const Keys& allowed) const {
   if (!is_map()) fail("expected a map");
-  for (std::uint32_t k = value_of(doc_, value_).first; k != kNone; k = value_of(doc_, k).next) {
+  for (std::uint32_t k = first_child(doc_->values, value_); k != kNone; k = value_of(doc_, k).next) {
     const std::string_view name = text_of(doc_, k);
     if (std::find(allowed.begin(), allowed.end(), name) == allowed.end())
       Json(doc_, k).fail(unknown_key_message(name, std::vector<std::string>(allowed.begin(), allowed.end())));
@@ -434,8 +443,8 @@ std::vector<std::pair<std::string, Json>> Json::entries() const {
   if (!is_map()) fail("expected a map");
   std::vector<std::pair<std::string, Json>> out;
   out.reserve(value_of(doc_, value_).count);
-  for (std::uint32_t k = value_of(doc_, value_).first; k != kNone; k = value_of(doc_, k).next)
-    out.emplace_back(std::string(text_of(doc_, k)), Json(doc_, value_of(doc_, k).first));
+  for (std::uint32_t k = first_child(doc_->values, value_); k != kNone; k = value_of(doc_, k).next)
+    out.emplace_back(std::string(text_of(doc_, k)), Json(doc_, key_value(k)));
   return out;
 }
 
@@ -443,7 +452,7 @@ std::vector<Json> Json::items() const {
   if (!is_seq()) fail("expected a list");
   std::vector<Json> out;
   out.reserve(value_of(doc_, value_).count);
-  for (std::uint32_t i = value_of(doc_, value_).first; i != kNone; i = value_of(doc_, i).next) out.push_back(Json(doc_, i));
+  for (std::uint32_t i = first_child(doc_->values, value_); i != kNone; i = value_of(doc_, i).next) out.push_back(Json(doc_, i));
   return out;
 }
 

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/core/prefetch.hpp"
+
 namespace placesim {
 
 class NameIndex {
@@ -65,13 +67,27 @@ class NameIndex {
     }
   }
 
+  // For a reader that knows the names it will look up next: a lookup is two cache misses in a
+  // row (the slot, then the named thing, to compare names), which overlap with other work when
+  // asked for ahead. `ask_slot` asks for the slot of a name's hash; once that has arrived,
+  // `first_candidate` gives the index its slot names when the hashes agree (-1 else), so the
+  // caller can ask for that thing too. Neither changes a lookup's result.
+  static std::uint32_t hash(std::string_view s) { return static_cast<std::uint32_t>(std::hash<std::string_view>{}(s)); }
+  void ask_slot(std::uint32_t h) const {
+    if (!slots_.empty()) prefetch(&slots_[h & mask()]);
+  }
+  std::int64_t first_candidate(std::uint32_t h) const {
+    if (slots_.empty()) return -1;
+    const Slot& slot = slots_[h & mask()];
+    return slot.index != kEmpty && slot.hash == h ? static_cast<std::int64_t>(slot.index) : -1;
+  }
+
  private:
   static constexpr std::uint32_t kEmpty = ~std::uint32_t{0};
   struct Slot {
     std::uint32_t hash = 0;
     std::uint32_t index = kEmpty;
   };
-  static std::uint32_t hash(std::string_view s) { return static_cast<std::uint32_t>(std::hash<std::string_view>{}(s)); }
   std::size_t mask() const { return slots_.size() - 1; }
   void rehash(std::size_t capacity) {
     std::vector<Slot> old = std::move(slots_);

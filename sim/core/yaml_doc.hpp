@@ -34,8 +34,8 @@ class Yaml : public LocatedValue<Yaml> {
   };
 
   Yaml() = default;
-  Yaml(YAML::Node node, std::string file, std::shared_ptr<const Origins> origins = nullptr)
-      : node_(std::move(node)), file_(std::move(file)), origins_(std::move(origins)) {}
+  Yaml(YAML::Node node, FileName file, std::shared_ptr<const Origins> origins = nullptr)
+      : node_(std::move(node)), file_(file), origins_(std::move(origins)) {}
   Yaml(const Yaml&) = default;
   // yaml-cpp's Node::operator= overwrites the *content* of the node it is bound to (and so of
   // every other handle to it); a Yaml handle must rebind instead.
@@ -51,7 +51,7 @@ class Yaml : public LocatedValue<Yaml> {
   static Yaml load_string(const std::string& text, const std::string& name);
 
   const YAML::Node& node() const { return node_; }
-  const std::string& file() const { return file_; }
+  const std::string& file() const { return file_.str(); }
   const std::shared_ptr<const Origins>& origins() const { return origins_; }
   SourceLoc loc() const;
   [[noreturn]] void fail(const std::string& what) const;
@@ -84,7 +84,7 @@ class Yaml : public LocatedValue<Yaml> {
   Yaml child(const YAML::Node& n) const;
 
   YAML::Node node_;
-  std::string file_;
+  FileName file_;  // shared: every child handle carries it
   std::shared_ptr<const Origins> origins_;
   bool grafted_ = false;  // inside a graft: its marks are those of its own text, not file_'s
 };

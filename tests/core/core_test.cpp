@@ -9,6 +9,8 @@
 #include "tests/error_of.hpp"
 
 #include "sim/core/file_io.hpp"
+#include "sim/core/json_doc.hpp"
+#include "sim/core/name_index.hpp"
 #include "sim/core/output_lock.hpp"
 #include "sim/core/time.hpp"
 #include "sim/core/units.hpp"
@@ -36,6 +38,48 @@ TEST(Yaml, AssignmentRebindsInsteadOfOverwriting) {
   a = Yaml::load_string("y: 2", "b");
   EXPECT_TRUE(keep.has("x"));  // yaml-cpp's own operator= would have overwritten `keep` too
   EXPECT_TRUE(a.has("y"));
+}
+
+// A location's file name is one shared copy per distinct name (file_name.hpp): a graph's
+// half a million locations copy a pointer, not a path.
+TEST(FileName, OneCopyPerNameSharedByEveryLocation) {
+  const FileName a("dir/g.json"), b(std::string("dir/") + "g.json");
+  EXPECT_EQ(&a.str(), &b.str());
+  EXPECT_NE(&a.str(), &FileName("dir/h.json").str());
+  EXPECT_TRUE(FileName().empty());
+  EXPECT_TRUE(FileName("").empty());
+  EXPECT_EQ((SourceLoc{"dir/g.json", 3, 4}.str()), "dir/g.json:3:4");
+  EXPECT_EQ(SourceLoc{}.str(), "");
+  const Json doc = Json::load_string(R"({"a": 1, "b": [2]})", "dir/g.json");
+  EXPECT_EQ(&doc.at("a").loc().file.str(), &a.str());
+  EXPECT_EQ(&doc.at("b").items()[0].loc().file.str(), &a.str());
+  EXPECT_EQ(doc.at("b").items()[0].loc().str(), "dir/g.json:1:16");
+}
+
+// Asking ahead (NameIndex::first_candidate) names only an index that is there: -1 for a slot
+// that is empty or holds another hash, which a reader must not take for an index.
+TEST(NameIndex, AFirstCandidateIsAnIndexOrNone) {
+  const std::vector<std::string> names = {"a", "b.c", "layers.12.attn.q_proj", "d@gpu0"};
+  NameIndex index;
+  const auto name_of = [&](std::uint32_t i) -> std::string_view { return names[i]; };
+  for (std::uint32_t i = 0; i < names.size(); ++i) EXPECT_EQ(index.insert(names[i], i, name_of), -1);
+  for (std::uint32_t i = 0; i < names.size(); ++i) {
+    const std::int64_t c = index.first_candidate(NameIndex::hash(names[i]));
+    EXPECT_TRUE(c == -1 || c == i) << names[i];  // -1: its first slot went to another name
+    index.ask_slot(NameIndex::hash(names[i]));   // changes nothing
+    EXPECT_EQ(index.find(names[i], name_of), i);
+  }
+  // Absent names: most land on one of the twelve empty slots of sixteen.
+  int empty_slots_met = 0;
+  for (int k = 0; k < 64; ++k) {
+    const std::string absent = "absent" + std::to_string(k);
+    const std::int64_t c = index.first_candidate(NameIndex::hash(absent));
+    EXPECT_TRUE(c >= -1 && c < static_cast<std::int64_t>(names.size())) << absent;
+    empty_slots_met += c == -1;
+    EXPECT_EQ(index.find(absent, name_of), -1);
+  }
+  EXPECT_GT(empty_slots_met, 0);
+  EXPECT_EQ(NameIndex().first_candidate(NameIndex::hash("a")), -1);
 }
 
 TEST(Time, RoundsUpToThePicosecond) {

@@ -34,6 +34,35 @@ TEST(Json, ValuesCarryFileLineColumn) {
   EXPECT_EQ(error_of([&] { e[2].integer(); }), "f.json:3:20: expected an integer, got '-2.5e3'");
 }
 
+// A container's first child and a key's value are not stored: each is the value parsed next
+// (json_doc.cpp). Empty containers beside full ones, at every depth, keep their own members.
+TEST(Json, EmptyAndNestedContainersKeepTheirMembers) {
+  const Json doc = Json::load_string(
+      R"({"a": {}, "b": [], "c": [[], [1, {"x": [2, {}]}], {}], "d": {"e": {"f": 3}, "g": []}, "h": "end"})", "n.json");
+  const auto top = doc.entries();
+  ASSERT_EQ(top.size(), 5u);
+  EXPECT_EQ(top[0].first, "a");
+  EXPECT_TRUE(top[0].second.entries().empty());
+  EXPECT_TRUE(doc.at("b").items().empty());
+  const std::vector<Json> c = doc.at("c").items();
+  ASSERT_EQ(c.size(), 3u);
+  EXPECT_TRUE(c[0].items().empty());
+  const std::vector<Json> c1 = c[1].items();
+  ASSERT_EQ(c1.size(), 2u);
+  EXPECT_EQ(c1[0].integer(), 1);
+  const std::vector<Json> x = c1[1].at("x").items();
+  ASSERT_EQ(x.size(), 2u);
+  EXPECT_EQ(x[0].integer(), 2);
+  EXPECT_TRUE(x[1].is_map());
+  EXPECT_TRUE(x[1].entries().empty());
+  EXPECT_TRUE(c[2].entries().empty());
+  EXPECT_EQ(doc.at("d").at("e").at("f").integer(), 3);
+  EXPECT_FALSE(doc.at("d").has("f"));  // a grandchild is not a member
+  EXPECT_TRUE(doc.at("d").at("g").items().empty());
+  EXPECT_EQ(doc.at("h").str(), "end");
+  EXPECT_EQ(doc.at("h").loc().str(), "n.json:1:92");
+}
+
 TEST(Json, EntriesKeepFileOrderAndEscapesAreDecoded) {
   const Json doc = Json::load_string(R"({"z": 1, "a\"b": 2, "caf\u00e9 \ud83d\ude00": 3, "tab\t": "x\ny"})", "e.json");
   const auto entries = doc.entries();

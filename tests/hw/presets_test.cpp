@@ -43,7 +43,7 @@ TEST(HwPresets, EveryPresetLoadsAndEveryGpuReachesHostMemory) {
     EXPECT_FALSE(t.source.empty());
     ASSERT_FALSE(t.gpus().empty());
     // Located in this preset, or in the preset it includes.
-    for (const Device& d : t.devices) EXPECT_EQ(d.loc.file.rfind("preset:", 0), 0u) << d.loc.file;
+    for (const Device& d : t.devices) EXPECT_EQ(d.loc.file.str().rfind("preset:", 0), 0u) << d.loc.file.str();
     for (int g : t.gpus()) {
       const int h = t.host_memory_for(g);
       ASSERT_GE(h, 0) << t.devices[g].id;

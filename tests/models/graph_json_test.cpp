@@ -72,6 +72,36 @@ TEST(GraphJson, ReadsTheDocumentedFormat) {
   EXPECT_EQ(g.nodes[2].loc.column, 15);
 }
 
+// Edge ends met in no order of the nodes' are each asked for ahead (Graph::Lookahead): what is
+// read is what the names say, and a missing end is still an error at its edge.
+TEST(GraphJson, EdgesInAnyOrderFindTheirEnds) {
+  constexpr int kNodes = 60, kEdges = 180, kBad = 99;
+  std::vector<std::pair<int, int>> ends;
+  for (int k = 0; k < kEdges; ++k) {
+    const int src = k % (kNodes - 1);
+    ends.emplace_back(src, src + 1 + (k * 37) % (kNodes - 1 - src));  // src < dst: no cycle
+  }
+  // Edge k on line k + 1; with `bad`, edge kBad's end is a name no node has.
+  auto text = [&](bool bad) {
+    std::string t = R"({"nodes": [)";
+    for (int i = 0; i < kNodes; ++i) t += fmt::format(R"({}{{"name": "op{}.x"}})", i ? ", " : "", i);
+    t += R"(], "edges": [)";
+    for (int k = 0; k < kEdges; ++k) {
+      const std::string dst = bad && k == kBad ? "nosuch" : fmt::format("op{}.x", ends[k].second);
+      t += fmt::format(R"({}{{"src": "op{}.x", "dst": "{}"}})", k ? ",\n" : "", ends[k].first, dst);
+    }
+    return t + "]}";
+  };
+  const Graph g = parse(text(false));
+  ASSERT_EQ(g.edges.size(), ends.size());
+  for (std::size_t k = 0; k < ends.size(); ++k) {
+    EXPECT_EQ(g.edges[k].src, ends[k].first) << k;
+    EXPECT_EQ(g.edges[k].dst, ends[k].second) << k;
+  }
+  const std::string column = std::to_string(fmt::format(R"({{"src": "op{}.x", "dst": )", ends[kBad].first).size() + 1);
+  EXPECT_EQ(error_of(text(true)), "g.json:" + std::to_string(kBad + 1) + ":" + column + ": edge to missing node 'nosuch'");
+}
+
 TEST(GraphJson, RoundTripIsExact) {
   Graph g = parse(R"({"name": "odd", "dtype": "int4",
     "nodes": [{"name": "a", "type": "t", "flops": 0.1, "bytes": 123456789.123456789, "output_bytes": 3,

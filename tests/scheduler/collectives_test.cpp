@@ -165,7 +165,7 @@ TEST(PlanCollectives, BadEntriesAreLocatedInputErrors) {
       ADD_FAILURE() << "accepted:\n" << text;
     } catch (const InputError& e) {
       EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos) << e.what();
-      EXPECT_EQ(e.loc().file, "plan.json");
+      EXPECT_EQ(e.loc().file.str(), "plan.json");
       EXPECT_EQ(e.loc().line, line_of(text, c.marker)) << e.what();
     }
   }

@@ -113,7 +113,7 @@ TEST(PlanOptions, EachBadOptionIsALocatedInputError) {
       ADD_FAILURE() << "accepted:\n" << c.text;
     } catch (const InputError& e) {
       EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos) << e.what();
-      EXPECT_EQ(e.loc().file, "plan.json");
+      EXPECT_EQ(e.loc().file.str(), "plan.json");
       EXPECT_EQ(e.loc().line, line_of(c.text, c.marker)) << e.what() << "\n" << c.text;
       EXPECT_GT(e.loc().column, 0);
     }
