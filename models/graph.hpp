@@ -67,18 +67,25 @@ class Graph {
   // names in node order (a plan's `devices`), a probe into the index otherwise.
   int find(std::string_view name, int hint) const;
 
-  // Asks the cache ahead for the lookups a reader will make (NameIndex::ask_slot): a reader that
-  // looks up many names in no order of the nodes' (a graph file's edge ends, a plan's queues)
-  // calls ask(name) with the name it will look up kDistance lookups later. The name's slot in the
-  // index is asked for at once, its node's name half-way, when the slot has arrived. Only the
-  // cache changes: lookups give what they would.
+  // Asks the cache ahead for the lookups a reader will make (NameIndex::ask_slot), for a reader
+  // that looks up n names in no order of the nodes' (a graph file's edge ends, a plan's queues):
+  // before its lookup k it calls before(k, n, name_at), which asks for lookup k + kDistance (and
+  // at k = 0 for the first ones too). name_at(j) gives lookup j's name, or nullopt to skip it. A
+  // name's slot in the index is asked for at once, its node's name half-way, when the slot has
+  // arrived. Only the cache changes: lookups give what they would.
   class Lookahead {
    public:
     static constexpr std::size_t kDistance = 8;
     explicit Lookahead(const Graph& g) : g_(g), live_(g.by_name_.bound_to(g.nodes.data(), g.nodes.size())) {}
-    void ask(std::string_view name);
+    template <class NameAt>
+    void before(std::size_t k, std::size_t n, const NameAt& name_at) {
+      for (std::size_t j = k == 0 ? 0 : k + kDistance; j <= k + kDistance && j < n; ++j)
+        if (const std::optional<std::string_view> name = name_at(j)) ask(*name);
+    }
 
    private:
+    void ask(std::string_view name);
+
     const Graph& g_;
     bool live_;  // the index is in use (Graph::find)
     std::uint32_t hashes_[kDistance] = {};

@@ -105,17 +105,16 @@ Graph parse_graph(const Json& doc) {
   g.edges.reserve(edges.size());
   // Edges are most often listed by source (graph_to_json writes them so) or by destination:
   // the last edge's ends are compared first, a hit where a hash probe and a node compare are two
-  // cache misses.
-  // Destinations are met in no order of the nodes': each is asked for a few edges ahead.
+  // cache misses. The destinations are then met in no order of the nodes': each is asked for a
+  // few edges ahead.
   int last_src = -1, last_dst = -1;
   Graph::Lookahead ahead(g);
-  auto ask = [&](std::size_t k) {
-    if (k >= edges.size()) return;
-    if (const Json dst = edges[k].get("dst"); dst.is_scalar()) ahead.ask(dst.view());
+  const auto dst_at = [&](std::size_t k) -> std::optional<std::string_view> {
+    if (const Json dst = edges[k].get("dst"); dst.is_scalar()) return dst.view();
+    return std::nullopt;
   };
-  for (std::size_t k = 0; k < Graph::Lookahead::kDistance; ++k) ask(k);
   for (std::size_t k = 0; k < edges.size(); ++k) {
-    ask(k + Graph::Lookahead::kDistance);
+    ahead.before(k, edges.size(), dst_at);
     const Json& item = edges[k];
     item.allow_keys({"src", "dst", "bytes", "time"});
     Edge e;

@@ -309,15 +309,13 @@ Plan parse_plan(const Json& doc, const models::Graph& original, const hw::Topolo
     // A device's queue names its ops in the order they run, not the graph's: each node is asked
     // for a few items ahead (by the name before any '@', which most items are).
     models::Graph::Lookahead ahead(g);
-    auto ask = [&](std::size_t k) {
-      if (k < tasks.size() && tasks[k].is_scalar()) {
-        const std::string_view s = tasks[k].view();
-        ahead.ask(s.substr(0, s.rfind('@')));
-      }
+    const auto node_at = [&](std::size_t k) -> std::optional<std::string_view> {
+      if (!tasks[k].is_scalar()) return std::nullopt;
+      const std::string_view s = tasks[k].view();
+      return s.substr(0, s.rfind('@'));
     };
-    for (std::size_t k = 0; k < models::Graph::Lookahead::kDistance; ++k) ask(k);
     for (std::size_t k = 0; k < tasks.size(); ++k) {
-      ask(k + models::Graph::Lookahead::kDistance);
+      ahead.before(k, tasks.size(), node_at);
       const Json& t = tasks[k];
       const ParsedItem p = parse_item_name(t.view(), g, topo);
       if (!p.error.empty()) t.fail(p.error);

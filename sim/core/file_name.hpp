@@ -3,8 +3,9 @@
 //
 // Every node and edge of a graph keeps where it was read (SourceLoc), so that a problem found
 // after reading still names its line. With the name held by value that was a heap copy of the
-// path per node and per edge: half a million allocations for a 100k-op graph, a tenth of the
-// time it takes to read it. Held as one interned string, a location is copied like an int.
+// path per node and per edge: half a million allocations for a 100k-op graph (allocating and
+// freeing were 6% of loading it and its plan). Held as one interned string, a location is
+// copied like an int.
 // Names are never freed; a process meets a handful of distinct ones (a sweep, a few thousand).
 #pragma once
 
