@@ -17,6 +17,7 @@
 #include "models/op_shape.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/name_index.hpp"
+#include "sim/core/prefetch.hpp"
 
 namespace placesim::models {
 
@@ -75,7 +76,7 @@ class Graph {
   // arrived. Only the cache changes: lookups give what they would.
   class Lookahead {
    public:
-    static constexpr std::size_t kDistance = 8;
+    static constexpr std::size_t kDistance = kPrefetchAhead;
     explicit Lookahead(const Graph& g) : g_(g), live_(g.by_name_.bound_to(g.nodes.data(), g.nodes.size())) {}
     template <class NameAt>
     void before(std::size_t k, std::size_t n, const NameAt& name_at) {
