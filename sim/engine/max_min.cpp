@@ -51,6 +51,10 @@ ConstraintId MaxMinSystem::add_constraint(double capacity) {
   cons_rec_.push_back(0);
   rec_usage_.push_back(0);
   cons_walked_.push_back(0);
+  cons_kept_.push_back(0);
+  kept_at_.push_back(0);
+  link_seen_.push_back(0);
+  link_root_.push_back(0);
   return static_cast<ConstraintId>(cons_.size() - 1);
 }
 
@@ -72,6 +76,7 @@ VariableId MaxMinSystem::add_variable(double bound) {
     var_mod_.push_back(0);
     var_rec_.push_back(0);
     fix_pos_.push_back(0);
+    var_kept_.push_back(0);
   }
   Var& var = vars_[v];
   var.bound = bound;
@@ -94,18 +99,33 @@ void MaxMinSystem::expand(VariableId v, ConstraintId c, double coefficient) {
   Var& var = vars_[v];
   mark_var(v);
   var_mod_[v] = cons_mod_[c] = solve_serial_ + 1;
+  const bool had_slack = slack_[c];
   slack_[c] = 0;  // its load grows: it will likely lose its slack, so fill through it at once
-  for (std::uint32_t k = 0; k < var.elems.size(); ++k) {
+  bool added = true;
+  for (std::uint32_t k = 0; k < var.elems.size() && added; ++k) {
     if (var.elems.c(k) == c) {
       var.elems.set_a(k, var.elems.a(k) + coefficient);
       entry(c, v).a = var.elems.a(k);
-      return;
+      added = false;
     }
   }
-  var.elems.push_back(Element{c, coefficient});
-  std::vector<Entry>& entries = cons_[c].entries;
-  const auto at = std::lower_bound(entries.begin(), entries.end(), v, [](const Entry& e, VariableId id) { return e.v < id; });
-  entries.insert(at, Entry{v, coefficient});
+  if (added) {
+    var.elems.push_back(Element{c, coefficient});
+    std::vector<Entry>& entries = cons_[c].entries;
+    const auto at = std::lower_bound(entries.begin(), entries.end(), v, [](const Entry& e, VariableId id) { return e.v < id; });
+    entries.insert(at, Entry{v, coefficient});
+  }
+  // The kept part (header comment, "Kept parts"): what lies behind a constraint that lost its
+  // slack or is new to it is searched, and a variable added onto it joins, before its next fill.
+  if (kept_ && (var_kept_[v] || cons_kept_[c] > 0)) {
+    if (had_slack || cons_kept_[c] == 0) kept_grown_.push_back(c);
+    if (!var_kept_[v]) {
+      kept_joining_.push_back(v);
+    } else if (added && cons_kept_[c]++ == 0) {
+      kept_at_[c] = static_cast<std::uint32_t>(kept_cons_.size());
+      kept_cons_.push_back(c);
+    }
+  }
 }
 
 void MaxMinSystem::remove_variable(VariableId v) {
@@ -117,6 +137,7 @@ void MaxMinSystem::remove_variable(VariableId v) {
     cons_mod_[e.c] = solve_serial_ + 1;
     mark_cons(e.c);
   }
+  if (var_kept_[v]) kept_after_removal(v);
   var.elems.clear();
   var.bound = 0;
   rates_[v] = 0;
@@ -137,6 +158,7 @@ void MaxMinSystem::mark_cons(ConstraintId c) { dirty_cons_.push_back(c); }
 
 void MaxMinSystem::solve_all() {
   rec_.id = 0;  // the reference: every component filled from scratch
+  drop_kept();
   for (VariableId v = 0; v < static_cast<VariableId>(vars_.size()); ++v) {
     if (alive(v)) mark_var(v);
   }
@@ -423,9 +445,16 @@ bool MaxMinSystem::solve_lone(VariableId seed_var, ConstraintId seed_cons) {
 // slack (a variable added to a constraint takes away its slack, a removed one only lowers it).
 bool MaxMinSystem::solve_part(VariableId seed_var, ConstraintId seed_cons) {
   bool clamp_free = true;
+  // The kept part, when the change reaches it, is this part (header comment, "Kept parts"); it
+  // is never lone (its variables share constraints).
+  const bool from_kept = kept_ && reaches_kept(seed_var, seed_cons);
   // A lone part is solved already (it has no edges); any other is filled until it needs no widening.
-  for (bool widened = !solve_lone(seed_var, seed_cons); widened;) {
-    collect_part(seed_var, seed_cons);
+  for (bool widened = from_kept || !solve_lone(seed_var, seed_cons); widened;) {
+    if (from_kept) {
+      load_kept();
+    } else {
+      collect_part(seed_var, seed_cons);
+    }
     clamp_free = fill_part();
     widened = false;
     for (ConstraintId c : clamp_free ? grown_edges_ : part_edge_) {
@@ -433,6 +462,7 @@ bool MaxMinSystem::solve_part(VariableId seed_var, ConstraintId seed_cons) {
       if (!clamp_free || !(load(c) <= capacity - capacity * kSlack)) {
         slack_[c] = 0;
         widened = true;
+        if (from_kept) kept_grown_.push_back(c);  // searched behind when the part is loaded again
       }
     }
     for (ConstraintId c : grown_edges_) grew_[c] = 0;
@@ -440,6 +470,7 @@ bool MaxMinSystem::solve_part(VariableId seed_var, ConstraintId seed_cons) {
   }
   // A filled constraint's R_c is what its variables leave of it (summed in fill order).
   for (ConstraintId c : part_cons_) slack_[c] = clamp_free && remaining_[c] >= cons_[c].capacity * kSlack;
+  kept_after_fill(from_kept);
   // Only the variables whose rate changed; a part may take in one solved before in this solve
   // (widened into it): each listed once.
   const std::size_t listed = solved_vars_.size();

@@ -43,6 +43,28 @@
 // slack now (none when its clamp acted, which keeps the whole component together next time).
 // A component without slack is one part, filled as solve_all() fills it.
 //
+// Kept parts. Searching the part of every change again was a quarter of a run where thousands
+// of flows in flight form one part and each event changes one of them. So the last large part
+// filled is kept between solves (its variables in id order, the constraints they use, how many
+// of its variables use each), and a change that reaches it is filled from it, with no search,
+// as long as it is exactly the part a search would find. What can change a part is tracked:
+//   * a variable added or expanded onto a kept constraint (or a kept variable expanded): the
+//     constraint is noted, and before the next fill the part takes in, as a search would, what
+//     is linked to it through constraints without slack;
+//   * a kept variable removed: the part stays whole when the constraints without slack it
+//     linked are still linked without it;
+//   * constraints of the part that gain slack at the end of its fill: it stays whole when the
+//     constraints without slack of their variables are still linked (each such variable keeps
+//     one, or it would be a part of its own);
+//   * an edge that loses its slack while the part is filled: the part takes in what lies
+//     behind it, as the search after a widening would.
+// "Still linked" is checked by union-find over what the changed variables join directly, then
+// a search from the smaller groups that stops once all are joined, or gives up past a budget of
+// a fraction of the part. Whatever cannot be shown drops the kept part, and the next change
+// reaching it searches (and keeps) again. A part found by a search that takes in kept variables
+// replaces the kept one. The kept part then equals a search's bit for bit; tests compare them
+// after every solve (kept_part_is_searched()).
+//
 // Replay. A fill records its steps (the constraint or bound each one fixed its variables by, and
 // its level), the variables in the order it fixed them, and after each step the state (R_c,
 // U_c, unfixed count, R_c / U_c) of every part constraint the step touched. The next fill, of the
@@ -74,6 +96,7 @@
 // is thus the one with the smallest current (R_c / U_c, id), as with every key kept current.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -119,6 +142,16 @@ class MaxMinSystem {
   // Fill steps taken from records since construction (header comment, "Replay"): what the
   // replay saved, for tests and benchmarks.
   std::uint64_t replayed_steps() const { return replayed_steps_; }
+  // Whether the kept part (header comment, "Kept parts") holds exactly what a search from one of
+  // its variables finds: its variables, its constraints and each one's count. For tests; it
+  // searches, so call it on a copy.
+  bool kept_part_is_searched();
+  // Fills that started from the kept part instead of a search, since construction.
+  std::uint64_t kept_fills() const { return kept_fills_; }
+  // Parts of at least this many variables are kept (64 unless set). Smaller ones are searched
+  // every time: a search of a few dozen variables costs less than keeping them, which costs a
+  // search's worth once and bookkeeping on every change. Tests lower it to keep small parts.
+  void keep_parts_from(std::size_t variables) { keep_min_ = std::max<std::size_t>(variables, 1); }
 
  private:
   using Element = ElementList::Element;
@@ -143,6 +176,21 @@ class MaxMinSystem {
   Entry& entry(ConstraintId c, VariableId v);
   void collect_component(VariableId seed_var, ConstraintId seed_cons);
   bool solve_part(VariableId seed_var, ConstraintId seed_cons);
+  // Kept parts (header comment; max_min_kept.cpp).
+  bool reaches_kept(VariableId seed_var, ConstraintId seed_cons) const;
+  void load_kept();
+  void extend_kept();
+  void join_kept(VariableId v);
+  bool links_to_kept(VariableId v) const;
+  void unkeep_var(VariableId v);
+  void keep_part();
+  void drop_kept();
+  void kept_after_fill(bool from_kept);
+  void kept_after_removal(VariableId v);
+  ConstraintId link_find(ConstraintId c);
+  void link_add(ConstraintId c, ConstraintId root);
+  void link_union(ConstraintId a, ConstraintId b);
+  bool links_join();
   bool solve_lone(VariableId seed_var, ConstraintId seed_cons);
   void collect_part(VariableId seed_var, ConstraintId seed_cons);
   void order_by_component();
@@ -261,6 +309,27 @@ class MaxMinSystem {
   std::vector<Walk> walks_;
   std::vector<std::pair<std::uint32_t, Entry>> walk_fixes_;  // (fix position, entry)
   std::vector<std::uint64_t> cons_walked_;  // == part_epoch_: in walks_
+
+  // Kept part (header comment, "Kept parts").
+  std::size_t keep_min_ = 64;
+  std::uint64_t kept_fills_ = 0;
+  bool kept_ = false;
+  std::vector<VariableId> kept_vars_;     // ascending
+  std::vector<ConstraintId> kept_cons_;   // every constraint a kept variable uses
+  std::vector<char> var_kept_;
+  std::vector<std::int32_t> cons_kept_;   // the kept variables that use it
+  std::vector<std::uint32_t> kept_at_;    // its place in kept_cons_
+  // Changes since the kept part was last loaded: constraints to search behind (kept ones that
+  // lost their slack, or new to it), and variables added onto its constraints.
+  std::vector<ConstraintId> kept_grown_;
+  std::vector<VariableId> kept_joining_;
+  std::vector<VariableId> joined_;        // variables an extension takes in
+  // Link checks: union-find over constraints stamped link_epoch_, a search queue, entries met.
+  std::uint64_t link_epoch_ = 0;
+  std::vector<std::uint64_t> link_seen_;
+  std::vector<ConstraintId> link_root_;
+  std::vector<ConstraintId> link_queue_;
+  std::size_t link_groups_ = 0;
 };
 
 }  // namespace placesim::engine

@@ -340,6 +340,7 @@ TEST(MaxMin, IncrementalEqualsFullOnRandomFlowSets) {
     const int nlinks = nlinks_d(rng);
     std::uniform_real_distribution<double> cap_d(0.5, 10.0);
     MaxMinSystem s;
+    if (seed % 2 == 1) s.keep_parts_from(1);  // every part kept (max_min.hpp, "Kept parts")
     std::vector<double> cap;
     for (int l = 0; l < nlinks; ++l) {
       cap.push_back(seed % 3 == 0 ? 1.0 : cap_d(rng));  // a third with equal capacities: many ties
@@ -372,6 +373,7 @@ TEST(MaxMin, IncrementalEqualsFullOnRandomFlowSets) {
       }
       s.solve();
       expect_changes_listed(s, before, live_ids, "seed " + std::to_string(seed) + " step " + std::to_string(step));
+      ASSERT_TRUE(MaxMinSystem(s).kept_part_is_searched()) << "seed " << seed << " step " << step;
       MaxMinSystem full = s;
       full.solve_all();
       std::vector<Flow> flows;
@@ -435,6 +437,7 @@ TEST(MaxMin, PartsEqualWholeComponentsOnSparseFlowSets) {
     std::mt19937 rng(seed);
     const int nlinks = std::uniform_int_distribution<int>(20, 120)(rng);
     MaxMinSystem s;
+    if (seed % 2 == 1) s.keep_parts_from(1 + seed % 5);  // small parts kept too (max_min.hpp, "Kept parts")
     for (int l = 0; l < nlinks; ++l) {
       // Equal capacities (many ties), multiples of one, or any.
       const double cap = seed % 3 == 0 ? 1.0 : seed % 3 == 1 ? (l % 3 + 1) * 25e9 : std::uniform_real_distribution<double>(0.5, 10.0)(rng);
@@ -476,6 +479,7 @@ TEST(MaxMin, PartsEqualWholeComponentsOnSparseFlowSets) {
       expect_changes_listed(s, before, live, "seed " + std::to_string(seed) + " step " + std::to_string(step));
       ASSERT_EQ(s.solved_variables(), component_order(links_of, added, emptied, s.solved_variables()))
           << "seed " << seed << " step " << step;
+      ASSERT_TRUE(MaxMinSystem(s).kept_part_is_searched()) << "seed " << seed << " step " << step;
       MaxMinSystem full = s;
       full.solve_all();
       for (VariableId v : live) ASSERT_EQ(s.rate(v), full.rate(v)) << "seed " << seed << " step " << step;
@@ -486,15 +490,18 @@ TEST(MaxMin, PartsEqualWholeComponentsOnSparseFlowSets) {
 
 // A two-level tree (hosts under leaves, uplinks oversubscribed), as in the flow benchmark: most
 // flows in flight are in one part, held by full uplinks, and one flow starts or ends per solve.
-// Each fill then replays much of the one before it (max_min.hpp, "Replay"): the rates and loads
-// must still equal a whole-component re-solve bit for bit, and every changed rate be listed.
+// Each fill then replays much of the one before it (max_min.hpp, "Replay"), and starts from the
+// part kept from the solve before ("Kept parts"): the rates and loads must still equal a
+// whole-component re-solve bit for bit, every changed rate be listed, and the kept part be what
+// a search finds.
 TEST(MaxMin, ReplayedFillsEqualWholeComponentsOnATree) {
-  std::uint64_t replayed = 0;
+  std::uint64_t replayed = 0, kept = 0;
   for (int seed = 0; seed < 12; ++seed) {
     std::mt19937 rng(seed);
     const int leaves = 4 + seed % 3, per_leaf = 6;
     const int hosts = leaves * per_leaf;
     MaxMinSystem s;
+    if (seed % 3 == 2) s.keep_parts_from(8);
     // host up, host down, leaf up, leaf down
     for (int h = 0; h < 2 * hosts; ++h) s.add_constraint(seed % 2 == 0 ? 25.0 : std::uniform_real_distribution<double>(20, 30)(rng));
     for (int l = 0; l < 2 * leaves; ++l) s.add_constraint(seed % 2 == 0 ? 50.0 : std::uniform_real_distribution<double>(40, 60)(rng));
@@ -525,14 +532,17 @@ TEST(MaxMin, ReplayedFillsEqualWholeComponentsOnATree) {
       s.solve();
       const std::string where = "seed " + std::to_string(seed) + " step " + std::to_string(step);
       expect_changes_listed(s, before, live, where);
+      ASSERT_TRUE(MaxMinSystem(s).kept_part_is_searched()) << where;
       MaxMinSystem full = s;
       full.solve_all();
       for (VariableId v : live) ASSERT_EQ(s.rate(v), full.rate(v)) << where;
       for (ConstraintId c = 0; c < static_cast<ConstraintId>(s.constraint_count()); ++c) ASSERT_EQ(s.load(c), full.load(c)) << where;
     }
     replayed += s.replayed_steps();
+    kept += s.kept_fills();
   }
   EXPECT_GT(replayed, 1000u) << "the fills replayed too little for this test to check the replay";
+  EXPECT_GT(kept, 1000u) << "the fills started from a kept part too rarely for this test to check keeping";
 }
 
 // A variable alone on each of its constraints is solved in closed form (max_min.hpp, "Lone
