@@ -44,6 +44,7 @@ ConstraintId MaxMinSystem::add_constraint(double capacity) {
   key_.push_back(0);
   slack_.push_back(0);
   grew_.push_back(0);
+  edge_load_.push_back(0);
   cons_part_.push_back(0);
   cons_listed_.push_back(0);
   is_touched_.push_back(0);
@@ -369,7 +370,9 @@ void MaxMinSystem::set_rate(VariableId v, double x) {
   touched_record_ = touched_record_ || var_rec_[v] == rec_.id;  // the record's rate may move
   if (x > rates_[v]) {
     for (const Element& e : var.elems) {
-      if (slack_[e.c] && !grew_[e.c]) {
+      if (!slack_[e.c]) continue;
+      edge_load_[e.c] += e.a * (x - rates_[v]);
+      if (!grew_[e.c]) {
         grew_[e.c] = 1;
         grown_edges_.push_back(e.c);
       }
@@ -387,6 +390,9 @@ void MaxMinSystem::fix_variable(VariableId v, double value) {
   next_.fixed.push_back(v);
   var_rec_[v] = next_.id;
   for (const Element& e : var.elems) {
+    // An edge's R_c, U_c and count are never read: it is not filled through, and its slack is
+    // checked on its load, summed from the rates. On the tree, half of a flow's links.
+    if (slack_[e.c]) continue;
     remaining_[e.c] -= e.a * x;
     usage_[e.c] -= e.a;
     --unfixed_[e.c];
@@ -459,7 +465,10 @@ bool MaxMinSystem::solve_part(VariableId seed_var, ConstraintId seed_cons) {
     widened = false;
     for (ConstraintId c : clamp_free ? grown_edges_ : part_edge_) {
       const double capacity = cons_[c].capacity;
-      if (!clamp_free || !(load(c) <= capacity - capacity * kSlack)) {
+      const double limit = capacity - capacity * kSlack;
+      // An edge whose bound keeps it under the limit keeps its slack; else its load is summed.
+      if (clamp_free && !(edge_load_[c] <= limit)) edge_load_[c] = load(c);
+      if (!clamp_free || !(edge_load_[c] <= limit)) {
         slack_[c] = 0;
         widened = true;
         if (from_kept) kept_grown_.push_back(c);  // searched behind when the part is loaded again
@@ -469,7 +478,10 @@ bool MaxMinSystem::solve_part(VariableId seed_var, ConstraintId seed_cons) {
     grown_edges_.clear();
   }
   // A filled constraint's R_c is what its variables leave of it (summed in fill order).
-  for (ConstraintId c : part_cons_) slack_[c] = clamp_free && remaining_[c] >= cons_[c].capacity * kSlack;
+  for (ConstraintId c : part_cons_) {
+    slack_[c] = clamp_free && remaining_[c] >= cons_[c].capacity * kSlack;
+    if (slack_[c]) edge_load_[c] = cons_[c].capacity - remaining_[c];
+  }
   kept_after_fill(from_kept);
   // Only the variables whose rate changed; a part may take in one solved before in this solve
   // (widened into it): each listed once.
@@ -550,8 +562,7 @@ bool MaxMinSystem::fill_part() {
     }
     for (ConstraintId c : touched_) {
       is_touched_[c] = 0;
-      if (slack_[c]) continue;  // an edge
-      if (unfixed_[c] > 0) {    // else dropped when it surfaces
+      if (unfixed_[c] > 0) {  // else dropped when it surfaces
         update_ratio(c);
         if (ratio_[c] < key_[c]) {
           key_[c] = ratio_[c];

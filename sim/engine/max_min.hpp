@@ -203,7 +203,8 @@ class MaxMinSystem {
   void record_step(double key, ConstraintId c, VariableId bounded);
   void finish_record(bool clamp_free);
   void fix_variable(VariableId v, double value);
-  // Sets v's rate; an increase lists its constraints with slack in grown_edges_.
+  // Sets v's rate; an increase adds to the load bound of its constraints with slack and lists them
+  // in grown_edges_.
   void set_rate(VariableId v, double x);
   void update_ratio(ConstraintId c);  // R_c / U_c into ratio_
   struct HeapEntry {
@@ -263,6 +264,13 @@ class MaxMinSystem {
   std::vector<ConstraintId> part_edge_;
   std::vector<ConstraintId> grown_edges_;  // edges of the part where a rate grew in this fill
   std::vector<char> grew_;                 // in grown_edges_
+  // Per constraint with slack, a bound on its load: its load when it last gained its slack or
+  // was summed, plus every increase of a rate on it since (set_rate). An edge whose bound is
+  // under the slack limit keeps its slack without its load being summed: on the tree half the
+  // edge checks' time went to those sums. A bound off from the load in the last bits only
+  // moves the decision for a load within rounding of the limit, which is 1e-9 of the capacity
+  // below it: the edge then has slack either way, and the rates are the same ("Parts").
+  std::vector<double> edge_load_;
   std::uint64_t solve_serial_ = 0;
   std::vector<std::uint64_t> var_listed_;   // == solve_serial_: in solved_vars_
   std::vector<std::uint64_t> cons_listed_;  // == solve_serial_: in solved_cons_
