@@ -56,6 +56,7 @@ ConstraintId MaxMinSystem::add_constraint(double capacity) {
   kept_at_.push_back(0);
   link_seen_.push_back(0);
   link_root_.push_back(0);
+  link_weight_.push_back(0);
   return static_cast<ConstraintId>(cons_.size() - 1);
 }
 

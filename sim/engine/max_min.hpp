@@ -332,11 +332,13 @@ class MaxMinSystem {
   std::vector<ConstraintId> kept_grown_;
   std::vector<VariableId> kept_joining_;
   std::vector<VariableId> joined_;        // variables an extension takes in
-  // Link checks: union-find over constraints stamped link_epoch_, a search queue, entries met.
+  // Link checks: union-find over constraints stamped link_epoch_, and what to search from.
   std::uint64_t link_epoch_ = 0;
   std::vector<std::uint64_t> link_seen_;
   std::vector<ConstraintId> link_root_;
-  std::vector<ConstraintId> link_queue_;
+  std::vector<std::size_t> link_weight_;  // per group's root: its constraints' entries
+  std::vector<ConstraintId> link_queue_;  // the constraints to join, searched from in order
+  std::vector<ConstraintId> link_met_;    // met by the search: searched from next
   std::size_t link_groups_ = 0;
 };
 

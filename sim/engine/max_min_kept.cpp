@@ -147,7 +147,10 @@ void MaxMinSystem::kept_after_fill(bool from_kept) {
       ConstraintId first = -1;
       for (const Element& e : vars_[en.v].elems) {
         if (slack_[e.c]) continue;
-        if (link_seen_[e.c] != link_epoch_) link_add(e.c, e.c);
+        if (link_seen_[e.c] != link_epoch_) {
+          link_add(e.c, e.c);
+          link_queue_.push_back(e.c);
+        }
         if (first < 0) {
           first = e.c;
         } else {
@@ -176,7 +179,10 @@ void MaxMinSystem::kept_after_removal(VariableId v) {
   link_groups_ = 0;
   link_queue_.clear();
   for (const Element& e : vars_[v].elems) {
-    if (!slack_[e.c] && cons_kept_[e.c] > 0 && link_seen_[e.c] != link_epoch_) link_add(e.c, e.c);
+    if (!slack_[e.c] && cons_kept_[e.c] > 0 && link_seen_[e.c] != link_epoch_) {
+      link_add(e.c, e.c);
+      link_queue_.push_back(e.c);
+    }
   }
   if (!links_join()) drop_kept();
 }
@@ -186,12 +192,11 @@ ConstraintId MaxMinSystem::link_find(ConstraintId c) {
   return c;
 }
 
-// c joins the check, in root's group (its own when root == c), queued to be searched behind.
+// c joins the check, in root's group (its own when root == c).
 void MaxMinSystem::link_add(ConstraintId c, ConstraintId root) {
   link_seen_[c] = link_epoch_;
   link_root_[c] = root;
   link_groups_ += root == c;
-  link_queue_.push_back(c);
 }
 
 void MaxMinSystem::link_union(ConstraintId a, ConstraintId b) {
@@ -203,24 +208,45 @@ void MaxMinSystem::link_union(ConstraintId a, ConstraintId b) {
 }
 
 // Whether the groups of constraints added (link_add, link_union) are all linked through
-// variables and constraints without slack: a search from the queued constraints, those with the
-// fewest variables first, joins the groups it meets, and stops once one is left. It gives up
-// (false) past a budget of entries, a fraction of the kept part: a search of the whole part is
-// then about as cheap, and the part is searched again where it is next needed.
+// variables and constraints without slack: a search from the queued constraints joins the groups
+// it meets, and stops once one is left. The group with the most entries is only met, not
+// searched from: it is usually most of what must be joined. The queued constraints are searched
+// from those with the fewest variables up, and a constraint the search meets is searched next,
+// before the rest of the queue: when a link with slack regains it, its flows' other links are
+// dozens of groups, each joined to all the others through any uplink behind one of them, so
+// going deep joins them in two steps where going level by level searched every group first.
+// The search gives up (false) past a budget of entries, a fraction of the kept part: a search
+// of the whole part is then about as cheap, and the part is searched again where next needed.
 bool MaxMinSystem::links_join() {
   if (link_groups_ <= 1) return true;
+  for (ConstraintId c : link_queue_) link_weight_[link_find(c)] = 0;
+  ConstraintId largest = -1;
+  for (ConstraintId c : link_queue_) {
+    const ConstraintId r = link_find(c);
+    link_weight_[r] += cons_[c].entries.size();
+    if (largest < 0 || link_weight_[r] > link_weight_[largest] || (link_weight_[r] == link_weight_[largest] && r < largest)) largest = r;
+  }
+  std::erase_if(link_queue_, [&](ConstraintId c) { return link_find(c) == largest; });
   std::sort(link_queue_.begin(), link_queue_.end(), [this](ConstraintId a, ConstraintId b) {
     return cons_[a].entries.size() != cons_[b].entries.size() ? cons_[a].entries.size() < cons_[b].entries.size() : a < b;
   });
+  link_met_.clear();
   std::size_t budget = kept_vars_.size() / 4 + kLinkBudgetMin;
-  for (std::size_t k = 0; k < link_queue_.size(); ++k) {
-    const ConstraintId c = link_queue_[k];
+  for (std::size_t k = 0; k < link_queue_.size() || !link_met_.empty();) {
+    ConstraintId c;
+    if (!link_met_.empty()) {
+      c = link_met_.back();
+      link_met_.pop_back();
+    } else {
+      c = link_queue_[k++];
+    }
     for (const Entry& en : cons_[c].entries) {
       if (budget-- == 0) return false;
       for (const Element& e : vars_[en.v].elems) {
         if (slack_[e.c] || e.c == c) continue;
         if (link_seen_[e.c] != link_epoch_) {
           link_add(e.c, link_find(c));
+          link_met_.push_back(e.c);
         } else {
           link_union(c, e.c);
           if (link_groups_ == 1) return true;
