@@ -146,8 +146,6 @@ void MaxMinSystem::remove_variable(VariableId v) {
   free_vars_.push_back(v);
 }
 
-double MaxMinSystem::rate(VariableId v) const { return rates_[v]; }
-
 double MaxMinSystem::load(ConstraintId c) const {
   double load = 0;
   for (const Entry& en : cons_[c].entries) load += en.a * rates_[en.v];

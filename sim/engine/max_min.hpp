@@ -124,7 +124,7 @@ class MaxMinSystem {
   // Re-solves every component whole.
   void solve_all();
 
-  double rate(VariableId v) const;
+  double rate(VariableId v) const { return rates_[v]; }  // inline: read once per changed rate
   // sum_{v in c} a_vc * x_v at the rates of the last solve, summed in variable id order (taken
   // when asked: ask before the system changes again).
   double load(ConstraintId c) const;
