@@ -117,17 +117,7 @@ void MaxMinSystem::expand(VariableId v, ConstraintId c, double coefficient) {
     const auto at = std::lower_bound(entries.begin(), entries.end(), v, [](const Entry& e, VariableId id) { return e.v < id; });
     entries.insert(at, Entry{v, coefficient});
   }
-  // The kept part (header comment, "Kept parts"): what lies behind a constraint that lost its
-  // slack or is new to it is searched, and a variable added onto it joins, before its next fill.
-  if (kept_ && (var_kept_[v] || cons_kept_[c] > 0)) {
-    if (had_slack || cons_kept_[c] == 0) kept_grown_.push_back(c);
-    if (!var_kept_[v]) {
-      kept_joining_.push_back(v);
-    } else if (added && cons_kept_[c]++ == 0) {
-      kept_at_[c] = static_cast<std::uint32_t>(kept_cons_.size());
-      kept_cons_.push_back(c);
-    }
-  }
+  if (kept_) kept_after_expand(v, c, had_slack, added);
 }
 
 void MaxMinSystem::remove_variable(VariableId v) {

@@ -180,7 +180,9 @@ class MaxMinSystem {
   bool reaches_kept(VariableId seed_var, ConstraintId seed_cons) const;
   void load_kept();
   void extend_kept();
+  bool count_kept(ConstraintId c);
   void join_kept(VariableId v);
+  void kept_after_expand(VariableId v, ConstraintId c, bool had_slack, bool added);
   bool links_to_kept(VariableId v) const;
   void unkeep_var(VariableId v);
   void keep_part();

@@ -28,20 +28,37 @@ bool MaxMinSystem::links_to_kept(VariableId v) const {
   return false;
 }
 
+// One more kept variable uses c; whether c is new to the kept part.
+bool MaxMinSystem::count_kept(ConstraintId c) {
+  if (cons_kept_[c]++ > 0) return false;
+  kept_at_[c] = static_cast<std::uint32_t>(kept_cons_.size());
+  kept_cons_.push_back(c);
+  return true;
+}
+
 // Takes v into the kept part (not into kept_vars_: extend_kept merges them); a constraint new
 // to the part and without slack is queued to be searched behind.
 void MaxMinSystem::join_kept(VariableId v) {
   var_kept_[v] = 1;
   joined_.push_back(v);
   for (const Element& e : vars_[v].elems) {
-    if (cons_kept_[e.c]++ == 0) {
-      kept_at_[e.c] = static_cast<std::uint32_t>(kept_cons_.size());
-      kept_cons_.push_back(e.c);
-      if (!slack_[e.c] && link_seen_[e.c] != link_epoch_) {
-        link_seen_[e.c] = link_epoch_;
-        link_queue_.push_back(e.c);
-      }
+    if (count_kept(e.c) && !slack_[e.c] && link_seen_[e.c] != link_epoch_) {
+      link_seen_[e.c] = link_epoch_;
+      link_queue_.push_back(e.c);
     }
+  }
+}
+
+// v was expanded onto c (`added`: a new element; `had_slack`: c had slack before), with v or c
+// kept. What lies behind c is searched before the next fill when c lost its slack or is new to
+// the part, and v joins then if it is not kept yet.
+void MaxMinSystem::kept_after_expand(VariableId v, ConstraintId c, bool had_slack, bool added) {
+  if (!var_kept_[v] && cons_kept_[c] == 0) return;
+  if (had_slack || cons_kept_[c] == 0) kept_grown_.push_back(c);
+  if (!var_kept_[v]) {
+    kept_joining_.push_back(v);
+  } else if (added) {
+    count_kept(c);
   }
 }
 
