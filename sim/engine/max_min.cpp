@@ -564,9 +564,10 @@ bool MaxMinSystem::fill_part() {
     record_step(level, popped, bounded);
   }
 
-  // Whatever is left touches no constraint without slack and has no bound.
-  for (VariableId v : part_vars_) {
-    if (!fixed_[v]) set_rate(v, kInf);
+  // Whatever is left touches no constraint without slack and has no bound (nearly always
+  // nothing: then no pass over the part).
+  for (std::size_t k = 0; left > 0 && k < part_vars_.size(); ++k) {
+    if (!fixed_[part_vars_[k]]) set_rate(part_vars_[k], kInf);
   }
   finish_record(clamp_free);
   return clamp_free;
