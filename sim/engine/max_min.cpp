@@ -566,8 +566,10 @@ bool MaxMinSystem::fill_part() {
 
   // Whatever is left touches no constraint without slack and has no bound (nearly always
   // nothing: then no pass over the part).
-  for (std::size_t k = 0; left > 0 && k < part_vars_.size(); ++k) {
-    if (!fixed_[part_vars_[k]]) set_rate(part_vars_[k], kInf);
+  if (left > 0) {
+    for (VariableId v : part_vars_) {
+      if (!fixed_[v]) set_rate(v, kInf);
+    }
   }
   finish_record(clamp_free);
   return clamp_free;
