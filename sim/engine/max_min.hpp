@@ -189,6 +189,8 @@ class MaxMinSystem {
   void drop_kept();
   void kept_after_fill(bool from_kept);
   void kept_after_removal(VariableId v);
+  void start_links();
+  bool queue_link(ConstraintId c);
   ConstraintId link_find(ConstraintId c);
   void link_add(ConstraintId c, ConstraintId root);
   void link_union(ConstraintId a, ConstraintId b);

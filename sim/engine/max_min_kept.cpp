@@ -42,10 +42,7 @@ void MaxMinSystem::join_kept(VariableId v) {
   var_kept_[v] = 1;
   joined_.push_back(v);
   for (const Element& e : vars_[v].elems) {
-    if (count_kept(e.c) && !slack_[e.c] && link_seen_[e.c] != link_epoch_) {
-      link_seen_[e.c] = link_epoch_;
-      link_queue_.push_back(e.c);
-    }
+    if (count_kept(e.c) && !slack_[e.c]) queue_link(e.c);
   }
 }
 
@@ -77,14 +74,10 @@ void MaxMinSystem::unkeep_var(VariableId v) {
 // would find it: the variables added onto it, and everything linked through constraints without
 // slack behind the constraints noted (kept_grown_), and behind those it takes in.
 void MaxMinSystem::extend_kept() {
-  ++link_epoch_;
-  link_queue_.clear();
+  start_links();
   joined_.clear();
   for (ConstraintId c : kept_grown_) {
-    if (cons_kept_[c] > 0 && !slack_[c] && link_seen_[c] != link_epoch_) {
-      link_seen_[c] = link_epoch_;
-      link_queue_.push_back(c);
-    }
+    if (cons_kept_[c] > 0 && !slack_[c]) queue_link(c);
   }
   for (VariableId v : kept_joining_) {
     // Ids are reused: a variable noted, removed, and its id given to one elsewhere is skipped.
@@ -123,8 +116,7 @@ void MaxMinSystem::load_kept() {
 void MaxMinSystem::keep_part() {
   drop_kept();
   kept_ = true;
-  ++link_epoch_;  // join_kept queues nothing that is searched: the part is whole
-  link_queue_.clear();
+  start_links();  // join_kept queues constraints, unsearched: the part is whole
   joined_.clear();
   for (VariableId v : part_vars_) join_kept(v);
   kept_vars_.assign(part_vars_.begin(), part_vars_.end());
@@ -155,19 +147,14 @@ void MaxMinSystem::kept_after_fill(bool from_kept) {
     }
     keep_part();
   }
-  ++link_epoch_;
-  link_groups_ = 0;
-  link_queue_.clear();
+  start_links();
   for (ConstraintId c : part_cons_) {
     if (!slack_[c]) continue;
     for (const Entry& en : cons_[c].entries) {
       ConstraintId first = -1;
       for (const Element& e : vars_[en.v].elems) {
         if (slack_[e.c]) continue;
-        if (link_seen_[e.c] != link_epoch_) {
-          link_add(e.c, e.c);
-          link_queue_.push_back(e.c);
-        }
+        if (queue_link(e.c)) link_add(e.c, e.c);
         if (first < 0) {
           first = e.c;
         } else {
@@ -192,16 +179,26 @@ void MaxMinSystem::kept_after_removal(VariableId v) {
     drop_kept();
     return;
   }
-  ++link_epoch_;
-  link_groups_ = 0;
-  link_queue_.clear();
+  start_links();
   for (const Element& e : vars_[v].elems) {
-    if (!slack_[e.c] && cons_kept_[e.c] > 0 && link_seen_[e.c] != link_epoch_) {
-      link_add(e.c, e.c);
-      link_queue_.push_back(e.c);
-    }
+    if (!slack_[e.c] && cons_kept_[e.c] > 0 && queue_link(e.c)) link_add(e.c, e.c);
   }
   if (!links_join()) drop_kept();
+}
+
+// A new extension or link check: nothing met, queued or grouped yet.
+void MaxMinSystem::start_links() {
+  ++link_epoch_;
+  link_queue_.clear();
+  link_groups_ = 0;
+}
+
+// Queues c to be searched from, the first time it is met since start_links(); whether it was.
+bool MaxMinSystem::queue_link(ConstraintId c) {
+  if (link_seen_[c] == link_epoch_) return false;
+  link_seen_[c] = link_epoch_;
+  link_queue_.push_back(c);
+  return true;
 }
 
 ConstraintId MaxMinSystem::link_find(ConstraintId c) {
@@ -209,7 +206,7 @@ ConstraintId MaxMinSystem::link_find(ConstraintId c) {
   return c;
 }
 
-// c joins the check, in root's group (its own when root == c).
+// c, met, joins the check in root's group (its own when root == c).
 void MaxMinSystem::link_add(ConstraintId c, ConstraintId root) {
   link_seen_[c] = link_epoch_;
   link_root_[c] = root;
