@@ -78,6 +78,18 @@ bool wait_for_file(const std::string& path, pid_t pid) {
   }
 }
 
+// Waits until `dir` holds a file (a sweep run with --trace has simulated its first run) or the
+// process ended; true when it holds one.
+bool wait_for_trace(const std::string& dir, pid_t pid) {
+  auto any = [&] { return fs::exists(dir) && !fs::is_empty(dir); };
+  for (;;) {
+    if (any()) return true;
+    int status = 0;
+    if (::waitpid(pid, &status, WNOHANG) == pid) return any();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
 // The runs of a results file by (point, placer), each as dump_results_h5 prints it.
 std::map<std::pair<int, std::string>, nlohmann::json> runs_of(const std::string& dump) {
   const nlohmann::json doc = nlohmann::json::parse(dump);
@@ -165,8 +177,10 @@ TEST_F(SweepSurvives, SigkillAtTwentyRandomMomentsLeavesWholePointsAndResumeComp
 }
 
 TEST_F(SweepSurvives, SigintEndsTheSweepWithTheFileWholeAndSaysHowToResume) {
-  const double half_ms = timed_sweep_ms() / 2;
-  const std::string path = dir_ + "/int/r.h5", err = dir_ + "/int.err";
+  // Ctrl-C as soon as the first simulated run's trace is written: the sweep has begun (its
+  // handler is in place) and nearly every point is still to run. Timing the signal instead (half
+  // a sweep timed before) let a sweep on a machine that had just become quieter finish first.
+  const std::string path = dir_ + "/int/r.h5", err = dir_ + "/int.err", traces = dir_ + "/int-traces";
   fs::create_directories(dir_ + "/int");
   const pid_t pid = ::fork();
   if (pid == 0) {
@@ -174,18 +188,17 @@ TEST_F(SweepSurvives, SigintEndsTheSweepWithTheFileWholeAndSaysHowToResume) {
     ::dup2(fd, STDERR_FILENO);
     const int null = ::open("/dev/null", O_WRONLY);
     ::dup2(null, STDOUT_FILENO);
-    ::execl(PLACESIM_BINARY, PLACESIM_BINARY, "run", scenario_.c_str(), "-j", "1", "-o", path.c_str(), nullptr);
+    ::execl(PLACESIM_BINARY, PLACESIM_BINARY, "run", scenario_.c_str(), "-j", "1", "--trace", traces.c_str(), "-o",
+            path.c_str(), nullptr);
     ::_exit(127);
   }
-  ASSERT_TRUE(wait_for_file(path, pid));
-  std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(half_ms));
+  ASSERT_TRUE(wait_for_trace(traces, pid)) << "the sweep ended before its first trace";
   ::kill(pid, SIGINT);
   int status = 0;
   ::waitpid(pid, &status, 0);
   ASSERT_TRUE(WIFEXITED(status));
   const std::string text = read_all(err);
-  ASSERT_EQ(WEXITSTATUS(status), 130) << "Ctrl-C half-way through the sweep (" << half_ms << " ms) did not end it\n"
-                                      << text;
+  ASSERT_EQ(WEXITSTATUS(status), 130) << "Ctrl-C after the sweep's first run did not end it\n" << text;
   EXPECT_NE(text.find("--resume"), std::string::npos) << text;
   EXPECT_NE(text.find(path), std::string::npos) << text;
   EXPECT_LT(expect_whole_points(path), kPoints);
