@@ -1,8 +1,10 @@
 #include "sim/engine/max_min.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "sim/core/error.hpp"
 #include "sim/core/prefetch.hpp"
@@ -74,7 +76,7 @@ VariableId MaxMinSystem::add_variable(double bound) {
     var_part_.push_back(0);
     var_listed_.push_back(0);
     fixed_.push_back(0);
-    var_changed_.push_back(0);
+    if (vars_.size() > changed_bits_.size() * 64) changed_bits_.push_back(0);
     var_mod_.push_back(0);
     var_rec_.push_back(0);
     fix_pos_.push_back(0);
@@ -355,7 +357,11 @@ void MaxMinSystem::update_ratio(ConstraintId c) {
 
 void MaxMinSystem::set_rate(VariableId v, double x) {
   const Var& var = vars_[v];
-  if (x != rates_[v]) var_changed_[v] = solve_serial_;
+  if (x != rates_[v]) {
+    changed_bits_[static_cast<std::size_t>(v) >> 6] |= std::uint64_t{1} << (v & 63);
+    changed_lo_ = std::min(changed_lo_, v);
+    changed_hi_ = std::max(changed_hi_, v);
+  }
   touched_record_ = touched_record_ || var_rec_[v] == rec_.id;  // the record's rate may move
   if (x > rates_[v]) {
     for (const Element& e : var.elems) {
@@ -472,14 +478,21 @@ bool MaxMinSystem::solve_part(VariableId seed_var, ConstraintId seed_cons) {
     if (slack_[c]) edge_load_[c] = cons_[c].capacity - remaining_[c];
   }
   kept_after_fill(from_kept);
-  // Only the variables whose rate changed; a part may take in one solved before in this solve
-  // (widened into it): each listed once.
+  // Only the variables whose rate changed, in id order (only the part's can have, since the
+  // last listing); a part may take in one solved before in this solve (widened into it): each
+  // listed once.
   const std::size_t listed = solved_vars_.size();
-  for (VariableId v : part_vars_) {
-    if (var_changed_[v] != solve_serial_ || var_listed_[v] == solve_serial_) continue;
-    var_listed_[v] = solve_serial_;
-    solved_vars_.push_back(v);
+  const auto lo_word = static_cast<std::size_t>(changed_lo_ >> 6), hi_word = static_cast<std::size_t>(changed_hi_ >> 6);
+  for (std::size_t w = lo_word; changed_lo_ <= changed_hi_ && w <= hi_word; ++w) {
+    for (std::uint64_t bits = std::exchange(changed_bits_[w], 0); bits != 0; bits &= bits - 1) {
+      const auto v = static_cast<VariableId>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+      if (var_listed_[v] == solve_serial_) continue;
+      var_listed_[v] = solve_serial_;
+      solved_vars_.push_back(v);
+    }
   }
+  changed_lo_ = std::numeric_limits<VariableId>::max();
+  changed_hi_ = -1;
   for (const std::vector<ConstraintId>* list : {&part_cons_, &part_edge_}) {
     for (ConstraintId c : *list) {
       if (cons_listed_[c] == solve_serial_) continue;

@@ -98,6 +98,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -281,7 +282,12 @@ class MaxMinSystem {
 
   std::vector<VariableId> solved_vars_;
   std::vector<ConstraintId> solved_cons_;
-  std::vector<std::uint64_t> var_changed_;  // == solve_serial_: its rate changed in this solve
+  // The variables whose rate changed since the part's last listing, one bit each, and the range
+  // of ids holding set bits (empty when lo > hi). The listing reads the set bits in id order:
+  // a scan of the part's variables for a stamp each mispredicted a branch on about every
+  // second one, since about half of them change (the listing was 6% of the 30k tree).
+  std::vector<std::uint64_t> changed_bits_;
+  VariableId changed_lo_ = std::numeric_limits<VariableId>::max(), changed_hi_ = -1;
 
   // Replay (header comment). Changes between solves are stamped with the solve they come before.
   struct Step {
