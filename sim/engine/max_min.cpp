@@ -84,8 +84,10 @@ VariableId MaxMinSystem::add_variable(double bound) {
   }
   Var& var = vars_[v];
   var.bound = bound;
+  bounded_live_ += bound < kInf;
   rates_[v] = 0;
   var_mod_[v] = solve_serial_ + 1;
+  note_modified(v);
   mark_var(v);
   return v;
 }
@@ -103,6 +105,7 @@ void MaxMinSystem::expand(VariableId v, ConstraintId c, double coefficient) {
   Var& var = vars_[v];
   mark_var(v);
   var_mod_[v] = cons_mod_[c] = solve_serial_ + 1;
+  note_modified(v);
   const bool had_slack = slack_[c];
   slack_[c] = 0;  // its load grows: it will likely lose its slack, so fill through it at once
   bool added = true;
@@ -133,6 +136,7 @@ void MaxMinSystem::remove_variable(VariableId v) {
   }
   if (var_kept_[v]) kept_after_removal(v);
   var.elems.clear();
+  bounded_live_ -= var.bound < kInf;
   var.bound = 0;
   rates_[v] = 0;
   free_vars_.push_back(v);
@@ -145,6 +149,16 @@ double MaxMinSystem::load(ConstraintId c) const {
 }
 
 void MaxMinSystem::mark_var(VariableId v) { dirty_vars_.push_back(v); }
+
+void MaxMinSystem::note_modified(VariableId v) {
+  if (modified_lost_) return;
+  if (modified_.size() >= vars_.size()) {
+    modified_lost_ = true;
+    modified_.clear();
+    return;
+  }
+  modified_.push_back(v);
+}
 
 void MaxMinSystem::mark_cons(ConstraintId c) { dirty_cons_.push_back(c); }
 
@@ -507,17 +521,29 @@ bool MaxMinSystem::solve_part(VariableId seed_var, ConstraintId seed_cons) {
 // part), from where the replay of the last fill's record leaves it; recorded for the next.
 // False when the level clamp acted: a popped R_c / U_c or bound fell below the level.
 bool MaxMinSystem::fill_part() {
-  // One pass over the variables: none fixed yet, the bounded ones, and the first place in the
-  // record of a variable it fixed that changed since (the replay stops before it).
+  // None fixed yet; the bounded ones, if any live; and the first place in the record of a
+  // variable it fixed that changed since (the replay stops before it), found among those
+  // changed since it was made. Reading each variable for its bound and its record was a
+  // quarter of the fill on the tree, where none has a bound and a few changed.
+  for (VariableId v : part_vars_) fixed_[v] = 0;
   bounded_.clear();
-  std::uint32_t changed_at = static_cast<std::uint32_t>(rec_.fixed.size());
-  for (VariableId v : part_vars_) {
-    fixed_[v] = 0;
-    const double b = vars_[v].bound;
-    if (b < kInf) bounded_.emplace_back(b, v);
-    if (var_rec_[v] == rec_.id && var_mod_[v] > rec_.made) changed_at = std::min(changed_at, fix_pos_[v]);
+  if (bounded_live_ > 0) {
+    for (VariableId v : part_vars_) {
+      if (vars_[v].bound < kInf) bounded_.emplace_back(vars_[v].bound, v);
+    }
+    std::sort(bounded_.begin(), bounded_.end());
   }
-  std::sort(bounded_.begin(), bounded_.end());
+  std::uint32_t changed_at = static_cast<std::uint32_t>(rec_.fixed.size());
+  auto note_changed = [&](VariableId v) {
+    if (var_rec_[v] == rec_.id && var_mod_[v] > rec_.made) changed_at = std::min(changed_at, fix_pos_[v]);
+  };
+  if (modified_lost_) {
+    for (VariableId v : part_vars_) note_changed(v);
+  } else {
+    for (VariableId v : modified_) {
+      if (var_part_[v] == part_epoch_) note_changed(v);
+    }
+  }
   start_record();
   double level = 0;
   replay(level, changed_at);

@@ -257,6 +257,9 @@ class MaxMinSystem {
   std::vector<char> is_touched_;
   std::vector<HeapEntry> heap_;            // min-heap; an entry whose key is not key_[c] is superseded
   std::vector<std::pair<double, VariableId>> bounded_;  // (bound, variable), ascending
+  // Live variables with a bound: while there are none (the tree's flows), a fill reads no
+  // variable's record to find them.
+  std::size_t bounded_live_ = 0;
 
   // Parts (header comment): per constraint, whether it had slack when last solved, so that it
   // joins no part; the current part, stamped part_epoch_ (a new one per search).
@@ -318,6 +321,12 @@ class MaxMinSystem {
   std::vector<std::uint64_t> cons_rec_;            // the record whose part holds it
   std::vector<double> rec_usage_;                  // its initial U_c in that record
   std::vector<std::uint64_t> var_rec_;             // the record that fixed it
+  // Variables added or expanded since the record was made (repeats and removed ones included):
+  // where a fill looks for the first recorded fix that changed, instead of in each variable of
+  // the part. Given up (modified_lost_), and the part's variables read, once it outgrows them.
+  std::vector<VariableId> modified_;
+  bool modified_lost_ = false;
+  void note_modified(VariableId v);
   std::vector<std::uint32_t> fix_pos_;             // its place in that record's fixed
   // Constraints whose state can differ from the record's, and their recorded fixes in fix order.
   struct Walk {

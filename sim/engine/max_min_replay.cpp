@@ -31,6 +31,8 @@ void MaxMinSystem::finish_record(bool clamp_free) {
   }
   if (!touched_record_ && rec_.id != 0 && next_.fixed.size() < rec_.fixed.size()) return;
   std::swap(rec_, next_);
+  modified_.clear();  // each changed before it was made
+  modified_lost_ = false;
   for (ConstraintId c : part_cons_) cons_rec_[c] = rec_.id;
 }
 

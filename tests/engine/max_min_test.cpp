@@ -330,7 +330,10 @@ std::vector<double> reference_rates(const std::vector<double>& cap, const std::v
 }
 
 // Random churn of flows over random links: after every incremental solve() the rates equal,
-// bit for bit, a full re-solve (solve_all on a copy), and agree with the slow reference.
+// bit for bit, a full re-solve (solve_all on a copy), and agree with the slow reference. Some
+// changes expand a flow already solved onto another link (or add to a coefficient), which a
+// fill's replay must stop before (max_min.hpp, "Replay": a variable the record fixed that
+// changed since).
 TEST(MaxMin, IncrementalEqualsFullOnRandomFlowSets) {
   constexpr int kSeeds = 2000;
   constexpr double kRefTolerance = 1e-9;  // the reference sums in another order
@@ -349,7 +352,13 @@ TEST(MaxMin, IncrementalEqualsFullOnRandomFlowSets) {
     std::vector<std::pair<VariableId, Flow>> live;
     for (int step = 0; step < 30; ++step) {
       const bool add = live.empty() || std::uniform_int_distribution<int>(0, 2)(rng) != 0;
-      if (add) {
+      const bool grow = !add && std::uniform_int_distribution<int>(0, 2)(rng) == 0;
+      if (grow) {
+        auto& [v, f] = live[std::uniform_int_distribution<std::size_t>(0, live.size() - 1)(rng)];
+        const double a = seed % 2 == 0 ? 1.0 : std::uniform_real_distribution<double>(0.1, 3.0)(rng);
+        f.uses.emplace_back(std::uniform_int_distribution<int>(0, nlinks - 1)(rng), a);
+        s.expand(v, f.uses.back().first, a);
+      } else if (add) {
         Flow f;
         f.bound = std::uniform_int_distribution<int>(0, 4)(rng) == 0 ? cap_d(rng) / 4 : kInf;
         const int hops = std::uniform_int_distribution<int>(1, 3)(rng);
