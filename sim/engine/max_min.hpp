@@ -254,6 +254,7 @@ class MaxMinSystem {
   std::vector<double> key_;                // key of c's live heap entry: <= ratio_ (lazy)
   std::vector<char> fixed_;                // per variable
   std::vector<ConstraintId> touched_;      // constraints changed by the current step
+  std::vector<VariableId> unfixed_vars_;   // a saturated constraint's variables left to fix
   std::vector<char> is_touched_;
   std::vector<HeapEntry> heap_;            // min-heap; an entry whose key is not key_[c] is superseded
   std::vector<std::pair<double, VariableId>> bounded_;  // (bound, variable), ascending
