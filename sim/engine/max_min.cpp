@@ -496,17 +496,19 @@ bool MaxMinSystem::solve_part(VariableId seed_var, ConstraintId seed_cons) {
   // last listing); a part may take in one solved before in this solve (widened into it): each
   // listed once.
   const std::size_t listed = solved_vars_.size();
-  const auto lo_word = static_cast<std::size_t>(changed_lo_ >> 6), hi_word = static_cast<std::size_t>(changed_hi_ >> 6);
-  for (std::size_t w = lo_word; changed_lo_ <= changed_hi_ && w <= hi_word; ++w) {
-    for (std::uint64_t bits = std::exchange(changed_bits_[w], 0); bits != 0; bits &= bits - 1) {
-      const auto v = static_cast<VariableId>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
-      if (var_listed_[v] == solve_serial_) continue;
-      var_listed_[v] = solve_serial_;
-      solved_vars_.push_back(v);
+  if (changed_lo_ <= changed_hi_) {
+    const auto hi_word = static_cast<std::size_t>(changed_hi_) >> 6;
+    for (std::size_t w = static_cast<std::size_t>(changed_lo_) >> 6; w <= hi_word; ++w) {
+      for (std::uint64_t bits = std::exchange(changed_bits_[w], 0); bits != 0; bits &= bits - 1) {
+        const auto v = static_cast<VariableId>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+        if (var_listed_[v] == solve_serial_) continue;
+        var_listed_[v] = solve_serial_;
+        solved_vars_.push_back(v);
+      }
     }
+    changed_lo_ = std::numeric_limits<VariableId>::max();
+    changed_hi_ = -1;
   }
-  changed_lo_ = std::numeric_limits<VariableId>::max();
-  changed_hi_ = -1;
   for (const std::vector<ConstraintId>* list : {&part_cons_, &part_edge_}) {
     for (ConstraintId c : *list) {
       if (cons_listed_[c] == solve_serial_) continue;

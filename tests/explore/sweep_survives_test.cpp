@@ -68,26 +68,26 @@ pid_t spawn(const std::vector<std::string>& args) {
   return pid;
 }
 
-// Waits until `path` exists (the sweep has begun) or the process ended; true when it exists.
-bool wait_for_file(const std::string& path, pid_t pid) {
+// Waits until `ready()` holds or the process ended; whether it holds.
+template <class Ready>
+bool wait_until(Ready ready, pid_t pid) {
   for (;;) {
-    if (fs::exists(path)) return true;
+    if (ready()) return true;
     int status = 0;
-    if (::waitpid(pid, &status, WNOHANG) == pid) return fs::exists(path);
+    if (::waitpid(pid, &status, WNOHANG) == pid) return ready();
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
+}
+
+// Waits until `path` exists (the sweep has begun) or the process ended; true when it exists.
+bool wait_for_file(const std::string& path, pid_t pid) {
+  return wait_until([&] { return fs::exists(path); }, pid);
 }
 
 // Waits until `dir` holds a file (a sweep run with --trace has simulated its first run) or the
 // process ended; true when it holds one.
 bool wait_for_trace(const std::string& dir, pid_t pid) {
-  auto any = [&] { return fs::exists(dir) && !fs::is_empty(dir); };
-  for (;;) {
-    if (any()) return true;
-    int status = 0;
-    if (::waitpid(pid, &status, WNOHANG) == pid) return any();
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
+  return wait_until([&] { return fs::exists(dir) && !fs::is_empty(dir); }, pid);
 }
 
 // The runs of a results file by (point, placer), each as dump_results_h5 prints it.
