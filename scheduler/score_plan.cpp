@@ -15,11 +15,9 @@ std::string PlanScore::memory_message() const {
                      units::format_bytes(memory.capacity));
 }
 
-PlanScore score_plan(const Problem& p, const Plan& plan, bool record_usage) {
+PlanScore score_plan(const Problem& p, const Plan& plan, const engine::SimOptions& so) {
   PlanScore s;
   s.lowered = lower(p, plan);
-  engine::SimOptions so;
-  so.record_usage = record_usage;
   try {
     s.trace = engine::simulate(s.lowered.graph, so);
   } catch (const engine::TaskError& e) {  // at the task's entry in the plan file, when it has one

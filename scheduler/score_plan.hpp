@@ -12,6 +12,7 @@
 #include "scheduler/lower.hpp"
 #include "scheduler/plan.hpp"
 #include "scheduler/problem.hpp"
+#include "sim/engine/executor.hpp"
 #include "sim/engine/trace.hpp"
 
 namespace placesim::scheduler {
@@ -26,7 +27,8 @@ struct PlanScore {
   std::string memory_message() const;
 };
 
-// record_usage: keep each resource's use over time in the trace (for a Chrome trace).
-PlanScore score_plan(const Problem& p, const Plan& plan, bool record_usage = false);
+// How the engine runs the lowered graph: each resource's use over time kept (for a Chrome
+// trace), progress told (engine::SimOptions).
+PlanScore score_plan(const Problem& p, const Plan& plan, const engine::SimOptions& so = {});
 
 }  // namespace placesim::scheduler

@@ -7,6 +7,7 @@
 //       collectives.
 // Giving both forms, or neither, is a usage error.
 #include <cstdio>
+#include <optional>
 #include <fmt/format.h>
 
 #include "hw/topology_yaml.hpp"
@@ -18,6 +19,7 @@
 #include "sim/cli/command.hpp"
 #include "sim/cli/scenario_args.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/progress.hpp"
 #include "sim/core/units.hpp"
 #include "sim/explore/model_spec.hpp"
 #include "sim/trace/chrome_trace.hpp"
@@ -80,7 +82,14 @@ int cmd_simulate(const std::vector<std::string>& args) {
 
   const scheduler::Problem p = given(a.vm, "scenario") ? scenario_problem(a.vm) : direct_problem(a.vm);
   const scheduler::Plan plan = scheduler::load_plan_json(a.vm["plan"].as<std::string>(), *p.graph, *p.topo);
-  const scheduler::PlanScore score = scheduler::score_plan(p, plan, a.vm.count("trace") != 0);
+  engine::SimOptions so;
+  so.record_usage = a.vm.count("trace") != 0;
+  // A large plan takes seconds to minutes to simulate: its tasks finished, on stderr (nothing for
+  // a run under a second).
+  std::optional<Progress> progress(std::in_place, "tasks simulated", 0);
+  so.progress = [&](std::size_t done, std::size_t total) { progress->done(static_cast<int>(done), static_cast<int>(total)); };
+  const scheduler::PlanScore score = scheduler::score_plan(p, plan, so);
+  progress.reset();
   const engine::TaskGraph& tasks = score.lowered.graph;
   if (a.vm.count("trace")) trace::write_chrome_trace_file(a.vm["trace"].as<std::string>(), tasks, score.trace);
 

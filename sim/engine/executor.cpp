@@ -122,10 +122,13 @@ class Run {
   std::vector<TaskId> ready_;
   std::size_t ready_head_ = 0;
   std::size_t done_ = 0;
+  // Tasks finished at which progress is told next (SimOptions::progress); none when not asked.
+  std::size_t next_progress_ = std::numeric_limits<std::size_t>::max();
 };
 
 Run::Run(const TaskGraph& g, const SimOptions& opts)
     : g_(g), opts_(opts), memory_(g) {
+  if (opts.progress && opts.progress_every > 0) next_progress_ = opts.progress_every;
   const std::size_t n = g.tasks.size();
   cal_.reserve_ids(n);
   state_.assign(n, State::Waiting);
@@ -238,6 +241,10 @@ void Run::become_activity(TaskId t) {
 void Run::finish(TaskId t) {
   state_[t] = State::Done;
   ++done_;
+  if (done_ == next_progress_) {
+    opts_.progress(done_, g_.tasks.size());
+    next_progress_ += opts_.progress_every;
+  }
   trace_.tasks[t].end = now_;
   trace_.makespan = std::max(trace_.makespan, now_);
   const Task& task = g_.tasks[t];
@@ -357,6 +364,7 @@ Trace Run::run() {
     end_instant();
   }
   if (done_ != g_.tasks.size()) report_unfinished();
+  if (opts_.progress) opts_.progress(done_, g_.tasks.size());
   trace_.busy_s.resize(g_.resources.size());
   for (std::size_t r = 0; r < g_.resources.size(); ++r) trace_.busy_s[r] = trace_.consumed[r] / g_.resources[r].capacity;
   memory_.write(trace_);

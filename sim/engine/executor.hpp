@@ -1,6 +1,9 @@
 // The simulator: runs a TaskGraph to completion under the execution contract (DESIGN.md).
 #pragma once
 
+#include <cstddef>
+#include <functional>
+
 #include "sim/core/error.hpp"
 #include "sim/engine/task_graph.hpp"
 #include "sim/engine/trace.hpp"
@@ -9,6 +12,11 @@ namespace placesim::engine {
 
 struct SimOptions {
   bool record_usage = false;  // fill Trace::usage (for link counter tracks); costs memory
+  // Told the tasks finished so far and the total, each time another `progress_every` have
+  // finished (0: never) and once at the end, for a progress display: a call per task would cost
+  // the event loop more than the display is worth.
+  std::function<void(std::size_t done, std::size_t total)> progress;
+  std::size_t progress_every = std::size_t{1} << 16;
 };
 
 // The graph cannot finish because of task `task`: it is blocked for good, or would end past the

@@ -46,7 +46,9 @@ SingleRun run_placer(const scheduler::Problem& p, const scheduler::PlacerSpec& p
   // A plan the placer made itself that cannot be lowered or run is that placer's failure.
   scheduler::PlanScore score;
   try {
-    score = scheduler::score_plan(p, *pr.plan, !trace_path.empty());
+    engine::SimOptions so;
+    so.record_usage = !trace_path.empty();
+    score = scheduler::score_plan(p, *pr.plan, so);
   } catch (const std::exception& e) {
     r.status = scheduler::RunStatus::Error;
     r.message = e.what();

@@ -44,6 +44,22 @@ TEST(Executor, ChainOnOneQueueTakesTheSum) {
   EXPECT_EQ(tr.makespan, 2 * kS);
 }
 
+// Progress is told after every third task of ten finishes and once at the end: (3, 10),
+// (6, 10), (9, 10), (10, 10), whatever the order the tasks finish in.
+TEST(Executor, ProgressIsToldEveryFewTasksAndAtTheEnd) {
+  TaskGraph g;
+  const ResourceId gpu = g.add_resource("gpu", 1.0);
+  const QueueId q = g.add_queue("gpu.compute");
+  for (int i = 0; i < 10; ++i) add(g, "k" + std::to_string(i), q, {{gpu, 0.1 * (i + 1)}});
+  std::vector<std::pair<std::size_t, std::size_t>> told;
+  SimOptions so;
+  so.progress_every = 3;
+  so.progress = [&](std::size_t done, std::size_t total) { told.emplace_back(done, total); };
+  simulate(g, so);
+  const std::vector<std::pair<std::size_t, std::size_t>> expected{{3, 10}, {6, 10}, {9, 10}, {10, 10}};
+  EXPECT_EQ(told, expected);
+}
+
 // Dependencies across queues: b waits for a (1 s) and then its 1 us latency.
 TEST(Executor, DependencyThenLatency) {
   TaskGraph g;
