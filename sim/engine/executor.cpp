@@ -350,6 +350,7 @@ void Run::report_unfinished() const {
 }
 
 Trace Run::run() {
+  if (opts_.progress) opts_.progress(0, g_.tasks.size());
   for (std::size_t t = 0; t < g_.tasks.size(); ++t) {
     if (waiting_[t] == 0) ready_.push_back(static_cast<TaskId>(t));
   }

@@ -12,9 +12,9 @@ namespace placesim::engine {
 
 struct SimOptions {
   bool record_usage = false;  // fill Trace::usage (for link counter tracks); costs memory
-  // Told the tasks finished so far and the total, each time another `progress_every` have
-  // finished (0: never) and once at the end, for a progress display: a call per task would cost
-  // the event loop more than the display is worth.
+  // Told the tasks finished so far and the total: at the start, each time another
+  // `progress_every` have finished (0: never) and at the end, for a progress display (a call per
+  // task would cost the event loop more than the display is worth).
   std::function<void(std::size_t done, std::size_t total)> progress;
   std::size_t progress_every = std::size_t{1} << 16;
 };

@@ -44,8 +44,8 @@ TEST(Executor, ChainOnOneQueueTakesTheSum) {
   EXPECT_EQ(tr.makespan, 2 * kS);
 }
 
-// Progress is told after every third task of ten finishes and once at the end: (3, 10),
-// (6, 10), (9, 10), (10, 10), whatever the order the tasks finish in.
+// Progress is told at the start, after every third task of ten finishes and at the end: (0, 10),
+// (3, 10), (6, 10), (9, 10), (10, 10).
 TEST(Executor, ProgressIsToldEveryFewTasksAndAtTheEnd) {
   TaskGraph g;
   const ResourceId gpu = g.add_resource("gpu", 1.0);
@@ -56,7 +56,7 @@ TEST(Executor, ProgressIsToldEveryFewTasksAndAtTheEnd) {
   so.progress_every = 3;
   so.progress = [&](std::size_t done, std::size_t total) { told.emplace_back(done, total); };
   simulate(g, so);
-  const std::vector<std::pair<std::size_t, std::size_t>> expected{{3, 10}, {6, 10}, {9, 10}, {10, 10}};
+  const std::vector<std::pair<std::size_t, std::size_t>> expected{{0, 10}, {3, 10}, {6, 10}, {9, 10}, {10, 10}};
   EXPECT_EQ(told, expected);
 }
 
