@@ -86,7 +86,6 @@ VariableId MaxMinSystem::add_variable(double bound) {
   var.bound = bound;
   bounded_live_ += bound < kInf;
   rates_[v] = 0;
-  var_mod_[v] = solve_serial_ + 1;
   note_modified(v);
   mark_var(v);
   return v;
@@ -104,7 +103,7 @@ void MaxMinSystem::expand(VariableId v, ConstraintId c, double coefficient) {
   if (coefficient == 0) return;
   Var& var = vars_[v];
   mark_var(v);
-  var_mod_[v] = cons_mod_[c] = solve_serial_ + 1;
+  cons_mod_[c] = solve_serial_ + 1;
   note_modified(v);
   const bool had_slack = slack_[c];
   slack_[c] = 0;  // its load grows: it will likely lose its slack, so fill through it at once
@@ -151,6 +150,7 @@ double MaxMinSystem::load(ConstraintId c) const {
 void MaxMinSystem::mark_var(VariableId v) { dirty_vars_.push_back(v); }
 
 void MaxMinSystem::note_modified(VariableId v) {
+  var_mod_[v] = solve_serial_ + 1;
   if (modified_lost_) return;
   if (modified_.size() >= vars_.size()) {
     modified_lost_ = true;

@@ -327,7 +327,7 @@ class MaxMinSystem {
   // the part. Given up (modified_lost_), and the part's variables read, once it outgrows them.
   std::vector<VariableId> modified_;
   bool modified_lost_ = false;
-  void note_modified(VariableId v);
+  void note_modified(VariableId v);  // v added or expanded: stamps var_mod_ and lists it
   std::vector<std::uint32_t> fix_pos_;             // its place in that record's fixed
   // Constraints whose state can differ from the record's, and their recorded fixes in fix order.
   struct Walk {
