@@ -45,6 +45,8 @@ ConstraintId MaxMinSystem::add_constraint(double capacity) {
   ratio_.push_back(0);
   key_.push_back(0);
   slack_.push_back(0);
+  full_.push_back(0);
+  level_.push_back(0);
   grew_.push_back(0);
   edge_load_.push_back(0);
   cons_part_.push_back(0);
@@ -81,6 +83,7 @@ VariableId MaxMinSystem::add_variable(double bound) {
     var_rec_.push_back(0);
     fix_pos_.push_back(0);
     var_kept_.push_back(0);
+    fixed_by_.push_back(-1);
   }
   Var& var = vars_[v];
   var.bound = bound;
@@ -390,10 +393,11 @@ void MaxMinSystem::set_rate(VariableId v, double x) {
   rates_[v] = x;
 }
 
-void MaxMinSystem::fix_variable(VariableId v, double value) {
+void MaxMinSystem::fix_variable(VariableId v, double value, ConstraintId by) {
   Var& var = vars_[v];
   const double x = std::min(value, var.bound);
   fixed_[v] = 1;
+  fixed_by_[v] = by;
   set_rate(v, x);
   fix_pos_[v] = static_cast<std::uint32_t>(next_.fixed.size());
   next_.fixed.push_back(v);
@@ -443,7 +447,14 @@ bool MaxMinSystem::solve_lone(VariableId seed_var, ConstraintId seed_cons) {
   var_part_[seed_var] = part_epoch_;
   part_vars_.push_back(seed_var);
   double x = var.bound;
-  for (const Element& e : var.elems) x = std::min(x, cons_[e.c].capacity / e.a);
+  fixed_by_[seed_var] = -1;
+  for (const Element& e : var.elems) {
+    if (cons_[e.c].capacity / e.a < x) {
+      x = cons_[e.c].capacity / e.a;
+      fixed_by_[seed_var] = e.c;
+    }
+  }
+  if (fixed_by_[seed_var] >= 0) level_[fixed_by_[seed_var]] = x;
   set_rate(seed_var, x);
   for (const Element& e : var.elems) {
     cons_part_[e.c] = part_epoch_;
@@ -488,9 +499,11 @@ bool MaxMinSystem::solve_part(VariableId seed_var, ConstraintId seed_cons) {
   }
   // A filled constraint's R_c is what its variables leave of it (summed in fill order).
   for (ConstraintId c : part_cons_) {
-    slack_[c] = clamp_free && remaining_[c] >= cons_[c].capacity * kSlack;
+    full_[c] = !(remaining_[c] >= cons_[c].capacity * kSlack);
+    slack_[c] = clamp_free && !full_[c];
     if (slack_[c]) edge_load_[c] = cons_[c].capacity - remaining_[c];
   }
+  for (ConstraintId c : part_edge_) full_[c] = 0;
   kept_after_fill(from_kept);
   // Only the variables whose rate changed, in id order (only the part's can have, since the
   // last listing); a part may take in one solved before in this solve (widened into it): each
@@ -574,12 +587,13 @@ bool MaxMinSystem::fill_part() {
       clamp_free = clamp_free && !(by_bound < level);
       level = std::max(level, by_bound);
       bounded = bounded_[next_bounded].second;
-      fix_variable(bounded, level);
+      fix_variable(bounded, level, -1);
       --left;
     } else {
       clamp_free = clamp_free && !(by_cons < level);
       level = std::max(level, by_cons);
       popped = heap_.front().c;
+      level_[popped] = level;
       const std::vector<Entry>& entries = cons_[popped].entries;
       // Its variables left unfixed first, without a branch on each (about every second one
       // is fixed already, in no pattern a predictor learns), then fixed: fixing one fixes no
@@ -592,7 +606,7 @@ bool MaxMinSystem::fill_part() {
       }
       for (std::size_t k = 0; k < n; ++k) {
         if (k + kPrefetchAhead < n) prefetch(&vars_[unfixed_vars_[k + kPrefetchAhead]]);
-        fix_variable(unfixed_vars_[k], level);
+        fix_variable(unfixed_vars_[k], level, popped);
       }
       left -= n;
     }
@@ -615,7 +629,10 @@ bool MaxMinSystem::fill_part() {
   // nothing: then no pass over the part).
   if (left > 0) {
     for (VariableId v : part_vars_) {
-      if (!fixed_[v]) set_rate(v, kInf);
+      if (!fixed_[v]) {
+        set_rate(v, kInf);
+        fixed_by_[v] = -1;
+      }
     }
   }
   finish_record(clamp_free);

@@ -140,6 +140,17 @@ class MaxMinSystem {
   const std::vector<ConstraintId>& solved_constraints() const { return solved_cons_; }
 
   std::size_t constraint_count() const { return cons_.size(); }
+  // Whether c was full when last solved: what its variables left of it under a share of its
+  // capacity far above rounding (max_min.cpp, kSlack), as a fill leaves a constraint it
+  // saturated. Changes since (variables added or removed) are not seen until c is solved again.
+  bool saturated(ConstraintId c) const { return full_[c] != 0; }
+  // The constraint whose saturation fixed v's rate in its last solve, or -1 (its bound, or none
+  // left it unfixed); and the level at which c last saturated (meaningful while saturated(c)).
+  ConstraintId fixed_by(VariableId v) const { return fixed_by_[v]; }
+  double level(ConstraintId c) const { return level_[c]; }
+  // The variables using c, in ascending id: variable(c, k) for k below variable_count(c).
+  std::size_t variable_count(ConstraintId c) const { return cons_[c].entries.size(); }
+  VariableId variable(ConstraintId c, std::size_t k) const { return cons_[c].entries[k].v; }
   // Fill steps taken from records since construction (header comment, "Replay"): what the
   // replay saved, for tests and benchmarks.
   std::uint64_t replayed_steps() const { return replayed_steps_; }
@@ -207,7 +218,7 @@ class MaxMinSystem {
   void start_record();
   void record_step(double key, ConstraintId c, VariableId bounded);
   void finish_record(bool clamp_free);
-  void fix_variable(VariableId v, double value);
+  void fix_variable(VariableId v, double value, ConstraintId by);
   // Sets v's rate; an increase adds to the load bound of its constraints with slack and lists them
   // in grown_edges_.
   void set_rate(VariableId v, double x);
@@ -265,6 +276,10 @@ class MaxMinSystem {
   // Parts (header comment): per constraint, whether it had slack when last solved, so that it
   // joins no part; the current part, stamped part_epoch_ (a new one per search).
   std::vector<char> slack_;
+  std::vector<char> full_;  // per constraint: saturated() (not the same as no slack: a fill
+                            // whose clamp acted leaves none with slack)
+  std::vector<double> level_;           // per constraint: level()
+  std::vector<ConstraintId> fixed_by_;  // per variable: fixed_by()
   std::uint64_t part_epoch_ = 0;
   std::vector<std::uint64_t> var_part_;
   std::vector<std::uint64_t> cons_part_;

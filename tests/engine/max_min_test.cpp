@@ -51,6 +51,39 @@ TEST(MaxMin, TwoLinksSharedFlowBottleneckedOnTheSmaller) {
   EXPECT_DOUBLE_EQ(s.load(l2), 2.0);
 }
 
+// What fixed each rate, worked as above: L1 saturates at t = 1/2 and fixes A and B; L2 at
+// t = 1.5 and fixes C; D's bound 0.25 fixes it before either (its lone L3 of 4 keeps slack).
+// Both links are full, L3 is not; a new variable on L1 is not seen until L1 is solved again.
+TEST(MaxMin, TellsWhatFixedEachRateAndWhichConstraintsAreFull) {
+  MaxMinSystem s;
+  const ConstraintId l1 = s.add_constraint(1), l2 = s.add_constraint(2), l3 = s.add_constraint(4);
+  const VariableId a = s.add_variable(kInf), b = s.add_variable(kInf), c = s.add_variable(kInf), d = s.add_variable(0.25);
+  s.expand(a, l1, 1);
+  s.expand(a, l2, 1);
+  s.expand(b, l1, 1);
+  s.expand(c, l2, 1);
+  s.expand(d, l1, 1);
+  s.expand(d, l3, 1);
+  s.solve();
+  // D first at its bound: L1 then has R = 0.75 for A and B, t = 0.375; L2: R = 2 - 0.375.
+  EXPECT_EQ(s.fixed_by(d), -1);
+  EXPECT_EQ(s.fixed_by(a), l1);
+  EXPECT_EQ(s.fixed_by(b), l1);
+  EXPECT_EQ(s.fixed_by(c), l2);
+  EXPECT_DOUBLE_EQ(s.level(l1), 0.375);
+  EXPECT_DOUBLE_EQ(s.level(l2), 1.625);
+  EXPECT_TRUE(s.saturated(l1));
+  EXPECT_TRUE(s.saturated(l2));
+  EXPECT_FALSE(s.saturated(l3));
+  s.remove_variable(b);
+  EXPECT_TRUE(s.saturated(l1));
+  s.solve();  // L1: A alone with R = 0.75, D's bound first again; A = 0.75, C = 1.25
+  EXPECT_DOUBLE_EQ(s.rate(a), 0.75);
+  EXPECT_EQ(s.fixed_by(a), l1);
+  EXPECT_DOUBLE_EQ(s.level(l1), 0.75);
+  EXPECT_TRUE(s.saturated(l1));
+}
+
 TEST(MaxMin, ParkingLotOverThreeLinks) {
   // L1 = 1, L2 = 2, L3 = 3; F0 crosses all three, Fi crosses only Li.
   // t(L1) = 1/2, t(L2) = 1, t(L3) = 1.5 -> L1: F0 = F1 = 0.5.

@@ -52,7 +52,7 @@ FlowSet random_flow_set(std::uint64_t seed) {
   return set;
 }
 
-std::vector<double> placesim_completion_times(const FlowSet& set) {
+std::vector<double> placesim_completion_times(const FlowSet& set, const engine::SimOptions& opts) {
   engine::TaskGraph g;
   for (std::size_t l = 0; l < set.link_bw.size(); ++l) {
     g.add_resource("link" + std::to_string(l) + ".fwd", set.link_bw[l]);  // resource 2 l
@@ -69,7 +69,7 @@ std::vector<double> placesim_completion_times(const FlowSet& set) {
     t.latency = flow.start_us * (kPsPerSecond / 1'000'000);
     g.add_task(name, std::move(t));
   }
-  const engine::Trace tr = engine::simulate(g);
+  const engine::Trace tr = engine::simulate(g, opts);
   std::vector<double> ends;
   for (const engine::TaskRecord& r : tr.tasks) ends.push_back(to_seconds(r.end));
   return ends;

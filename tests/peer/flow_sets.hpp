@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/engine/executor.hpp"
+
 namespace placesim::peer {
 
 struct Hop {
@@ -30,7 +32,8 @@ FlowSet random_flow_set(std::uint64_t seed);
 
 // Each flow's completion instant in seconds, run through placesim's engine: a resource per link
 // direction, a Transfer per flow using its bytes on each direction it crosses, its start as its
-// latency.
-std::vector<double> placesim_completion_times(const FlowSet& set);
+// latency; simulated with `opts` (sharing rates from the default number of flows in flight, or
+// as set).
+std::vector<double> placesim_completion_times(const FlowSet& set, const engine::SimOptions& opts = {});
 
 }  // namespace placesim::peer
