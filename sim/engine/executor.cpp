@@ -322,8 +322,12 @@ void Run::join(TaskId t, double progress, bool share) {
     }
     // With none saturated nothing tells what will fix it: it goes alone (the flows of a ring
     // step, each starting on a link of its own, would otherwise all share a rate first and be
-    // re-sorted apart).
-    share = lowest < kInfRate;
+    // re-sorted apart). So does one whose saturated constraints no activity uses now: no group
+    // can have its key (the flow of a ring step on the link its predecessor just left), and
+    // keying it would cost a lookup and its removal for each of millions of such flows.
+    bool used = false;
+    for (const Use& u : task.uses) used = used || (u.amount > 0 && solver_.saturated(u.resource) && solver_.variable_count(u.resource) > 0);
+    share = used;
   }
   if (share) {
     ShareKey k{{}, bound, (task.kind == TaskKind::Transfer || task.kind == TaskKind::Dha) && unit == task.bytes};
