@@ -51,9 +51,10 @@ TEST(MaxMin, TwoLinksSharedFlowBottleneckedOnTheSmaller) {
   EXPECT_DOUBLE_EQ(s.load(l2), 2.0);
 }
 
-// What fixed each rate, worked as above: L1 saturates at t = 1/2 and fixes A and B; L2 at
-// t = 1.5 and fixes C; D's bound 0.25 fixes it before either (its lone L3 of 4 keeps slack).
-// Both links are full, L3 is not; a new variable on L1 is not seen until L1 is solved again.
+// What fixed each rate, worked as above. L1 = 1 (A, B, D), L2 = 2 (A, C), L3 = 4 (D); D's
+// bound is 0.25. t(L1) = 1/3, t(L2) = 1, bound 0.25 -> D first at 0.25. L1: R = 0.75, U = 2 ->
+// t = 0.375 fixes A and B. L2: R = 1.625, U = 1 -> C = 1.625. Both links are full, L3 is not;
+// B removed is not seen until L1 is solved again.
 TEST(MaxMin, TellsWhatFixedEachRateAndWhichConstraintsAreFull) {
   MaxMinSystem s;
   const ConstraintId l1 = s.add_constraint(1), l2 = s.add_constraint(2), l3 = s.add_constraint(4);
@@ -65,7 +66,6 @@ TEST(MaxMin, TellsWhatFixedEachRateAndWhichConstraintsAreFull) {
   s.expand(d, l1, 1);
   s.expand(d, l3, 1);
   s.solve();
-  // D first at its bound: L1 then has R = 0.75 for A and B, t = 0.375; L2: R = 2 - 0.375.
   EXPECT_EQ(s.fixed_by(d), -1);
   EXPECT_EQ(s.fixed_by(a), l1);
   EXPECT_EQ(s.fixed_by(b), l1);
