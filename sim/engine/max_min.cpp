@@ -447,10 +447,11 @@ bool MaxMinSystem::solve_lone(VariableId seed_var, ConstraintId seed_cons) {
   var_part_[seed_var] = part_epoch_;
   part_vars_.push_back(seed_var);
   double x = var.bound;
-  fixed_by_[seed_var] = -1;
+  fixed_by_[seed_var] = -1;  // the fill's ties: a bound first, then the lowest constraint id
   for (const Element& e : var.elems) {
-    if (cons_[e.c].capacity / e.a < x) {
-      x = cons_[e.c].capacity / e.a;
+    const double q = cons_[e.c].capacity / e.a;
+    if (q < x || (q == x && fixed_by_[seed_var] > e.c)) {
+      x = q;
       fixed_by_[seed_var] = e.c;
     }
   }

@@ -101,6 +101,7 @@ std::size_t MaxMinSystem::replay(double& level, std::uint32_t changed_at) {
     for (std::uint32_t pos = fixed_begin; pos < st.fixed_end; ++pos) {
       const VariableId v = rec_.fixed[pos];
       fixed_[v] = 1;
+      fixed_by_[v] = st.c;     // what fixed it there fixes it now (-1: its bound)
       var_rec_[v] = next_.id;  // the same place in the new record
       next_.fixed.push_back(v);
     }

@@ -434,6 +434,7 @@ TEST(MaxMin, IncrementalEqualsFullOnRandomFlowSets) {
       for (std::size_t k = 0; k < live.size(); ++k) {
         const VariableId v = live[k].first;
         ASSERT_EQ(s.rate(v), full.rate(v)) << "seed " << seed << " step " << step;
+        ASSERT_EQ(s.fixed_by(v), full.fixed_by(v)) << "seed " << seed << " step " << step;
         ASSERT_NEAR(s.rate(v), ref[k], kRefTolerance * ref[k]) << "seed " << seed << " step " << step;
       }
       for (int l = 0; l < nlinks; ++l) ASSERT_EQ(s.load(l), full.load(l)) << "seed " << seed;
