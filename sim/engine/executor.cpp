@@ -315,21 +315,22 @@ void Run::join(TaskId t, double progress, bool share) {
   // so a group keyed by all of them stays whole; one that saturated far above the others (a host
   // link others filled, beside a flow held at its uplink) rarely takes over, and keying by it
   // would split groups for nothing (a group it does fix is re-sorted).
+  // It goes alone when none is saturated (nothing tells what will fix it: the flows of a ring
+  // step, each starting on a link of its own, would otherwise all share a rate first and be
+  // re-sorted apart), or when no other activity uses one now: no group can have its key (the
+  // flow of a ring step on the link its predecessor just left), and keying it would cost a
+  // lookup and a removal for each of millions of such flows.
   double lowest = kInfRate;
+  bool used = false;
   if (share) {
     for (const Use& u : task.uses) {
-      if (u.amount > 0 && solver_.saturated(u.resource)) lowest = std::min(lowest, solver_.level(u.resource));
+      if (u.amount > 0 && solver_.saturated(u.resource)) {
+        lowest = std::min(lowest, solver_.level(u.resource));
+        used = used || solver_.variable_count(u.resource) > 0;
+      }
     }
-    // With none saturated nothing tells what will fix it: it goes alone (the flows of a ring
-    // step, each starting on a link of its own, would otherwise all share a rate first and be
-    // re-sorted apart). So does one whose saturated constraints no activity uses now: no group
-    // can have its key (the flow of a ring step on the link its predecessor just left), and
-    // keying it would cost a lookup and its removal for each of millions of such flows.
-    bool used = false;
-    for (const Use& u : task.uses) used = used || (u.amount > 0 && solver_.saturated(u.resource) && solver_.variable_count(u.resource) > 0);
-    share = used;
   }
-  if (share) {
+  if (used) {
     ShareKey k{{}, bound, (task.kind == TaskKind::Transfer || task.kind == TaskKind::Dha) && unit == task.bytes};
     for (const Use& u : task.uses) {
       if (u.amount > 0 && solver_.saturated(u.resource) && solver_.level(u.resource) <= 2 * lowest) k.uses.emplace_back(u.resource, u.amount / unit);
