@@ -159,7 +159,7 @@ class Run {
   void join(TaskId t, double progress, bool share);
   void leave(TaskId t);
   void add_member(VariableId v, TaskId t, double unit, double progress);
-  VariableId rebuild(VariableId v);
+  void rebuild(VariableId v);
   bool resort_groups(bool share);
   double remaining_at(const Group& grp) const { return grp.remaining - grp.rate * to_seconds(now_ - grp.since); }
   void reschedule(Group& grp, double rate);
@@ -386,33 +386,23 @@ void Run::add_member(VariableId v, TaskId t, double unit, double progress) {
 }
 
 // The solver has no way to take coefficients back: a group that lost members is its variable
-// removed and added again with the coefficients of those left (the id comes back from the
-// solver's free list, but is followed if it does not).
-VariableId Run::rebuild(VariableId v) {
+// removed and added again, under the same id (the last removed is the first reused), with the
+// coefficients of those left.
+void Run::rebuild(VariableId v) {
   solver_.remove_variable(v);
   const VariableId w = solver_.add_variable(groups_[v].bound);
-  if (w != v) {
-    if (static_cast<std::size_t>(w) >= groups_.size()) groups_.resize(w + 1);
-    std::swap(groups_[w], groups_[v]);
-    groups_[v].members.clear();
-    groups_[v].keyed = false;
-    groups_[v].dirty = false;
-    if (groups_[w].keyed) groups_[w].key->second = w;
-    if (groups_[w].dirty) dirty_groups_.push_back(w);
-  }
-  for (const Member& m : groups_[w].members) {
+  PLACESIM_ASSERT(w == v, "a group's variable came back under another id");
+  for (const Member& m : groups_[v].members) {
     const Task& task = g_.tasks[m.task];
     const double unit = natural_unit(task);
-    for (const Use& u : task.uses) solver_.expand(w, u.resource, u.amount / unit);
-    var_of_[m.task] = w;
+    for (const Use& u : task.uses) solver_.expand(v, u.resource, u.amount / unit);
   }
-  return w;
 }
 
 // t ends: it is its group's next to end (its event was the group's). The next one may end at
 // this same instant.
 void Run::leave(TaskId t) {
-  VariableId v = var_of_[t];
+  const VariableId v = var_of_[t];
   Group& grp = groups_[v];
   PLACESIM_ASSERT(grp.members.front().task == t, "a task ended before its group's next to end");
   std::pop_heap(grp.members.begin(), grp.members.end());
@@ -428,10 +418,10 @@ void Run::leave(TaskId t) {
   }
   grp.remaining = remaining_at(grp);
   grp.since = now_;
-  v = rebuild(v);
-  place_event(groups_[v], 0);
-  if (!groups_[v].dirty) {
-    groups_[v].dirty = true;
+  rebuild(v);
+  place_event(grp, 0);
+  if (!grp.dirty) {
+    grp.dirty = true;
     dirty_groups_.push_back(v);
   }
 }
@@ -556,12 +546,12 @@ void Run::end_instant() {
   for (int round = 0;; ++round) {
     solver_.solve();
     const std::vector<VariableId>& solved = solver_.solved_variables();
+    // The completion events ahead are asked for before they are moved (Calendar::prefetch): each
+    // is a cache miss when thousands of groups change rate at once. A new group has no event
+    // yet (-1): task 0's is asked for instead, harmlessly.
+    constexpr std::size_t ahead = kPrefetchAhead;
+    auto event_of = [&](std::size_t at) { return static_cast<std::uint32_t>(std::max<TaskId>(groups_[solved[at]].event, 0)); };
     for (std::size_t k = 0; k < solved.size(); ++k) {
-      // The completion events ahead are asked for before they are moved (Calendar::prefetch):
-      // each is a cache miss when thousands of groups change rate at once.
-      constexpr std::size_t ahead = kPrefetchAhead;
-      // A new group has no event yet (-1): task 0's is asked for instead, harmlessly.
-      auto event_of = [&](std::size_t at) { return static_cast<std::uint32_t>(std::max<TaskId>(groups_[solved[at]].event, 0)); };
       if (k + 2 * ahead < solved.size()) cal_.prefetch_index(event_of(k + 2 * ahead));
       if (k + ahead < solved.size()) cal_.prefetch(event_of(k + ahead));
       Group& grp = groups_[solved[k]];

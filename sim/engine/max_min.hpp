@@ -113,7 +113,7 @@ class MaxMinSystem {
  public:
   // capacity > 0.
   ConstraintId add_constraint(double capacity);
-  // bound > 0, or +inf for none. Ids of removed variables are reused.
+  // bound > 0, or +inf for none. Ids of removed variables are reused, the last removed first.
   VariableId add_variable(double bound);
   // v consumes coefficient * x_v of c; a second expand of the same pair adds to it.
   // A zero coefficient adds nothing.

@@ -77,6 +77,10 @@ TEST(MaxMin, TellsWhatFixedEachRateAndWhichConstraintsAreFull) {
   EXPECT_FALSE(s.saturated(l3));
   s.remove_variable(b);
   EXPECT_TRUE(s.saturated(l1));
+  // The last id removed is the first reused (the executor rebuilds a group's variable so).
+  s.remove_variable(c);
+  EXPECT_EQ(s.add_variable(kInf), c);
+  s.expand(c, l2, 1);
   s.solve();  // L1: A alone with R = 0.75, D's bound first again; A = 0.75, C = 1.25
   EXPECT_DOUBLE_EQ(s.rate(a), 0.75);
   EXPECT_EQ(s.fixed_by(a), l1);
