@@ -160,6 +160,7 @@ class Run {
   void leave(TaskId t);
   void add_member(VariableId v, TaskId t, double unit, double progress);
   void rebuild(VariableId v);
+  void expand_uses(VariableId v, TaskId t, double unit);
   bool resort_groups(bool share);
   double remaining_at(const Group& grp) const { return grp.remaining - grp.rate * to_seconds(now_ - grp.since); }
   void reschedule(Group& grp, double rate);
@@ -354,7 +355,7 @@ void Run::join(TaskId t, double progress, bool share) {
     }
   }
   const VariableId v = solver_.add_variable(bound);
-  for (const Use& u : task.uses) solver_.expand(v, u.resource, u.amount / unit);
+  expand_uses(v, t, unit);
   if (static_cast<std::size_t>(v) >= groups_.size()) groups_.resize(v + 1);
   Group& grp = groups_[v];
   grp.remaining = progress;
@@ -374,7 +375,7 @@ void Run::join(TaskId t, double progress, bool share) {
 // t joins group v: the variable takes its coefficients, and its key is the R at which its
 // progress left falls under kDoneTolerance.
 void Run::add_member(VariableId v, TaskId t, double unit, double progress) {
-  for (const Use& u : g_.tasks[t].uses) solver_.expand(v, u.resource, u.amount / unit);
+  expand_uses(v, t, unit);
   Group& grp = groups_[v];
   grp.members.push_back(Member{remaining_at(grp) - (progress - kDoneTolerance) * (unit / grp.unit), t});
   std::push_heap(grp.members.begin(), grp.members.end());
@@ -392,11 +393,12 @@ void Run::rebuild(VariableId v) {
   solver_.remove_variable(v);
   const VariableId w = solver_.add_variable(groups_[v].bound);
   PLACESIM_ASSERT(w == v, "a group's variable came back under another id");
-  for (const Member& m : groups_[v].members) {
-    const Task& task = g_.tasks[m.task];
-    const double unit = natural_unit(task);
-    for (const Use& u : task.uses) solver_.expand(v, u.resource, u.amount / unit);
-  }
+  for (const Member& m : groups_[v].members) expand_uses(v, m.task, natural_unit(g_.tasks[m.task]));
+}
+
+// v takes t's coefficients: each use's amount over t's unit N (a zero amount adds nothing).
+void Run::expand_uses(VariableId v, TaskId t, double unit) {
+  for (const Use& u : g_.tasks[t].uses) solver_.expand(v, u.resource, u.amount / unit);
 }
 
 // t ends: it is its group's next to end (its event was the group's). The next one may end at

@@ -28,14 +28,12 @@ SimOptions sharing(bool on) {
   return o;
 }
 
+// A transfer of `bytes` over `links` on a queue of its own; its bytes set, so its unit is bytes.
 TaskId add_flow(TaskGraph& g, const std::string& name, UseList links, double bytes) {
   for (Use& u : links) u.amount = bytes;
-  Task t;
-  t.kind = TaskKind::Transfer;
-  t.queue = g.add_queue(name);
-  t.bytes = bytes;
-  t.uses = std::move(links);
-  return g.add_task(name, std::move(t));
+  const TaskId id = add(g, name, g.add_queue(name), std::move(links), {}, 0, TaskKind::Transfer);
+  g.tasks[id].bytes = bytes;
+  return id;
 }
 
 // Uplink U 4 GB/s; flows a, b, c, d from four hosts through it, e beside a on a's host link h of
