@@ -43,6 +43,13 @@ static std::vector<int> of_kind(const std::vector<Device>& devices, DeviceKind k
 std::vector<int> Topology::gpus() const { return of_kind(devices, DeviceKind::Gpu); }
 std::vector<int> Topology::host_memories() const { return of_kind(devices, DeviceKind::HostMemory); }
 
+bool Topology::dispatches() const {
+  if (runtime.declared) return true;
+  for (const Device& d : devices)
+    if (d.dispatch_s > 0) return true;
+  return false;
+}
+
 std::vector<int> Topology::compute_devices() const {
   std::vector<int> out = gpus();
   const std::vector<int> cpus = of_kind(devices, DeviceKind::Cpu);

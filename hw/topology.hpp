@@ -39,9 +39,10 @@ struct Device {
   double memory_bw = 0;         // bytes/s of its own memory (roofline)
   double memory = 0;            // capacity in bytes (GPU memory, host memory)
   double launch_s = 0;          // kernel launch overhead per kernel (roofline constant)
-  // The framework's host-side work per op (dispatch, shape checks, allocation: tens of us in
-  // ONNX Runtime or PyTorch eager); added to every op's duration like launch_s.
-  double op_overhead_s = 0;
+  // The runtime's host-side work to dispatch one op onto this device (operator lookup, shape
+  // checks, allocation, the launch call: tens of us in ONNX Runtime or PyTorch eager; 0 under
+  // CUDA graphs). Paid on a host dispatch thread, not on the device (Topology::Runtime).
+  double dispatch_s = 0;
   bool concurrent_kernels = true;
   int cores = 0;                // CPU
   // --- Added for hardware fidelity (issue 3); every default keeps the foundation's behaviour. ---
@@ -103,6 +104,16 @@ struct Route {
   double latency_s = 0;  // sum over hops
 };
 
+// The runtime that drives the machine (docs/execution.md, "The runtime"): host threads that
+// dispatch ops one after another, each op's dispatch taking its device's dispatch_s. A GPU
+// kernel then runs asynchronously; a CPU op runs on its dispatch thread's turn (the thread
+// waits for it to end). In force when the file declares `runtime:` or any device has a
+// dispatch cost; otherwise ops start as soon as their inputs and queue allow (no host model).
+struct Runtime {
+  int dispatch_threads = 1;  // threads a plan may assign ops to (>= 1)
+  bool declared = false;     // the file has a `runtime:` block
+};
+
 class Topology {
  public:
   std::string name;
@@ -114,6 +125,7 @@ class Topology {
   // fits such as ScheInfer's Table I or what `placesim calibrate` measured. The linear cost
   // model reads it (models/cost/calibration.hpp states its schema); the rest is a record.
   std::shared_ptr<const Yaml> calibration;
+  Runtime runtime;
   std::vector<Device> devices;
   std::vector<Link> links;
 
@@ -124,6 +136,8 @@ class Topology {
   std::vector<int> compute_devices() const;              // GPUs then CPUs, file order within each
   std::vector<int> gpus() const;
   std::vector<int> host_memories() const;
+  // Whether ops are dispatched by host threads (Runtime): declared, or some device has a dispatch cost.
+  bool dispatches() const;
   // The lowest-index link joining devices a and b directly (either way round); -1 when none.
   int link_between(int a, int b) const;
   // The host memory a device's weights come from: the nearest connected HostMemory by route

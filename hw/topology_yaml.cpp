@@ -27,6 +27,21 @@ bool parse_network(const Yaml& network) {
   network.fail(fmt::format("expected 'ideal' or 'links', got '{}'", v));
 }
 
+// `runtime: {dispatch_threads: N}` (docs/formats.md): the host threads that dispatch ops.
+Runtime parse_runtime(const Yaml& v) {
+  if (!v.is_map()) v.fail("expected a runtime map such as {dispatch_threads: 1}");
+  v.allow_keys({"dispatch_threads"});
+  Runtime r;
+  r.declared = true;
+  if (const Yaml n = v.get("dispatch_threads"); n.defined()) {
+    const std::int64_t k = n.integer();
+    if (k < 1 || k > 4096)
+      n.fail(fmt::format("dispatch_threads must be 1 .. 4096 (host threads that dispatch ops), got {}", k));
+    r.dispatch_threads = static_cast<int>(k);
+  }
+  return r;
+}
+
 void check_gpus_reach_host_memory(const Topology& t) {
   if (t.network_ideal || t.host_memories().empty()) return;
   for (int g : t.gpus())
@@ -50,6 +65,7 @@ Topology parse_topology(const Yaml& root, const std::string& default_name) {
     if (!spec.calibration.is_map()) spec.calibration.fail("expected a calibration map (as `placesim calibrate` writes)");
     t.calibration = std::make_shared<const Yaml>(spec.calibration);
   }
+  if (spec.runtime.defined()) t.runtime = parse_runtime(spec.runtime);
 
   for (const std::vector<Yaml>& layers : spec.devices) {
     Device d = parse_device(layers, spec.templates);

@@ -14,7 +14,7 @@
 //   devices:                     # a device takes every field of its template and may override
 //                                # any of them (a file needs devices, nodes or an include)
 //     - {id: host, type: host_memory, memory: 256GiB, memory_bw: 76.8GB/s}
-//     - {id: cpu0, type: cpu, cores: 20, fp32: 1.4TFLOPS, memory_bw: 76.8GB/s, op_overhead: 20us}
+//     - {id: cpu0, type: cpu, cores: 20, fp32: 1.4TFLOPS, memory_bw: 76.8GB/s, dispatch: 20us}
 //     - {id: bus0, type: switch}
 //     - {id: gpu0, template: v100}
 //   links:                       # full duplex
@@ -67,13 +67,13 @@
 // (`- {id: gpu1, fp32: 1.4TFLOPS}`). `name` is never inherited.
 //
 // Device fields by `type` (model: a product name for reports, defaults to the template name):
-//   gpu          memory*, memory_bw*, fp32*, tensor, int8, launch, op_overhead,
+//   gpu          memory*, memory_bw*, fp32*, tensor, int8, launch, dispatch,
 //                concurrent_kernels (true),
 //                h2d_engines (1), d2h_engines (1): copy engines, separate queues per direction;
 //                copy_engine_bw (each engine's DMA rate; absent: not a bottleneck),
 //                streams (1): compute queues a plan may use
 //   cpu          cores*, memory_bw*, fp32* (all cores together), tensor, int8, launch,
-//                op_overhead, sockets (1, <= cores), numa_node (0),
+//                dispatch, sockets (1, <= cores), numa_node (0),
 //                contention: [f1, f2, ...]: per-core slowdown (each a number >= 1) when k
 //                cores are busy is f_k; 1 to `cores` entries; absent: no slowdown;
 //                core_memory_bw: DRAM rate of one core alone (k cores: k times it / f_k, at
@@ -84,9 +84,13 @@
 //   host_memory  memory*, memory_bw (bandwidth of that memory, per NUMA node), numa_node (0),
 //                pageable_bw (rate of pageable, not pinned, copies; absent: as pinned)
 //   switch, nic  no fields
-// (* required). launch (>= 0, default 0) is the kernel launch per op; op_overhead (>= 0,
-// default 0) the framework's host-side dispatch per op (tens of us in ONNX Runtime or PyTorch
-// eager); both are added to every op's roofline time, on a CPU once per op whatever its cores.
+// (* required). launch (>= 0, default 0) is the kernel launch per op, added to every op's
+// roofline time (on a CPU once per op whatever its cores); dispatch (>= 0, default 0) the
+// runtime's host-side work to dispatch one op onto the device (tens of us in ONNX Runtime or
+// PyTorch eager), paid on a host dispatch thread, not on the device. `runtime:
+// {dispatch_threads: N}` (N >= 1, default 1) declares the host threads that dispatch ops
+// (docs/execution.md, "The runtime"); a machine with no `runtime:` and no dispatch cost has
+// no host model at all.
 // Units: sizes `32GiB`/`32GB`, rates `16GB/s`/`100Gb/s`, compute `15.7TFLOPS` (`TOPS` for
 // int8), durations `5us`; a bare number is in base units. Links: `a`, `b` (device
 // ids), `bw` or both `bw_ab` and `bw_ba` (> 0), `latency` (>= 0, default 0), `count` (>= 1,

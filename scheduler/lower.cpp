@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <optional>
 
+#include "scheduler/dispatch_order.hpp"
 #include "scheduler/lowering.hpp"
 #include "scheduler/plan_rules.hpp"
 #include "scheduler/plan_slices.hpp"
@@ -53,6 +54,7 @@ void Lowering::check_plan() const {
       if (const std::string bad = check_item(plan, g, topo, q.name, role, it); !bad.empty()) throw InputError(bad);
   }
   if (const std::string bad = check_lowered_size(plan); !bad.empty()) throw InputError(bad);
+  if (const std::string bad = check_dispatch(g, topo, plan); !bad.empty()) throw InputError(bad);
 }
 
 void Lowering::add_resources() {
@@ -404,6 +406,7 @@ Lowered lower(const Problem& original, const Plan& plan) {
   l.add_tasks();
   l.add_dependencies();
   l.add_collectives();
+  l.add_dispatch();
   l.add_memory();
   l.out.graph.validate();
   return std::move(l.out);

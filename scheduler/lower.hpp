@@ -29,7 +29,7 @@
 //   * an op on a CPU: d_k is the cost model's duration on the plan's core count k for that CPU
 //     (models::on_cores: k cores' share of the peak, slowed by the contention curve at k). On
 //     queue `<cpu>.core<j>` (j < k) it runs on core j alone, for its time on one of k busy cores
-//     (Problem::core_duration: k * d_k with launch and per-op overhead paid once; alone it
+//     (Problem::core_duration: k * d_k with the launch paid once; alone it
 //     never runs faster than one core); on any other queue it runs
 //     across cores 0..k-1, using d_k of each;
 //   * a plan's collective is appended by engine::lower_collective, at the problem's fidelity,
@@ -42,6 +42,11 @@
 //     resource use; a consumer whose edge is longer waits the difference in a task of its own
 //     (`node@dev>consumer`, on its own queue), so every edge takes exactly its own time;
 //     `network: ideal` makes byte edges free (and copy engines are not modelled);
+//   * where the machine's runtime dispatches ops (hw::Topology::dispatches), each op's dispatch
+//     is a task `op/dispatch` on its dispatch thread's queue `runtime.dispatch<t>` (the plan's
+//     `dispatch`, else one thread in default_dispatch_order), taking its device's dispatch_s
+//     and using no resource; the op waits for it, and a CPU op holds its thread: the thread's
+//     next dispatch waits for the op to end. A GPU kernel does not: it runs asynchronously;
 //   * memory: a copied parameter is held from its arrival to the end (each part of a parallel
 //     transmission from its own arrival; the staged part also on the neighbour until forwarded);
 //     a parameter read by direct host access takes no device memory; from time 0 when weights
@@ -67,7 +72,7 @@ namespace placesim::scheduler {
 struct Lowered {
   // Task k is the plan's k-th item (queue by queue, in order; PlanOrigin::task(k) is its entry
   // in a plan file); the tasks lowering adds beyond the items (an edge's extra wait, the
-  // collectives' steps) follow them.
+  // collectives' steps, the dispatches) follow them.
   engine::TaskGraph graph;
   std::vector<int> pool_device;        // per engine pool: topology device index
   std::vector<int> resource_link;      // per engine resource: link index, -1 for devices

@@ -1,5 +1,6 @@
 // The state of one lower() call, shared by its translation units (lower.cpp: resources, tasks,
-// dependencies; lower_collectives.cpp: collectives; lower_memory.cpp: buffers). Internal to scheduler/; see lower.hpp for the rules.
+// dependencies; lower_collectives.cpp: collectives; lower_dispatch.cpp: the runtime's dispatch
+// threads; lower_memory.cpp: buffers). Internal to scheduler/; see lower.hpp for the rules.
 #pragma once
 
 #include <map>
@@ -54,6 +55,8 @@ struct Lowering {
   void add_dependencies();
   // lower_collectives.cpp
   void add_collectives();
+  // lower_dispatch.cpp
+  void add_dispatch();
   // lower_memory.cpp
   void add_pools();
   void add_memory();

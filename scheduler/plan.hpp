@@ -19,6 +19,8 @@
 // * collectives among groups of devices (all-reduce, all-gather, ...), each after some ops and
 //   before others (lowered by the engine's collectives library into per-rank steps);
 // * how many cores of each CPU its ops run on (default: all);
+// * on a machine whose runtime dispatches ops from host threads (hw::Runtime), which thread
+//   dispatches each op and in what order (default: one thread, in the order lower.hpp states);
 // * which ops are split into slices along one axis of their shape, each slice with its device and
 //   share of the op (scheduler/plan_slices.hpp). A split op's slices are nodes of the plan's
 //   sliced graph (`op#0`, `op#1`, ...; a parameter a split partitions, `param#0`, ...), and every
@@ -178,6 +180,10 @@ struct Plan {
   std::map<std::pair<int, int>, ParamDelivery> params;
   std::vector<PlanCollective> collectives;
   std::map<int, int> cpu_cores;  // CPU device -> cores its ops run on; absent: all its cores
+  // Per dispatch thread, the ops (nodes of the sliced graph) it dispatches, in order; every op
+  // once. Empty: one thread dispatches every op in the default order (lower.hpp). Only on a
+  // machine whose runtime dispatches (hw::Topology::dispatches).
+  std::vector<std::vector<int>> dispatch;
   PlanOrigin origin;
   bool operator==(const Plan&) const = default;
 

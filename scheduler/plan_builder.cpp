@@ -104,6 +104,7 @@ Plan build_plan(const Problem& p, std::string placer, std::vector<int> device_of
 
   plan.device_of = std::move(device_of);
   plan.cpu_cores = opts.cpu_cores;
+  plan.dispatch = opts.dispatch;
   std::set<std::tuple<PlanItem::Kind, int, int>> on_ready;  // tasks a ready queue takes from the others
   for (const auto& [dev, items] : opts.ready)
     for (const PlanItem& it : items) on_ready.emplace(it.kind, it.node, it.device);

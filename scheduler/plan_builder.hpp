@@ -55,6 +55,7 @@ struct BuildOptions {
   // Per device: every task of its ready queue in this order (its ops, deliveries into it); a task
   // listed here goes on no other queue.
   std::map<int, std::vector<PlanItem>> ready;
+  std::vector<std::vector<int>> dispatch;  // as Plan::dispatch
 };
 
 // `device_of`: per graph node, the device of each op (entries of parameters are ignored).

@@ -138,6 +138,26 @@ void parse_cpu_cores(const Json& map, Plan& plan, const hw::Topology& topo) {
   }
 }
 
+// `dispatch: [[op, ...], ...]`: per dispatch thread, its ops in order; every op once.
+void parse_dispatch(const Json& list, Plan& plan, const models::Graph& g, const hw::Topology& topo) {
+  const std::vector<Json> threads = list.items();
+  if (const std::string bad = check_dispatch_threads(topo, threads.size()); !bad.empty()) list.fail(bad);
+  std::vector<int> thread(g.nodes.size(), -1);
+  for (std::size_t t = 0; t < threads.size(); ++t) {
+    std::vector<int>& ops = plan.dispatch.emplace_back();
+    for (const Json& name : threads[t].items()) {
+      const int op = g.find(name.view());
+      if (op < 0 || g.nodes[op].kind != models::NodeKind::Op)
+        name.fail(fmt::format("'{}' is not an op of the plan's graph", name.view()));
+      if (thread[op] >= 0) name.fail(fmt::format("op '{}' is dispatched by thread {} already", name.view(), thread[op]));
+      thread[op] = static_cast<int>(t);
+      ops.push_back(op);
+    }
+  }
+  for (int op : g.ops())
+    if (thread[op] < 0) list.fail(fmt::format("no dispatch thread dispatches op '{}' (each op on one thread)", g.nodes[op].name));
+}
+
 models::Axis parse_axis_at(const Json& y) {
   try {
     return models::parse_axis(y.str());
@@ -236,6 +256,15 @@ nlohmann::ordered_json plan_json(const Plan& plan, const models::Graph& original
     for (auto [d, k] : plan.cpu_cores) cores[topo.devices[d].id] = k;
     j["cpu_cores"] = cores;
   }
+  if (!plan.dispatch.empty()) {
+    ordered_json threads = ordered_json::array();
+    for (const std::vector<int>& ops : plan.dispatch) {
+      ordered_json names = ordered_json::array();
+      for (int op : ops) names.push_back(g.nodes[op].name);
+      threads.push_back(names);
+    }
+    j["dispatch"] = threads;
+  }
   if (!plan.collectives.empty()) {
     ordered_json list = ordered_json::array();
     for (const PlanCollective& c : plan.collectives) list.push_back(collective_json(c, g, topo));
@@ -256,7 +285,7 @@ std::string plan_to_json(const Plan& plan, const models::Graph& g, const hw::Top
 }
 
 Plan parse_plan(const Json& doc, const models::Graph& original, const hw::Topology& topo) {
-  doc.allow_keys({"placer", "devices", "splits", "memory", "params", "cpu_cores", "collectives", "queues"});
+  doc.allow_keys({"placer", "devices", "splits", "memory", "params", "cpu_cores", "dispatch", "collectives", "queues"});
   Plan plan;
   plan.placer = doc.str_or("placer", "file");
   if (doc.has("splits")) parse_splits(doc.at("splits"), plan, original, topo);
@@ -299,6 +328,7 @@ Plan parse_plan(const Json& doc, const models::Graph& original, const hw::Topolo
   }
   const models::Graph& g = sliced ? *sliced : original;
   if (doc.has("params")) parse_params(doc.at("params"), plan, g, topo);
+  if (doc.has("dispatch")) parse_dispatch(doc.at("dispatch"), plan, g, topo);
   for (const Json& q : doc.at("queues").items()) {
     q.allow_keys({"name", "tasks"});
     PlanQueue pq{q.at("name").str(), {}};

@@ -11,6 +11,7 @@
 //      "layer1.w_qkv@gpu0": {"via": "parallel", "neighbour": "gpu3", "fraction": 0.5},
 //      "layer2.w_qkv@gpu1": {"from": "host1", "memory": "pinned"}},
 //    "cpu_cores": {"cpu0": 4},                  // optional: cores a CPU's ops run on (default all)
+//    "dispatch": [["layer0.qkv", ...], [...]],  // optional: per dispatch thread, its ops in order
 //    "collectives": [                           // optional: collectives placed between ops
 //      {"name": "ar0", "op": "all-reduce", "algorithm": "ring", "group": ["gpu0", "gpu1"],
 //       "bytes": 1e8, "chunks": 4, "after": ["layer0.out"], "before": ["layer1.qkv"]}],
@@ -58,6 +59,10 @@
 // `cpu_cores: {CPU: k}`: the plan's ops on CPU run on k of its cores, 1 <= k <= cores; each op
 // then takes the cost model's duration for k busy cores (models::on_cores: k cores' share of
 // the peak, slowed by the device's contention curve at k).
+// `dispatch: [[op, ...], ...]`: on a machine whose runtime dispatches ops from host threads
+// (docs/execution.md, "The runtime"), thread t dispatches the ops of list t in that order; every
+// op once, at most the runtime's dispatch_threads lists. Absent: one thread, in the default
+// order (scheduler/dispatch_order.hpp).
 // A `collectives` entry (engine/collectives/collective.hpp says what each operation moves):
 //   name       unique, and no node's name; prefixes its tasks and queues (`ar0.s0.c0.0>1`)
 //   op         all-reduce | all-gather | reduce-scatter | broadcast | all-to-all | point-to-point

@@ -24,6 +24,11 @@
 //                                        its buses
 //   <dev>.ready                          a device's ops and the deliveries into it, one after
 //                                        another
+//
+// lower() adds the runtime's dispatch threads (docs/execution.md, "The runtime"), which no plan
+// queue may be named like:
+//
+//   runtime.dispatch0, ...               dispatch thread t; its tasks `op/dispatch`
 #pragma once
 
 #include <string>
@@ -34,6 +39,8 @@
 #include "scheduler/plan.hpp"
 
 namespace placesim::scheduler {
+
+inline constexpr std::string_view kDispatchQueuePrefix = "runtime.dispatch";
 
 std::string item_name(const PlanItem& it, const models::Graph& g, const hw::Topology& topo);
 

@@ -52,6 +52,9 @@ QueueRole copy_engine(const hw::Topology& topo, Ends e, const QueueRole& queue) 
 }
 
 std::string check_queue(const hw::Topology& topo, const std::string& name) {
+  if (name.rfind(kDispatchQueuePrefix, 0) == 0)
+    return fmt::format("queue '{}': names starting '{}' are the runtime's dispatch threads (a plan assigns ops to "
+                       "them under `dispatch`)", name, kDispatchQueuePrefix);
   const QueueRole r = queue_role(topo, name);
   if (r.kind == Kind::Other) return "";
   if (r.kind == Kind::Core) {
@@ -255,6 +258,16 @@ OptionProblem check_collective(const models::Graph& g, const hw::Topology& topo,
     return {e.detail(), "algorithm"};
   }
   return {};
+}
+
+std::string check_dispatch_threads(const hw::Topology& topo, std::size_t threads) {
+  if (!topo.dispatches())
+    return fmt::format("the plan says which host thread dispatches each op, but '{}' declares no runtime (a "
+                       "`runtime:` block, or a device with a `dispatch` cost)", topo.name);
+  if (threads == 0 || threads > static_cast<std::size_t>(topo.runtime.dispatch_threads))
+    return fmt::format("the plan uses {} dispatch threads, but the runtime of '{}' has {} (runtime: "
+                       "{{dispatch_threads: N}})", threads, topo.name, topo.runtime.dispatch_threads);
+  return "";
 }
 
 std::string check_cpu_cores(const hw::Topology& topo, int device, int cores) {

@@ -85,6 +85,10 @@ OptionProblem check_collective_names(const std::vector<PlanCollective>& cs, cons
 // "inner", "slices" or "".
 OptionProblem check_split(const models::Graph& g, const hw::Topology& topo, int op, const PlanSplit& split);
 
+// A plan that assigns ops to `threads` dispatch threads runs on a machine whose runtime
+// dispatches and has that many (hw::Runtime).
+std::string check_dispatch_threads(const hw::Topology& topo, std::size_t threads);
+
 // A plan's core count for a CPU names a CPU and lies in [1, its cores].
 std::string check_cpu_cores(const hw::Topology& topo, int device, int cores);
 

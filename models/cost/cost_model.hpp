@@ -26,9 +26,9 @@ class CostModel {
 //   peak_k = peak * (k / cores) / w_k,   w_k = contention[k-1]; past the curve's end its last
 //                                        factor; 1 without a curve
 // for fp32, tensor and int8 peaks alike, and for the cache bandwidth (each core brings its own
-// cache, so k cores have k/cores of it). Memory bandwidth, launch cost and per-op overhead are the
-// socket's and stay (the curve already prices sharing the memory system per core; the overhead
-// is paid once per op, however many cores run it), except on a CPU that says how fast one core
+// cache, so k cores have k/cores of it). Memory bandwidth and launch cost are the socket's and
+// stay (the curve already prices sharing the memory system per core; the launch is paid once
+// per op, however many cores run it), except on a CPU that says how fast one core
 // reaches DRAM (core_memory_bw, from calibration: a core alone cannot fill the socket's bandwidth):
 //   memory_bw_k = min(memory_bw, k * core_memory_bw / w_k)
 // so that W = k * d_k = d_1 * w_k holds for memory-bound work as for compute. k = 0 means all
@@ -41,9 +41,9 @@ hw::Device on_cores(const hw::Device& dev, int cores);
 
 // One core of a CPU while `busy` of its cores are busy (Chrion's W(v, k)): one core's share of
 // each peak and of the cache rate slowed by w_k, and 1/k of memory_bw_k (the k busy cores share
-// it), while launch and per-op overhead stay whole: the core that runs the op pays them once. So
+// it), while the launch stays whole: the core that runs the op pays it once. So
 // an op's roofline time on one of k busy cores is
-//   W_k = c + k (d_k - c),   d_k its time on_cores(dev, k),  c = launch + op_overhead,
+//   W_k = c + k (d_k - c),   d_k its time on_cores(dev, k),  c = launch,
 // which is k d_k when c = 0. busy = 0 means all cores; the other rules are on_cores'. The view
 // records run_cores = 1 and busy_cores = busy.
 hw::Device on_one_core(const hw::Device& dev, int busy);
@@ -52,7 +52,7 @@ hw::Device on_one_core(const hw::Device& dev, int busy);
 // past the curve's end its last factor, 1 without a curve.
 double contention_at(const hw::Device& dev, int k);
 
-// Roofline: launch + op_overhead + max(c, m) + (1 - overlap) * min(c, m), with c = flops / peak
+// Roofline: launch + max(c, m) + (1 - overlap) * min(c, m), with c = flops / peak
 // and m = bytes / (cache_bw when the bytes fit in the device's cache, else memory_bw), where
 // peak is the FP32 peak for fp32 and the tensor peak (INT8 peak for int8/int4) when the device
 // has one (models/cost/roofline.cpp). Explicit per-device durations on a node take precedence.

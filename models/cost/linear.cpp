@@ -1,10 +1,11 @@
 // ScheInfer's linear time model (Eq. 3): an op of class c with work n (models/cost/calibration.hpp:
 // a GEMM's n = batch * m * k * n multiply-adds) on a device of kind d takes
 //
-//   t = launch + op_overhead + alpha + n * beta
+//   t = launch + alpha + n * beta
 //
 // with alpha and beta the hardware file's `calibration: {<d>_<c>: {<dtype>: {alpha, beta}}}`
-// fit. launch and op_overhead are the device's, as in the roofline: ScheInfer measures the launch
+// fit. launch is the device's, as in the roofline (the runtime's dispatch is host time, not
+// the op's: docs/execution.md, "The runtime"): ScheInfer measures the launch
 // apart from the GEMM (its t_Launch), and the scheinfer presets give each GPU Table I's launch.
 //
 // dtype: the model's for a GEMM with a weight operand, so an int4 model's linear layers take the
@@ -80,7 +81,7 @@ class LinearCost final : public CostModel {
       if (opts_.fallback) return roofline_.duration(op, dev, dtype);
       throw InputError(l.where, l.missing);
     }
-    return dev.launch_s + dev.op_overhead_s + work_time(*l.fits, l.dtype, l.n, dev);
+    return dev.launch_s + work_time(*l.fits, l.dtype, l.n, dev);
   }
 
   Lookup lookup(const Node& op, const hw::Device& dev, DType model) const {

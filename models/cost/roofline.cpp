@@ -1,9 +1,10 @@
-// Roofline cost: an op is bound either by compute or by memory traffic, plus two constants per
-// op: the kernel launch and the framework's host-side dispatch (op_overhead), which dominate
-// small ops (Chrion's LSTM cells take ~50 us on a GTX 1080 Ti for well under 1 us of work).
+// Roofline cost: an op is bound either by compute or by memory traffic, plus the kernel launch.
+// The runtime's host-side dispatch of each op (hw::Device::dispatch_s, which dominates small ops:
+// Chrion's LSTM cells take ~50 us on a GTX 1080 Ti for well under 1 us of work) is not device
+// time: lower() makes it a task on a host dispatch thread (docs/execution.md, "The runtime").
 //
 //   c = flops / peak(dtype),  m = bytes / bw(bytes)
-//   duration = launch_s + op_overhead_s + max(c, m) + (1 - overlap) * min(c, m)
+//   duration = launch_s + max(c, m) + (1 - overlap) * min(c, m)
 //   peak(fp32)      = fp32_flops
 //   peak(fp16/bf16) = tensor_flops if > 0, else fp32_flops
 //   peak(int8/int4) = int8_ops if > 0, else peak(fp16)
@@ -61,7 +62,7 @@ double RooflineCost::duration(const Node& op, const hw::Device& dev, DType dtype
     if (!(bw > 0)) return kCannotRun;
     memory = op.bytes / bw;
   }
-  return dev.launch_s + dev.op_overhead_s + std::max(compute, memory) + (1 - dev.overlap) * std::min(compute, memory);
+  return dev.launch_s + std::max(compute, memory) + (1 - dev.overlap) * std::min(compute, memory);
 }
 
 double RooflineCost::memory_rate(const hw::Device& dev, double bytes) {
@@ -69,7 +70,7 @@ double RooflineCost::memory_rate(const hw::Device& dev, double bytes) {
 }
 
 void register_roofline(Registry<CostModelEntry>& r) {
-  r.add("roofline", {"launch + op overhead + compute or memory bound (their overlap per device); a node's "
+  r.add("roofline", {"launch + compute or memory bound (their overlap per device); a node's "
                      "per-device durations replace it",
                      {}, [](const Yaml&, const hw::Topology&, const Graph&) { return std::make_shared<const RooflineCost>(); }});
 }

@@ -19,10 +19,18 @@
 // Our CPU model. The cost model gives d_k(v), v's duration on k cores of the CPU together
 // (models/cost/cpu_cores.hpp: peak x k/cores, slowed by the contention curve's f(k)); one of k'
 // busy cores runs v in  W(v, k') = k' * d_k'(v) = d_1(v) * f(k')  (Chrion's W matrix; with the
-// launch and per-op overhead paid once, Problem::core_duration). The plan
+// launch paid once, Problem::core_duration). The plan
 // puts the CPU ops on queues `<cpu>.core0` .. `<cpu>.core<k*-1>` and states cpu_cores = k*, so
 // lower() gives each core op exactly W(v, k*) on its own core: where the network adds nothing,
 // the simulated makespan is the schedule length L.
+//
+// The runtime (docs/execution.md, "The runtime"). Where the machine's runtime dispatches ops
+// from host threads, each op's EST also waits for its dispatch (dispatch_clock.hpp), in the
+// order above. `executor: parallel` is Chrion's modified ONNX Runtime (Section 5: GPU operators
+// and CPU operators in thread pools of their own): thread 0 dispatches the GPU's ops and thread
+// j the ops of core j-1, so k' is at most dispatch_threads - 1. `executor: sequential` is ONNX
+// Runtime's default: one thread dispatches every op, and runs each CPU op before dispatching
+// the next.
 #include <algorithm>
 #include <deque>
 #include <fmt/format.h>
@@ -48,6 +56,10 @@ class Chrion final : public Placer {
     const Yaml sigma = o.get("sigma");
     sigma_ = sigma.number();
     if (!(sigma_ >= 0)) sigma.fail(fmt::format("option 'sigma' must be >= 0 (seconds per GB of GPU memory), got {}", sigma_));
+    const Yaml executor = o.get("executor");
+    if (executor.str() != "parallel" && executor.str() != "sequential")
+      executor.fail(fmt::format("option 'executor' must be parallel or sequential, got '{}'", executor.str()));
+    parallel_ = executor.str() == "parallel";
     const Yaml cores = o.get("max_cpu_cores");
     cores_loc_ = cores.loc();
     if (cores.str() != "all") {
@@ -68,7 +80,9 @@ class Chrion final : public Placer {
     if (max_cores_ > cores)
       throw InputError(cores_loc_, fmt::format("option 'max_cpu_cores' is {}, but '{}' has {} CPU cores", max_cores_,
                                                topo.name, cores));
-    const int k = max_cores_ < 0 ? cores : max_cores_;
+    int k = max_cores_ < 0 ? cores : max_cores_;
+    // Chrion's parallel executor gives every core a dispatch thread of its own.
+    if (parallel_ && topo.dispatches()) k = std::min(k, topo.runtime.dispatch_threads - 1);
     const CommModel comm(p);
     const std::vector<int> order = bfs_dfs_order(p, comm, gpu, cpu);
 
@@ -88,6 +102,7 @@ class Chrion final : public Placer {
     int used = 0;
     for (int c : best.core_of) used = std::max(used, c + 1);
     r.message = fmt::format("k* = {} CPU cores, GPU memory {:.6g} bytes", used, best.gpu_bytes);
+    if (topo.dispatches()) r.message += parallel_ ? ", parallel executor" : ", sequential executor";
     return r;
   }
 
@@ -157,9 +172,9 @@ class Chrion final : public Placer {
         const int dev = j == 0 ? gpu : cpu;
         const double d = p.duration(v, dev);
         if (d == models::kCannotRun) continue;
-        // W(v, k'): k' d_k'(v), but the per-op constants (launch, op_overhead) paid once.
+        // W(v, k'): k' d_k'(v), but the launch paid once.
         const double w = j == 0 ? d : p.core_duration(v, cpu, kk);
-        const double est = std::max(avail[j], inputs.on(dev));
+        const double est = std::max({avail[j], inputs.on(dev), t.s.dispatch.ready(thread(j), dev)});
         const double cost = est + w + (j == 0 ? sigma_ * m * 1e-9 : 0.0);
         if (cost < best_cost) best = j, best_cost = cost, best_start = est, best_finish = est + w;
       }
@@ -167,7 +182,7 @@ class Chrion final : public Placer {
         throw InputError(fmt::format("op '{}' runs neither on '{}' nor on the CPU", g.nodes[v].name,
                                      p.topo->devices[gpu].id));
       avail[best] = best_finish;
-      t.s.place(v, best == 0 ? gpu : cpu, best_start, best_finish);
+      t.s.place(v, best == 0 ? gpu : cpu, best_start, best_finish, thread(best));
       if (best > 0) {
         t.core_of[v] = best - 1;
         continue;
@@ -179,7 +194,11 @@ class Chrion final : public Placer {
     return t;
   }
 
+  // The dispatch thread of processor j (0: the GPU, j: core j-1).
+  int thread(int j) const { return parallel_ ? j : 0; }
+
   double sigma_ = 0;
+  bool parallel_ = true;
   int max_cores_ = -1;  // -1: all of the CPU's cores
   SourceLoc cores_loc_;
 };
@@ -190,7 +209,9 @@ void register_chrion(Registry<PlacerEntry>& r) {
   r.add("chrion",
         {"Chrion: BFS+DFS order, greedy choice of GPU or one of k' CPU cores by EFT + sigma * GPU memory, best k'",
          {{"sigma", "0", "seconds of latency one GB (1e9 bytes) of GPU memory is worth (>= 0; 0: latency only)"},
-          {"max_cpu_cores", "all", "largest k' tried (0 .. the CPU's cores), or all"}},
+          {"max_cpu_cores", "all", "largest k' tried (0 .. the CPU's cores), or all"},
+          {"executor", "parallel", "where the runtime dispatches ops: parallel (Chrion's, a dispatch thread for the GPU and "
+                                   "one per core) or sequential (ONNX Runtime's default: one thread for every op)"}},
          PlacerKind::Heuristic,
          [](const PlacerOptions& o) { return std::make_unique<Chrion>(o); },
          /*splits_ops=*/false, /*offload=*/false, PlacerNeeds{.gpu = true}});

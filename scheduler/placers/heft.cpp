@@ -47,7 +47,7 @@ Schedule heft_schedule(const Problem& p, const std::vector<int>& devices, bool i
       // EFT(v, d) >= latest_end + w: a device where that is not below the best EFT so far
       // cannot win (ties go to the first), and its EST is not computed.
       if (w == models::kCannotRun || inputs.latest_end() + w >= best_finish) continue;
-      const double est = line[d].earliest_start(inputs.on(d), w, insertion);
+      const double est = line[d].earliest_start(std::max(inputs.on(d), s.dispatch.ready(0, d)), w, insertion);
       if (est + w < best_finish) best = d, best_start = est, best_finish = est + w;
     }
     line[best].add(best_start, best_finish);

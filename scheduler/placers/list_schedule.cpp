@@ -65,10 +65,11 @@ std::vector<int> Schedule::order(const models::Graph& g) const {
 
 Schedule::Schedule(const Problem& p)
     : device_of(p.graph->nodes.size(), -1), start(p.graph->nodes.size(), 0.0), finish(p.graph->nodes.size(), 0.0),
-      copies(p) {}
+      copies(p), dispatch(p) {}
 
-void Schedule::place(int op, int dev, double s, double f) {
+void Schedule::place(int op, int dev, double s, double f, int thread) {
   copies.book(op, dev);
+  dispatch.book(thread, op, dev, f);
   device_of[op] = dev;
   start[op] = s;
   finish[op] = f;
@@ -103,7 +104,7 @@ Schedule schedule_in_order(const Problem& p, const CommModel& comm, const std::v
   for (int op : order) {
     const int dev = device_of[op];
     inputs.gather(s, op);
-    const double start = std::max(avail[dev], inputs.on(dev));
+    const double start = std::max({avail[dev], inputs.on(dev), s.dispatch.ready(0, dev)});
     avail[dev] = start + p.duration(op, dev);
     s.place(op, dev, start, avail[dev]);
   }
@@ -138,7 +139,7 @@ EtfResult etf_schedule(const Problem& p, const CommModel& comm, const std::vecto
       for (int d : groups[group_of[v]]) {
         const double w = p.duration(v, d);
         if (w == models::kCannotRun || !book.fits(v, d)) continue;
-        const double est = std::max(avail[d], inputs.on(d));
+        const double est = std::max({avail[d], inputs.on(d), s.dispatch.ready(0, d)});
         const int f = kept_for[d];
         if (f >= 0 && f != v && s.device_of[f] < 0 && missing[f] == 0 && book.fits(f, d) &&
             p.duration(f, d) != models::kCannotRun &&
@@ -171,6 +172,7 @@ Plan scheduled_plan(const Problem& p, std::string placer, const Schedule& s, con
   BuildOptions o = opts;
   o.delivery_queues = true;
   o.copies = s.copies.plan_copies();
+  o.dispatch = s.dispatch.orders();
   return build_plan(p, std::move(placer), s.device_of, s.order(*p.graph), o);
 }
 

@@ -15,13 +15,15 @@
 // It ignores contention, as the list-scheduling literature does; the simulator does not.
 // Parameters (weights: host) arrive as param_copies.hpp books them: serialised per copy channel.
 //
-// The execution contract a schedule predicts (DESIGN.md): an op starts when its queue's
-// previous op has ended and every input has arrived (an input from another device a delivery
+// The execution contract a schedule predicts (docs/execution.md): an op starts when its queue's
+// previous op has ended, its dispatch has ended (dispatch_clock.hpp; only where the machine's
+// runtime dispatches ops) and every input has arrived (an input from another device a delivery
 // time after its producer ends; a parameter when its booked copy ends). scheduled_plan() builds
 // the plan so that this holds: each device runs its ops in one queue in order of scheduled
 // start; each delivery of an activation sits on a queue of its own (named like the task,
 // `op@device`), so deliveries never wait for each other; each copy channel runs its parameter
-// copies on one queue in the order they were booked (build_plan lays these queues out). lower()
+// copies on one queue in the order they were booked (build_plan lays these queues out); the
+// dispatch threads dispatch the ops in the order they were placed. lower()
 // gives every edge its own fixed time, as the schedules here do, so the prediction is exact
 // under `network: ideal`, fixed durations and no launch cost.
 #pragma once
@@ -31,6 +33,7 @@
 #include <utility>
 #include <vector>
 
+#include "scheduler/placers/dispatch_clock.hpp"
 #include "scheduler/placers/param_copies.hpp"
 #include "scheduler/placers/timeline.hpp"
 #include "scheduler/plan.hpp"
@@ -75,11 +78,12 @@ struct Schedule {
   std::vector<double> start, finish;       // per graph node
   double makespan = 0;
   ParamCopies copies;                      // the parameter copies the placed ops need
+  DispatchClock dispatch;                  // the runtime's dispatch threads, in placement order
   explicit Schedule(const Problem& p);
   // Op nodes by scheduled start; ties by position in the graph's topological order.
   std::vector<int> order(const models::Graph& g) const;
-  // Places `op` and books the parameter copies it needs on `dev`.
-  void place(int op, int dev, double s, double f);
+  // Places `op`, books the parameter copies it needs on `dev` and its dispatch on `thread`.
+  void place(int op, int dev, double s, double f, int thread = 0);
 };
 
 // When the inputs of an op arrive on each device it is tried on. A list scheduler tries every

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "models/dtype.hpp"
+#include "scheduler/plan_names.hpp"
 #include "scheduler/plan_slices.hpp"
 #include "sim/core/error.hpp"
 
@@ -210,6 +211,16 @@ backend::Workload make_workload(const scheduler::Problem& original, const schedu
         work.seconds = to_seconds(task.latency);
       }
     }
+  // The runtime's dispatches (lower.hpp) follow the plan's items: each dispatch thread is a host
+  // thread of the backend, unpinned, doing nothing but let its ops go in turn, so what the
+  // measured trace shows of a dispatch is this backend's own cost of handing an op over.
+  const std::vector<int> hosts = topo.host_memories();
+  for (; id < static_cast<engine::TaskId>(g.tasks.size()); ++id) {
+    const engine::Task& task = g.tasks[id];
+    PLACESIM_ASSERT(g.queues[task.queue].rfind(scheduler::kDispatchQueuePrefix, 0) == 0 && !hosts.empty(),
+                    "the plan and its lowering disagree");
+    w.queue_unit[task.queue] = units.of(hosts.front());
+  }
   PLACESIM_ASSERT(id == static_cast<engine::TaskId>(g.tasks.size()), "the plan and its lowering disagree");
   for (int& u : w.queue_unit)
     if (u < 0) u = 0;  // an empty queue: never run

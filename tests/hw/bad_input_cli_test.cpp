@@ -32,11 +32,11 @@ TEST(HwBadInputCli, ExitsTwoNamingTheHardwareFileLineAndColumn) {
        "hw.yaml:6:28: expected a positive bandwidth, got '0GB/s'"},
       {"negative bandwidth", kBase + "  - {a: host, b: gpu0, bw_ab: -1GB/s, bw_ba: 1GB/s}\n",
        "hw.yaml:6:31: expected a positive bandwidth, got '-1GB/s'"},
-      {"negative op overhead",
+      {"negative dispatch cost",
        "devices:\n  - {id: host, type: host_memory, memory: 1GiB}\n"
-       "  - {id: gpu0, type: gpu, memory: 1GiB, memory_bw: 1GB/s, fp32: 1TFLOPS, op_overhead: -5us}\n"
+       "  - {id: gpu0, type: gpu, memory: 1GiB, memory_bw: 1GB/s, fp32: 1TFLOPS, dispatch: -5us}\n"
        "links:\n  - {a: host, b: gpu0, bw: 1GB/s}\n",
-       "hw.yaml:3:87: expected a non-negative duration such as 1us, got '-5us'"},
+       "hw.yaml:3:84: expected a non-negative duration such as 1us, got '-5us'"},
       {"contention not a list",
        "devices:\n  - {id: host, type: host_memory, memory: 1GiB}\n"
        "  - {id: cpu0, type: cpu, cores: 2, fp32: 1TFLOPS, memory_bw: 1GB/s, contention: 2}\n"

@@ -88,12 +88,12 @@ TEST(HwBadInput, UnknownLinkKey) {
   expect_input_error(kTwo + "  - {a: s, b: t, bandwidth: 1GB/s}\n", "t.yaml:5:18", "unknown key 'bandwidth'");
 }
 
-TEST(HwBadInput, NegativeOpOverhead) {
+TEST(HwBadInput, NegativeDispatch) {
   expect_input_error(
-      "devices:\n  - {id: g, type: gpu, memory: 1GiB, memory_bw: 1GB/s, fp32: 1TFLOPS, op_overhead: -20us}\n",
-      "t.yaml:2:84", "expected a non-negative duration such as 1us, got '-20us'");
-  expect_input_error("devices:\n  - {id: c, type: cpu, cores: 2, fp32: 1TFLOPS, memory_bw: 1GB/s, op_overhead: fast}\n",
-                     "t.yaml:2:80", "expected a duration such as a number with a unit, got 'fast'");
+      "devices:\n  - {id: g, type: gpu, memory: 1GiB, memory_bw: 1GB/s, fp32: 1TFLOPS, dispatch: -20us}\n",
+      "t.yaml:2:81", "expected a non-negative duration such as 1us, got '-20us'");
+  expect_input_error("devices:\n  - {id: c, type: cpu, cores: 2, fp32: 1TFLOPS, memory_bw: 1GB/s, dispatch: fast}\n",
+                     "t.yaml:2:77", "expected a duration such as a number with a unit, got 'fast'");
 }
 
 // A CPU on line 2 whose contention value starts at column 79.

@@ -13,7 +13,7 @@ templates:
   big: {type: gpu, memory: 32GiB, memory_bw: 900GB/s, fp32: 15.7TFLOPS, tensor: 125TFLOPS, launch: 5us}
 devices:
   - {id: host, type: host_memory, memory: 1.5TB}
-  - {id: gpu0, template: big, int8: 130TOPS, op_overhead: 45.8us}
+  - {id: gpu0, template: big, int8: 130TOPS, dispatch: 45.8us}
 links:
   - {a: host, b: gpu0, bw: 16GB/s, latency: 1.2ms}
   - {a: host, b: gpu0, bw_ab: 100Gb/s, bw_ba: 1GiB/s, latency: 200ns, count: 3}
@@ -28,7 +28,7 @@ TEST(HwUnits, DeviceFieldsInBaseUnits) {
   EXPECT_EQ(g.tensor_flops, 125e12);
   EXPECT_EQ(g.int8_ops, 130e12);
   EXPECT_DOUBLE_EQ(g.launch_s, 5e-6);
-  EXPECT_DOUBLE_EQ(g.op_overhead_s, 45.8e-6);
+  EXPECT_DOUBLE_EQ(g.dispatch_s, 45.8e-6);
   EXPECT_EQ(g.model, "big");  // the template's name when no model is given
   EXPECT_EQ(t.devices[t.index("host")].memory, 1.5e12);
 }

@@ -38,22 +38,22 @@ TEST(Roofline, MemoryBoundAdd) {
   expect_rel(rc.duration(work(1e8, 6e8), gpu(), DType::FP16), 5e-6 + 2.0 / 3.0 * 1e-3);
 }
 
-TEST(Roofline, OpOverheadIsPaidOncePerOp) {
-  // 20 us of framework dispatch per op on top of the 5 us launch: the add above takes
-  // 5e-6 + 20e-6 + 6.6666...e-4 s, and an op with no work at all 25 us.
+TEST(Roofline, DispatchIsNotDeviceTime) {
+  // 20 us of runtime dispatch per op is host time (a task on a dispatch thread, lower.hpp): the
+  // add above still takes 5e-6 + 6.6666...e-4 s on the device, and an op with no work the launch.
   const RooflineCost rc;
   hw::Device d = gpu();
-  d.op_overhead_s = 20e-6;
-  expect_rel(rc.duration(work(1e8, 6e8), d, DType::FP16), 25e-6 + 2.0 / 3.0 * 1e-3);
-  expect_rel(rc.duration(work(0, 0), d, DType::FP16), 25e-6);
-  // Explicit durations are the whole time (overhead included), as with launch.
+  d.dispatch_s = 20e-6;
+  expect_rel(rc.duration(work(1e8, 6e8), d, DType::FP16), 5e-6 + 2.0 / 3.0 * 1e-3);
+  expect_rel(rc.duration(work(0, 0), d, DType::FP16), 5e-6);
+  // Explicit durations are the whole time (launch included).
   Node n = work(1, 1);
   n.durations = {{"gpu0", 14.0}};
   EXPECT_EQ(rc.duration(n, d, DType::FP16), 14.0);
 }
 
-TEST(Roofline, OpOverheadOnACpuIsPaidOnceWhateverItsCores) {
-  // 4 cores, 400 GFLOP/s together, contention [1, 1.5], 30 us per op; 1 GFLOP, no bytes.
+TEST(Roofline, LaunchOnACpuIsPaidOnceWhateverItsCores) {
+  // 4 cores, 400 GFLOP/s together, contention [1, 1.5], 30 us of launch per op; 1 GFLOP, no bytes.
   // On 2 cores: peak_2 = 400e9 * 2/4 / 1.5 = 133.33e9 -> 1e9 / 133.33e9 = 7.5e-3 s, + 30 us.
   // On all 4 (k = 0; past the curve's end w = 1.5): 400e9 / 1.5 -> 3.75e-3 s, + 30 us.
   hw::Device cpu;
@@ -63,7 +63,7 @@ TEST(Roofline, OpOverheadOnACpuIsPaidOnceWhateverItsCores) {
   cpu.fp32_flops = 400e9;
   cpu.memory_bw = 50e9;
   cpu.contention = {1, 1.5};
-  cpu.op_overhead_s = 30e-6;
+  cpu.launch_s = 30e-6;
   const RooflineCost rc;
   expect_rel(rc.duration(work(1e9, 0), on_cores(cpu, 2), DType::FP32), 7.5e-3 + 30e-6);
   expect_rel(rc.duration(work(1e9, 0), on_cores(cpu, 0), DType::FP32), 3.75e-3 + 30e-6);

@@ -48,9 +48,30 @@ TEST(Chrion, SigmaZeroMatchesOrBeatsTheGpuAloneInItsModel) {
   for (int op : p.graph->ops()) EXPECT_EQ(p.topo->devices[gpu_only.plan->device_of[op]].kind, hw::DeviceKind::Gpu);
 }
 
+TEST(Chrion, ItsPredictionFollowsTheRuntimesDispatch) {
+  // chrion-1080ti dispatches every op from a host thread (51.3 us onto the GPU, 54.3 us onto the
+  // CPU, docs/execution.md "The runtime"). Chrion's schedule books each dispatch on its thread
+  // (one per processor with the parallel executor, one for all with the sequential one) and
+  // writes that order into its plan, so the simulation runs what it predicted. Without the
+  // dispatch in the schedule the sequential prediction would be the GPU's kernels alone, under
+  // 10% of the simulated time.
+  const auto p = lstm_on_chrion();
+  for (const char* executor : {"parallel", "sequential"}) {
+    const auto r = run_placer(std::string("{name: chrion, executor: ") + executor + "}", p);
+    ASSERT_TRUE(r.plan);
+    EXPECT_FALSE(r.plan->dispatch.empty()) << executor;
+    const double sim = simulate(p, *r.plan).makespan;
+    EXPECT_NEAR(*r.predicted_s, sim, 0.01 * sim) << executor;
+    // Every op is dispatched, one after another on a thread: at least 12 ops x 51.3 us.
+    EXPECT_GE(sim, 12 * 51.3e-6 / (std::string(executor) == "parallel" ? 13 : 1)) << executor;
+  }
+  const auto heft = run_placer("heft", p);
+  EXPECT_NEAR(*heft.predicted_s, simulate(p, *heft.plan).makespan, 0.01 * *heft.predicted_s);
+}
+
 // Chrion's section 6.2 measurements (ONNX Runtime on its GTX 1080 Ti + Xeon E5-2685 v3): the
 // unfolded LSTM on each device alone, weights resident, ms. Independent of placesim: the preset's
-// op overheads and CPU rate are fitted to them, and the simulation must stay within 15%.
+// dispatch costs and CPU rate are fitted to them, and the simulation must stay within 15%.
 struct Measured {
   int layers, batch, io, seq;
   double gpu_ms, cpu_ms;
@@ -93,6 +114,7 @@ TEST(PlacerOptions, OutOfRangeValuesNameTheOption) {
   EXPECT_NE(message("{name: chrion, sigma: -1}").find("test.yaml:1:23"), std::string::npos) << message("{name: chrion, sigma: -1}");
   EXPECT_NE(message("{name: chrion, max_cpu_cores: -2}").find("'max_cpu_cores' must be >= 0"), std::string::npos);
   EXPECT_NE(message("{name: chrion, max_cpu_cores: 99}").find("'max_cpu_cores' is 99"), std::string::npos);
+  EXPECT_NE(message("{name: chrion, executor: async}").find("'executor' must be parallel or sequential"), std::string::npos);
   EXPECT_NE(message("{name: heft, insertion: maybe}"), "");
   EXPECT_NE(message("{name: deepplan, dha: 3}"), "");
   EXPECT_NE(message("{name: m-etf, speed: 3}").find("unknown option 'speed'"), std::string::npos);

@@ -48,7 +48,7 @@ std::string split_plan(const char* axis, const char* op) {
 double roofline(const hw::Device& d, double flops, double bytes) {
   const double c = flops / d.tensor_flops;
   const double m = bytes / (d.cache_bytes > 0 && bytes <= d.cache_bytes ? d.cache_bw : d.memory_bw);
-  return d.launch_s + d.op_overhead_s + std::max(c, m) + (1 - d.overlap) * std::min(c, m);
+  return d.launch_s + std::max(c, m) + (1 - d.overlap) * std::min(c, m);
 }
 
 Plan load(const Problem& p, const std::string& text) {
