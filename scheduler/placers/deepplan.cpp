@@ -22,13 +22,16 @@
 // reader (a parameter read by DHA is read again by every reader). The bus is serialised: a DHA
 // read's bytes delay the copies booked after it by B / b0 (in the engine those copies run
 // alongside the read and share the bus, ending the later of the two at the same time; the read
-// itself then ends later than predicted). The prediction is t_gpu after the last op.
+// itself then ends later than predicted). The prediction is t_gpu after the last op. Where the
+// machine's runtime dispatches ops (docs/execution.md, "The runtime"), ready(v) also waits for
+// v's dispatch on the one thread, in this order (dispatch_clock.hpp), which the plan keeps.
 #include <algorithm>
 #include <fmt/format.h>
 #include <limits>
 
 #include "hw/route_cost.hpp"
 #include "scheduler/placers/builtin.hpp"
+#include "scheduler/placers/dispatch_clock.hpp"
 #include "scheduler/placers/param_copies.hpp"
 #include "scheduler/plan_builder.hpp"
 
@@ -74,12 +77,13 @@ class DeepPlan final : public Placer {
     std::vector<bool> loaded(g.nodes.size(), false);
     std::vector<double> finish(g.nodes.size(), 0.0);
     double t_gpu = 0, t_copy = 0;
+    DispatchClock dispatch(p);  // the runtime's thread, where the machine has one (all ops on one GPU)
     size_t next_neighbour = 0;
     for (int v : g.ops()) {
       const double d = p.duration(v, gpu);
       if (d == models::kCannotRun)
         throw InputError(fmt::format("op '{}' cannot run on '{}'", g.nodes[v].name, topo.devices[gpu].id));
-      double ready = t_gpu, bytes = 0, load = 0;
+      double ready = std::max(t_gpu, dispatch.ready(0, gpu)), bytes = 0, load = 0;
       bool single = true;
       std::vector<int> fresh;
       for (int e : g.in_edges(v)) {
@@ -111,7 +115,9 @@ class DeepPlan final : public Placer {
       }
       if (host_weights) t_copy += dha ? bytes / b0 : load;
       t_gpu = finish[v] = dha ? dha_end : copy_end;
+      dispatch.book(0, v, gpu, t_gpu);
     }
+    opts.dispatch = dispatch.orders();
     std::vector<int> device_of(g.nodes.size(), gpu);
     PlacerResult r;
     r.plan = build_plan(p, "deepplan", device_of, g.ops(), opts);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <set>
 
 #include "scheduler/lower_collectives.hpp"
 #include "scheduler/plan_builder.hpp"
@@ -74,14 +75,34 @@ double bsp_seconds(const Problem& p, const Plan& plan) {
   std::vector<double> seconds;
   for (const PlanCollective& c : plan.collectives)
     seconds.push_back(engine::analytic_seconds(collective_spec(c, *p.topo, engine::Fidelity::Analytic), net));
+  const models::Graph& sg = *sliced.graph;
+  std::vector<double> carried(2 * p.topo->links.size(), 0.0);  // per link direction, bytes so far
+  std::set<std::pair<int, int>> copied;                           // (parameter, device)
   double now = 0;
   for (int op : g.ops()) {
     for (size_t c : waits[op]) now = std::max(now, ready[c] + seconds[c]);
-    double slowest = 0;
     auto it = ids.find(op);
-    for (int s : it == ids.end() ? std::vector<int>{op} : it->second)
-      slowest = std::max(slowest, sliced.duration(s, plan.device_of[s], plan.cores(plan.device_of[s])));
-    now += slowest;
+    const std::vector<int> slices = it == ids.end() ? std::vector<int>{op} : it->second;
+    double arrived = 0, slowest = 0;
+    for (int s : slices) {
+      const int dev = plan.device_of[s];
+      if (p.weights == WeightsMode::Host && !p.topo->network_ideal)
+        for (int e : sg.in_edges(s)) {
+          const int w = sg.edges[e].src;
+          const ParamDelivery how = plan.delivery(w, dev);
+          if (sg.nodes[w].kind != models::NodeKind::Param || how.via == ParamDelivery::Via::Resident ||
+              how.via == ParamDelivery::Via::Dha || !copied.emplace(w, dev).second)
+            continue;
+          const int host = how.source >= 0 ? how.source : p.topo->host_memory_for(dev);
+          if (host < 0) continue;
+          for (const engine::Use& u : net.uses(host, dev, sg.edges[e].bytes)) {
+            carried[u.resource] += u.amount;
+            arrived = std::max(arrived, carried[u.resource] / net.capacity(u.resource) + p.topo->route(host, dev).latency_s);
+          }
+        }
+      slowest = std::max(slowest, sliced.duration(s, dev, plan.cores(dev)));
+    }
+    now = std::max(now, arrived) + slowest;
     for (size_t c : starts[op]) ready[c] = std::max(ready[c], now);
   }
   for (size_t c = 0; c < plan.collectives.size(); ++c) now = std::max(now, ready[c] + seconds[c]);

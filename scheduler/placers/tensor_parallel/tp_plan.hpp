@@ -37,8 +37,12 @@ Plan build_tp_plan(const Problem& p, std::string placer, const TpDesign& d);
 // model's duration of the slice on its device); each collective takes its closed form
 // (engine::analytic_seconds on the topology's routes) from the end of its last `after` op, and
 // an op waits for the collectives it comes `before`. Collectives of one stage (a 2D grid's
-// all-gathers of every row) overlap; nothing is shared. Parameter copies (weights: host) are not
-// in it.
+// all-gathers of every row) overlap; nothing else is shared. Under `weights: host` an op also
+// waits for its slices' parameter copies: the plan's copies all stream from the start, in the
+// order of the ops that first read them, sharing the links they cross, so the copies up to an
+// op have arrived once every link direction on their routes has carried their bytes at its
+// bandwidth (plus the route's latency). Resident parameters and direct host access wait for
+// nothing.
 double bsp_seconds(const Problem& p, const Plan& plan);
 
 // A ring algorithm for a group: `hierarchical` when it spans several nodes with the same number
