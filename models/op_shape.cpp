@@ -2,6 +2,8 @@
 // written in the order the generators multiply, so stored and derived values agree bit for bit.
 #include "models/op_shape.hpp"
 
+#include <algorithm>
+
 #include "sim/core/error.hpp"
 
 namespace placesim::models {
@@ -27,7 +29,7 @@ const char* kind_name(const OpShape& s) {
   return std::visit(Overloaded{[](const NoShape&) { return "none"; }, [](const GemmShape&) { return "gemm"; },
                                [](const AttentionShape&) { return "attention"; },
                                [](const ElementwiseShape&) { return "elementwise"; },
-                               [](const LstmShape&) { return "lstm"; }},
+                               [](const GatherShape&) { return "gather"; }, [](const LstmShape&) { return "lstm"; }},
                     s);
 }
 
@@ -45,6 +47,7 @@ double shape_flops(const OpShape& s) {
                    return 4 * a.batch * a.q_len * a.kv_len * h + 5 * a.batch * a.heads * a.q_len * a.kv_len;
                  },
                  [](const ElementwiseShape& e) { return e.flops_per_element * e.elements; },
+                 [](const GatherShape& t) { return (t.tables - 1) * t.rows * t.width; },
                  [](const LstmShape& l) { return 8 * l.batch * l.hidden * (l.input + l.hidden) + 21 * l.batch * l.hidden; }},
       s);
 }
@@ -54,6 +57,7 @@ double shape_weight_elements(const OpShape& s) {
                                [](const GemmShape& g) { return g.weight == GemmWeight::B ? g.k * g.n + g.bias * g.n : 0.0; },
                                [](const AttentionShape&) { return 0.0; },
                                [](const ElementwiseShape& e) { return e.weight_elements; },
+                               [](const GatherShape& t) { return t.table_rows * t.width; },
                                [](const LstmShape& l) { return 4 * l.hidden * (l.input + l.hidden) + 8 * l.hidden; }},
                     s);
 }
@@ -76,11 +80,17 @@ double shape_bytes(const OpShape& s, DType model) {
                  [&](const ElementwiseShape& e) {
                    return a * e.inputs * e.elements + w * e.weight_elements + a * e.elements;
                  },
+                 [&](const GatherShape& t) { return w * t.tables * t.rows * t.width + a * t.rows * t.width; },
                  [&](const LstmShape& l) {
                    return w * shape_weight_elements(l) + a * (l.batch * l.input + 2 * l.batch * l.hidden) +
                           a * 2 * l.batch * l.hidden;
                  }},
       s);
+}
+
+double param_read_bytes(const OpShape& s, DType model, double param_bytes) {
+  const auto* t = std::get_if<GatherShape>(&s);
+  return t ? std::min(param_bytes, bytes_per_element(model) * t->rows * t->width) : param_bytes;
 }
 
 }  // namespace placesim::models

@@ -1,8 +1,8 @@
 // An op's shape: the dimensions its work comes from, so that a plan can split the op along one
 // of them (op_slice.hpp) and cost each slice from its sliced shape.
 //
-// Four kinds, and none (an op whose work is known only as numbers: an embedding lookup, a
-// layer-granularity block, a fused group, an ONNX op without a shape rule):
+// Five kinds, and none (an op whose work is known only as numbers: a layer-granularity block, a
+// fused group, an ONNX op without a shape rule):
 //
 //   gemm         C[batch, m, n] = A[batch, m, k] x B[k, n] (+ bias[n])
 //                weight B: B is a parameter shared over the batch (a linear layer: m = tokens
@@ -22,6 +22,12 @@
 //                a weight vector read once (a norm's scale and shift)
 //                flops   flops_per_element*elements
 //                bytes   a*inputs*elements + w*weight_elements + a*elements
+//   gather       an embedding lookup: `rows` rows of `width` elements from each of `tables`
+//                tables (1: tokens; 2: GPT-2's token and position tables, added), whose rows
+//                total `table_rows`; it reads the rows it gathers, not the tables
+//                flops   (tables - 1)*rows*width   (each further table's rows added)
+//                weight  table_rows*width elements
+//                bytes   w*tables*rows*width + a*rows*width
 //   lstm         one unfolded cell (models/generators/lstm.hpp): batch rows, input I, hidden H
 //                flops   8*batch*H*(I + H) + 21*batch*H
 //                weight  4*H*(I + H) + 8*H elements
@@ -67,14 +73,19 @@ struct ElementwiseShape {
   bool operator==(const ElementwiseShape&) const = default;
 };
 
+struct GatherShape {
+  double rows = 0, width = 0, tables = 1, table_rows = 0;
+  bool operator==(const GatherShape&) const = default;
+};
+
 struct LstmShape {
   double batch = 1, input = 0, hidden = 0;
   bool operator==(const LstmShape&) const = default;
 };
 
-using OpShape = std::variant<NoShape, GemmShape, AttentionShape, ElementwiseShape, LstmShape>;
+using OpShape = std::variant<NoShape, GemmShape, AttentionShape, ElementwiseShape, GatherShape, LstmShape>;
 
-const char* kind_name(const OpShape& s);  // "none", "gemm", "attention", "elementwise", "lstm"
+const char* kind_name(const OpShape& s);  // "none", "gemm", "attention", "elementwise", "gather", "lstm"
 bool has_shape(const OpShape& s);         // not NoShape
 
 // The work a shape implies (the formulas above); a shape of kind none asserts.
@@ -82,5 +93,10 @@ double shape_flops(const OpShape& s);
 double shape_weight_elements(const OpShape& s);
 double shape_weight_bytes(const OpShape& s, DType model);
 double shape_bytes(const OpShape& s, DType model);
+
+// The bytes of one of its parameters (`param_bytes` in all) an op reads: a gather's rows of that
+// table (w*rows*width, at most the table), any other op all of them. What direct host access
+// moves (scheduler/lower.hpp) and what SortingHat's and DeepPlan's models price it at.
+double param_read_bytes(const OpShape& s, DType model, double param_bytes);
 
 }  // namespace placesim::models

@@ -73,6 +73,16 @@ ElementwiseShape parse_elementwise(const Json& y) {
   return e;
 }
 
+GatherShape parse_gather(const Json& y) {
+  y.allow_keys({"rows", "width", "tables", "table_rows"});
+  GatherShape t;
+  t.rows = positive_dim(y.at("rows"));
+  t.width = positive_dim(y.at("width"));
+  t.tables = count_or(y, "tables", 1);
+  t.table_rows = positive_dim(y.at("table_rows"));
+  return t;
+}
+
 LstmShape parse_lstm(const Json& y) {
   y.allow_keys({"batch", "input", "hidden"});
   LstmShape l;
@@ -120,6 +130,15 @@ Out to_json(const ElementwiseShape& e) {
   return j;
 }
 
+Out to_json(const GatherShape& t) {
+  Out j;
+  j["rows"] = whole(t.rows);
+  j["width"] = whole(t.width);
+  if (t.tables != 1) j["tables"] = whole(t.tables);
+  j["table_rows"] = whole(t.table_rows);
+  return j;
+}
+
 Out to_json(const LstmShape& l) {
   Out j;
   if (l.batch != 1) j["batch"] = whole(l.batch);
@@ -138,14 +157,15 @@ Out to_json(const NoShape&) {
 OpShape parse_op_shape(const Json& y) {
   const auto entries = y.is_map() ? y.entries() : decltype(y.entries()){};
   if (entries.size() != 1)
-    y.fail("expected a shape of one kind: {\"gemm\": {...}}, {\"attention\": {...}}, {\"elementwise\": {...}} or "
-           "{\"lstm\": {...}}");
+    y.fail("expected a shape of one kind: {\"gemm\": {...}}, {\"attention\": {...}}, {\"elementwise\": {...}}, "
+           "{\"gather\": {...}} or {\"lstm\": {...}}");
   const auto& [kind, dims] = entries.front();
   if (kind == "gemm") return parse_gemm(dims);
   if (kind == "attention") return parse_attention(dims);
   if (kind == "elementwise") return parse_elementwise(dims);
+  if (kind == "gather") return parse_gather(dims);
   if (kind == "lstm") return parse_lstm(dims);
-  y.allow_keys({"gemm", "attention", "elementwise", "lstm"});  // fails at the unknown kind's key
+  y.allow_keys({"gemm", "attention", "elementwise", "gather", "lstm"});  // fails at the unknown kind's key
   return NoShape{};
 }
 

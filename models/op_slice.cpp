@@ -44,6 +44,17 @@ std::optional<Slice> sliced(const ElementwiseShape& e, Axis axis, double s) {
   }
 }
 
+// A gather's slices each read their share of the rows from the whole tables.
+std::optional<Slice> sliced(const GatherShape& t, Axis axis, double s) {
+  GatherShape out = t;
+  out.rows *= s;
+  switch (axis) {
+    case Axis::Tokens: return Slice{out, false, Part::Tokens, Part::Tokens};
+    case Axis::Batch: return Slice{out, false, Part::Batch, Part::Batch};
+    default: return std::nullopt;
+  }
+}
+
 std::optional<Slice> sliced(const LstmShape& l, Axis axis, double s) {
   if (axis != Axis::Batch) return std::nullopt;
   LstmShape out = l;

@@ -227,12 +227,14 @@ void Lowering::fill_compute(engine::Task& t, int n, const QueueRole& queue) {
       throw InputError(fmt::format("'{}@{}' is read by direct host access, which needs bytes, not a fixed time",
                                    g.nodes[w].name, topo.devices[dev].id));
     t.kind = engine::TaskKind::Dha;
-    t.bytes += g.edges[e].bytes;
+    // A gather reads the rows it looks up, any other op the whole parameter.
+    const double read = models::param_read_bytes(g.nodes[n].shape, g.dtype, g.edges[e].bytes);
+    t.bytes += read;
     if (topo.network_ideal) continue;
     const int host = param_source(plan, topo, w, dev);
     if (host < 0) throw InputError(fmt::format("weights: host, but '{}' has no host memory", topo.name));
-    add_route(t, host, dev, g.edges[e].bytes);
-    add_memory_use(t, memory_of(host), g.edges[e].bytes);
+    add_route(t, host, dev, read);
+    add_memory_use(t, memory_of(host), read);
   }
 }
 

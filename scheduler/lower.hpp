@@ -10,7 +10,8 @@
 //     memory's) and by direct host access reads of it;
 //   * an op is a Compute task of its cost-model duration on its device; when the plan reads some
 //     of its parameters by direct host access it is a Dha task instead: the same duration on the
-//     device and those parameters' bytes over the route from their host memory at once (the
+//     device and the bytes it reads of those parameters (models::param_read_bytes: a gather's
+//     rows, else all of them) over the route from their host memory at once (the
 //     engine ends it when both are done), after the longest of those routes' latencies;
 //   * a delivery `node@dev` is a Transfer over the route from the data's source (the host
 //     memory the plan names, else the one nearest `dev`, for a parameter; the producer's device

@@ -24,6 +24,8 @@
 //                                   bytes 3*a*N*f
 //   embedding (gather N rows)       flops N*h for GPT-2's position add, else 0
 //                                   bytes w*N*h (tokens) (+ w*N*h positions) + a*N*h
+//                                   (shape gather: a read by direct host access moves the
+//                                   N rows of each table, not the tables)
 //   lm_head                         a matmul [N,h] x [h,V] over all N tokens (what a plain
 //                                   forward pass computes; a server may keep only the last)
 //
@@ -163,6 +165,8 @@ Block embedding(const TransformerArch& arch, const Dims& s) {
   op.output_bytes = s.a * s.N * s.h;
   op.params = {{"embed.wte", s.V * s.h}};
   if (arch.positions > 0) op.params.push_back({"embed.wpe", static_cast<double>(arch.positions) * s.h});
+  const double positions = arch.positions > 0 ? static_cast<double>(arch.positions) : 0.0;
+  op.shape = GatherShape{.rows = s.N, .width = s.h, .tables = tables, .table_rows = s.V + positions};
   return Block{"embed", "embedding", -1, {std::move(op)}};
 }
 

@@ -15,7 +15,8 @@
 //
 // The choice per parameter, walking the ops in topological order with t_gpu (when the GPU is
 // free) and t_copy (when the bus from host memory is): an op v of duration d whose parameters
-// not yet on the GPU total B bytes, load(v) = the sum of their t((1 - f) w), ends at
+// not yet on the GPU total B bytes read (models::param_read_bytes: an embedding's rows, not
+// its table), load(v) = the sum of their t((1 - f) w) over their whole sizes w, ends at
 //   copy:  max(t_gpu, ready(v), t_copy + load(v)) + d,       then t_copy += load(v)
 //   DHA:   max(t_gpu, ready(v)) + max(d, B / b0),            then t_copy += B / b0
 // and its parameters are read by DHA when that ends strictly earlier and v is their only
@@ -83,7 +84,7 @@ class DeepPlan final : public Placer {
       const double d = p.duration(v, gpu);
       if (d == models::kCannotRun)
         throw InputError(fmt::format("op '{}' cannot run on '{}'", g.nodes[v].name, topo.devices[gpu].id));
-      double ready = std::max(t_gpu, dispatch.ready(0, gpu)), bytes = 0, load = 0;
+      double ready = std::max(t_gpu, dispatch.ready(0, gpu)), bytes = 0, load = 0;  // bytes: what DHA reads
       bool single = true;
       std::vector<int> fresh;
       for (int e : g.in_edges(v)) {
@@ -92,7 +93,7 @@ class DeepPlan final : public Placer {
           ready = std::max(ready, finish[u]);
         } else if (!loaded[u]) {
           fresh.push_back(u);
-          bytes += g.edges[e].bytes;
+          bytes += models::param_read_bytes(g.nodes[v].shape, g.dtype, g.edges[e].bytes);
           if (host_weights) load += copies.copy_time((1 - f) * g.edges[e].bytes, gpu);
           single = single && readers[u] == 1;
         }

@@ -198,9 +198,9 @@ TEST(GraphJson, BadShapesAreLocated) {
   EXPECT_EQ(error_of(node(R"("shape": {"gemm": {"m": 1, "n": 1, "k": 1, "weight": "a"}})")),
             "g.json:1:79: expected weight 'b' (operand B is a parameter) or 'none', got 'a'");
   EXPECT_EQ(error_of(node(R"("shape": {"conv": {"m": 1}})")),
-            "g.json:1:36: unknown key 'conv' (expected one of: gemm, attention, elementwise, lstm)");
+            "g.json:1:36: unknown key 'conv' (expected one of: gemm, attention, elementwise, gather, lstm)");
   const std::string one_kind = "expected a shape of one kind: {\"gemm\": {...}}, {\"attention\": {...}}, "
-                               "{\"elementwise\": {...}} or {\"lstm\": {...}}";
+                               "{\"elementwise\": {...}}, {\"gather\": {...}} or {\"lstm\": {...}}";
   EXPECT_EQ(error_of(node(R"("shape": {})")), "g.json:1:35: " + one_kind);
   EXPECT_EQ(error_of(node(R"("shape": {"lstm": {"input": 1, "hidden": 1}, "gemm": {"m": 1, "n": 1, "k": 1}})")),
             "g.json:1:35: " + one_kind);

@@ -152,7 +152,7 @@ SubInput submodel_input(const Problem& p, const Machine& mc, const ShConfig& cfg
       double dha_bytes = 0;
       for (int e : g.in_edges(v))
         if (g.nodes[g.edges[e].src].kind == models::NodeKind::Param) {
-          if (mc.copies_params) dha_bytes += g.edges[e].bytes;
+          if (mc.copies_params) dha_bytes += models::param_read_bytes(node.shape, g.dtype, g.edges[e].bytes);
           else in.mem[x] += g.nodes[g.edges[e].src].param_bytes;  // resident: held by its reader
         }
       bool runs = false;

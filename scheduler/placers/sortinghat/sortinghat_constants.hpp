@@ -5,7 +5,8 @@
 //                from the GPU's host memory), plus the route latency once per copy
 //   T_{i1,i2}    the same over the route GPU i1 -> GPU i2
 //   P^GPU_{v,i}  p.duration(v, i)
-//   P^DHA_{v,i}  route latency + max(P^GPU, bytes of v's parameters x T_{0,i}): a Dha task in the
+//   P^DHA_{v,i}  route latency + max(P^GPU, bytes v reads of its parameters x T_{0,i}; an
+//                embedding's rows, not its table: models::param_read_bytes): a Dha task in the
 //                engine (scheduler/lower.hpp) reads them while it computes; = P^GPU for an op
 //                that reads no parameter
 //   m_v          param_bytes of a parameter, output_bytes + state_bytes of an op (Eq. 11); a
