@@ -1,13 +1,14 @@
 // Reading the calibration block's fits (the schema is in calibration.hpp).
 #include "models/cost/calibration.hpp"
 
+#include <cmath>
 #include <fmt/format.h>
 
 namespace placesim::models {
 namespace {
 
 constexpr hw::DeviceKind kFitDevices[] = {hw::DeviceKind::Gpu, hw::DeviceKind::Cpu};
-constexpr const char* kOpClasses[] = {"gemm"};
+constexpr const char* kOpClasses[] = {"gemm", "gemm_unaligned", "attention", "norm", "elementwise", "gather"};
 
 double nonnegative(const Yaml& v, const char* what) {
   const double x = v.number();
@@ -75,7 +76,18 @@ OpClassFits read_class(const std::string& key, const Yaml& y, hw::DeviceKind dev
 
 std::optional<OpClassWork> op_class_work(const OpShape& s) {
   if (const auto* g = std::get_if<GemmShape>(&s)) return OpClassWork{"gemm", g->batch * g->m * g->k * g->n};
+  if (const auto* a = std::get_if<AttentionShape>(&s)) return OpClassWork{"attention", shape_flops(*a)};
+  if (const auto* e = std::get_if<ElementwiseShape>(&s))
+    return OpClassWork{e->weight_elements > 0 ? "norm" : "elementwise",
+                       e->inputs * e->elements + e->weight_elements + e->elements};
+  if (const auto* t = std::get_if<GatherShape>(&s)) return OpClassWork{"gather", (t->tables + 1) * t->rows * t->width};
   return std::nullopt;
+}
+
+bool unaligned_gemm(const OpShape& s) {
+  const auto* g = std::get_if<GemmShape>(&s);
+  const auto off = [](double d) { return std::fmod(d, kGemmAlignment) != 0; };
+  return g && (off(g->m) || off(g->n) || off(g->k));
 }
 
 std::string fit_key(hw::DeviceKind device, const std::string& op_class) {

@@ -20,10 +20,21 @@
 //
 // alpha is seconds (the start-up time), beta seconds per unit of n, both >= 0; a fit map may
 // also record r2 and samples. The keys the fits are read from are `<device>_<class>`: device
-// gpu or cpu, class an op class with a work measure n (op_class_work):
-//   gemm   n = batch * m * k * n multiply-adds of C = A[m, k] x B[k, n] (models/op_shape.hpp):
-//          ScheInfer's n_GEMM = T * M * H for tokens [T, M] times a weight [M, H] (section IV-A2,
-//          "the dimensions of two input matrices")
+// gpu or cpu, class an op class with a work measure n (op_class_work), one per class of op the
+// generators emit (models/op_shape.hpp):
+//   gemm        n = batch * m * k * n multiply-adds of C = A[m, k] x B[k, n]: ScheInfer's n_GEMM
+//               = T * M * H for tokens [T, M] times a weight [M, H] (section IV-A2, "the
+//               dimensions of two input matrices")
+//   gemm_unaligned  the same n, for a GEMM with m, n or k not a multiple of 8 (tensor cores
+//               take whole tiles: cuBLAS runs such shapes several times slower per
+//               multiply-add); read where given, else the gemm fit serves them
+//   attention   n = its flops (scores, softmax and context)
+//   norm        n = element accesses, inputs * elements + weight_elements + elements (an
+//               elementwise op with a weight vector: layernorm, rmsnorm)
+//   elementwise n = element accesses, inputs * elements + elements (add, activations)
+//   gather      n = element accesses, (tables + 1) * rows * width (an embedding lookup)
+// A fit is in the dtype the kernel runs in: a GEMM with a weight operand the model's, any
+// other op the activations' (models::activation_dtype).
 // Errors carry the file, line and column of the key at fault.
 #pragma once
 
@@ -62,15 +73,20 @@ struct Calibration {
   std::map<std::string, OpClassFits> fits;   // by key
 };
 
-// The class of an op's shape and its work n, for the classes fits can be given for (gemm);
-// nullopt for any other shape.
+// The class of an op's shape and its work n, for the classes fits can be given for (gemm,
+// attention, norm, elementwise, gather); nullopt for any other shape (lstm, none). A GEMM's
+// class is gemm whatever its alignment (unaligned_gemm says).
 struct OpClassWork {
   const char* op_class;
   double n;
 };
 std::optional<OpClassWork> op_class_work(const OpShape& s);
 
-// "gpu_gemm", "cpu_gemm".
+// A GEMM shape whose m, n or k is not a multiple of kGemmAlignment (the gemm_unaligned fit's).
+inline constexpr double kGemmAlignment = 8;
+bool unaligned_gemm(const OpShape& s);
+
+// "gpu_gemm", "cpu_norm", ...
 std::string fit_key(hw::DeviceKind device, const std::string& op_class);
 
 // Reads the fit keys of a calibration block; InputError at the key at fault.

@@ -1,5 +1,6 @@
 // ScheInfer's linear time model (Eq. 3): an op of class c with work n (models/cost/calibration.hpp:
-// a GEMM's n = batch * m * k * n multiply-adds) on a device of kind d takes
+// a GEMM's n = batch * m * k * n multiply-adds; attention, norm, elementwise and gather ops have
+// fits of their own, as `placesim calibrate` measures them) on a device of kind d takes
 //
 //   t = launch + alpha + n * beta
 //
@@ -31,8 +32,8 @@
 //
 // A parameter takes no time, a device that does not compute cannot run an op, and a node's
 // explicit per-device durations replace the formula, as in the roofline. An op of another class
-// (attention, elementwise, lstm, no shape), or one whose fit the calibration lacks, is priced by
-// the roofline with `fallback: roofline`; otherwise the model is not made: InputError at the
+// (lstm, no shape), or one whose fit the calibration lacks, is priced by the roofline with
+// `fallback: roofline`; otherwise the model is not made: InputError at the
 // calibration key to add (or at the cost spec, for a class no key can give).
 #include <cstdlib>
 #include <fmt/format.h>
@@ -91,14 +92,20 @@ class LinearCost final : public CostModel {
     const std::optional<OpClassWork> w = op_class_work(op.shape);
     if (!w) {
       l.where = opts_.spec_loc;
-      l.missing = fmt::format("op '{}' is of class {}: the linear cost model has fits for gemm ops only (calibration "
-                              "keys gpu_gemm, cpu_gemm); give it `fallback: roofline` to price the others by the roofline",
+      l.missing = fmt::format("op '{}' is of class {}: the linear cost model has fits for gemm, attention, norm, "
+                              "elementwise and gather ops only (calibration keys such as gpu_gemm, cpu_norm); give it "
+                              "`fallback: roofline` to price the others by the roofline",
                               op.name, kind_name(op.shape));
       return l;
     }
     l.n = w->n;
     l.dtype = kernel_dtype(op.shape, model);
-    const std::string key = fit_key(dev.kind, w->op_class);
+    std::string key = fit_key(dev.kind, w->op_class);
+    // A GEMM off the tensor cores' tiles takes the gemm_unaligned fit where there is one.
+    if (cal_ && unaligned_gemm(op.shape))
+      if (auto u = cal_->fits.find(fit_key(dev.kind, "gemm_unaligned")); u != cal_->fits.end())
+        for (const FitsAtThreads& s : u->second.sets)
+          if (has_dtype(s, l.dtype)) key = u->first;
     if (!cal_) {
       l.where = opts_.spec_loc;
       l.missing = fmt::format("the hardware has no calibration: block, where the linear cost model reads its fits "
@@ -193,7 +200,8 @@ LinearOptions read_options(const Yaml& spec, const hw::Topology& topo) {
 void register_linear(Registry<CostModelEntry>& r) {
   r.add("linear",
         {"alpha + n * beta per op class and device kind from the hardware's calibration: fits (as ScheInfer fits them, "
-         "README \"Cost models\"; gemm: n = batch*m*k*n), CPU beta scaled by thread count and contention",
+         "README \"Cost models\"; gemm: n = batch*m*k*n; attention: flops; norm, elementwise, gather: element accesses), "
+         "CPU beta scaled by thread count and contention",
          {{"threads", "all", "cores a CPU op runs on where the plan gives no cpu_cores: 1 .. the CPU's cores, or all"},
           {"fallback", "none", "ops without a fit: none (an error) or roofline (priced by the roofline)"}},
          [](const Yaml& spec, const hw::Topology& topo, const Graph& graph) {

@@ -48,21 +48,30 @@ int cmd_calibrate(const std::vector<std::string>& args) {
   for (const std::string& w : args) command += " " + w;
 
   nlohmann::ordered_json j;
+  std::string rejected;  // why a calibration's fits are unusable: nothing is written
   j["backend"] = backend_name;
   j["output"] = out;
   if (backend_name == "cuda") {
     std::string why;  // require_backend has made sure the module loads
     const backend::CudaCalibration c = backend::load_cuda(why)->calibrate(co);
-    write_file_atomic(out, backend::cuda_hardware_yaml(c, a.vm["name"].as<std::string>(), command));
     j["gemm_fp32"] = fit_json(c.gemm_fp32);
     j["gemm_fp16"] = fit_json(c.gemm_fp16);
+    j["gemm_fp16_grid"] = fit_json(c.gemm_grid_fp16);
+    j["gemm_fp16_unaligned"] = fit_json(c.gemm_unaligned_fp16);
+    j["stream"] = fit_json(c.stream);
     j["h2d_pinned"] = fit_json(c.h2d_pinned);
     j["h2d_pageable"] = fit_json(c.h2d_pageable);
     j["d2h_pinned"] = fit_json(c.d2h_pinned);
     j["launch_s"] = c.launch_s;
     j["launch_sd_s"] = c.launch_sd_s;
+    try {
+      backend::require_usable_fits(c);
+      write_file_atomic(out, backend::cuda_hardware_yaml(c, a.vm["name"].as<std::string>(), command));
+    } catch (const backend::CalibrationError& e) {  // a measurement problem, not bad input
+      rejected = e.what();
+      j["rejected"] = rejected;
+    }
   }
-  std::string rejected;
   if (backend_name == "cpu") {
     // The measurements' count is known once calibration has set them up.
     std::optional<Progress> progress(std::in_place, "measurements", 0);

@@ -217,24 +217,50 @@ TEST(CalibrateFile, ItsCpuGemmFitsAreTheLinearCostModels) {
   EXPECT_NEAR(linear->duration(g.nodes[0], models::on_cores(cpu, 2), models::DType::FP32), 1e-7 + 4e-6 + n * 1.6e-11, 1e-15);
 }
 
-// The CUDA calibration's GEMM fits (x = FLOPs of a square GEMM) become gpu_gemm fits per
-// multiply-add: the same line with beta doubled, read back by the linear cost model.
-TEST(CalibrateFile, CudaGemmFitsAreTheLinearCostModelsPerMultiplyAdd) {
+// The CUDA calibration's fits become the linear cost model's per op class: fp16 GEMMs from the
+// shape grid (x already multiply-adds), fp32 from the square GEMMs (x = FLOPs: beta doubled per
+// multiply-add), and a norm per element access from the stream kernel (2 bytes an fp16 access).
+CudaCalibration a_cuda_calibration() {
   CudaCalibration c;
   c.gpu_name = "test GPU";
   c.gpu_memory = 16e9;
   c.host_memory = 64e9;
   c.gemm_fp32 = {5e-6, 1 / 20e12, 0, 0, 0.99, 5};
   c.gemm_fp16 = {6e-6, 1 / 100e12, 0, 0, 0.99, 5};
+  c.gemm_grid_fp16 = {7e-6, 2e-14, 0, 0, 0.99, 12};
+  c.gemm_unaligned_fp16 = {3e-5, 1e-13, 0, 0, 0.99, 7};
+  c.stream = {3e-6, 1 / 3e12, 0, 0, 0.99, 5};
   c.d2d = {1e-6, 1 / 400e9, 0, 0, 0.99, 5};
   c.h2d_pinned = c.d2h_pinned = c.h2d_pageable = {2e-6, 1 / 25e9, 0, 0, 0.99, 5};
   c.launch_s = 4e-6;
-  const hw::Topology t = hw::load_topology_text(cuda_hardware_yaml(c, "gpu", "placesim calibrate -o x"), "x.yaml");
-  const models::Graph g = one_gemm(models::DType::FP16);
+  return c;
+}
+
+TEST(CalibrateFile, CudaFitsAreTheLinearCostModelsPerOpClass) {
+  const hw::Topology t = hw::load_topology_text(cuda_hardware_yaml(a_cuda_calibration(), "gpu", "placesim calibrate -o x"), "x.yaml");
+  const hw::Device& gpu = t.devices[t.index("gpu0")];
+  models::Graph g = one_gemm(models::DType::FP16);
   const auto linear = models::cost_models().get("linear").make(Yaml::load_string("linear", "s.yaml"), t, g);
-  const double n = 32.0 * 1024 * 4096;
-  EXPECT_NEAR(linear->duration(g.nodes[0], t.devices[t.index("gpu0")], models::DType::FP16),
-              4e-6 + 6e-6 + n * 2 / 100e12, 1e-15);
+  const double n = 32.0 * 1024 * 4096;  // aligned: the grid's fit
+  EXPECT_NEAR(linear->duration(g.nodes[0], gpu, models::DType::FP16), 4e-6 + 7e-6 + n * 2e-14, 1e-15);
+  models::Node norm = g.nodes[0];
+  norm.shape = models::ElementwiseShape{.elements = 1e6, .flops_per_element = 4, .weight_elements = 1e3};
+  // 2 / 3e12 is written to seven digits (fit_yaml): within 1e-6 of the exact line.
+  EXPECT_NEAR(linear->duration(norm, gpu, models::DType::FP16), 4e-6 + 3e-6 + 2.001e6 * 2 / 3e12, 1e-6 * 8.334e-6);
+  models::Node odd = g.nodes[0];
+  odd.shape = models::GemmShape{.m = 128, .n = 50257, .k = 1280, .weight = models::GemmWeight::B};
+  EXPECT_NEAR(linear->duration(odd, gpu, models::DType::FP16), 4e-6 + 3e-5 + 128.0 * 50257 * 1280 * 1e-13, 1e-15);
+}
+
+TEST(CalibrateFile, AnUnusableCudaFitWritesNothing) {
+  CudaCalibration c = a_cuda_calibration();
+  EXPECT_NO_THROW(require_usable_fits(c));
+  c.stream.r2 = 0.5;
+  EXPECT_THROW(require_usable_fits(c), CalibrationError);
+  c = a_cuda_calibration();
+  c.gemm_unaligned_fp16.alpha = -1e-3;
+  c.gemm_unaligned_fp16.alpha_se = 1e-6;
+  EXPECT_THROW(require_usable_fits(c), CalibrationError);
 }
 
 }  // namespace

@@ -107,18 +107,56 @@ calibration:
   expect_rel(m->duration(g.nodes[0], on_one_core(cpu, 2), DType::FP32), 3.0e-6 + kN * 1.5e-11 * 2);
 }
 
-TEST(LinearCost, OtherOpClassesNeedTheFallback) {
+TEST(LinearCost, OpsWithoutAClassNeedTheFallback) {
   const hw::Topology t = scheinfer_a();
-  Node norm = work(1e6, 4e6);
-  norm.name = "ln";
-  norm.shape = ElementwiseShape{.elements = 1e6};
-  const Graph g = one(norm, DType::FP16);
+  Node cell = work(1e6, 4e6);
+  cell.name = "cell";
+  cell.shape = LstmShape{.batch = 8, .input = 64, .hidden = 64};
+  const Graph g = one(cell, DType::FP16);
   EXPECT_EQ(error_of([&] { linear("{name: linear}", t, g); }),
-            "s.yaml:1:1: op 'ln' is of class elementwise: the linear cost model has fits for gemm ops only "
-            "(calibration keys gpu_gemm, cpu_gemm); give it `fallback: roofline` to price the others by the roofline");
+            "s.yaml:1:1: op 'cell' is of class lstm: the linear cost model has fits for gemm, attention, norm, "
+            "elementwise and gather ops only (calibration keys such as gpu_gemm, cpu_norm); give it `fallback: "
+            "roofline` to price the others by the roofline");
   const auto m = linear("{name: linear, fallback: roofline}", t, g);
   const hw::Device& gpu = dev(t, "gpu0");
   EXPECT_EQ(m->duration(g.nodes[0], gpu, DType::FP16), RooflineCost().duration(g.nodes[0], gpu, DType::FP16));
+}
+
+// Fits per op class (models/cost/calibration.hpp), each worked by hand on a GPU with a 5 us
+// launch: a norm of 1e6 elements reading a 1e3-element weight makes 2.001e6 element accesses; a
+// GEMM [100, 1000] x [1000, 999] has n = 99,900,000 multiply-adds and is off the tensor cores' tiles
+// (999 and 100 are not multiples of 8), so it takes gemm_unaligned; [128, 1024] x [1024, 1024]
+// (n = 134,217,728) takes gemm.
+TEST(LinearCost, EachOpClassTakesItsOwnFit) {
+  const hw::Topology t = hw::load_topology_text(R"(devices:
+  - {id: gpu0, type: gpu, fp32: 10TFLOPS, memory: 16GiB, memory_bw: 900GB/s, launch: 5us}
+calibration:
+  gpu_gemm: {fp16: {alpha: 1.0e-5, beta: 1.0e-15}}
+  gpu_gemm_unaligned: {fp16: {alpha: 2.0e-5, beta: 8.0e-15}}
+  gpu_norm: {fp16: {alpha: 3.0e-6, beta: 1.0e-12}}
+)", "hw.yaml");
+  Node norm = work(4e6, 4e6);
+  norm.name = "ln";
+  norm.shape = ElementwiseShape{.elements = 1e6, .flops_per_element = 4, .weight_elements = 1e3};
+  Node odd = work(2e8, 0), even = work(2 * 134217728.0, 0);
+  odd.name = "odd";
+  odd.shape = GemmShape{.m = 100, .n = 999, .k = 1000, .weight = GemmWeight::B};
+  even.name = "even";
+  even.shape = GemmShape{.m = 128, .n = 1024, .k = 1024, .weight = GemmWeight::B};
+  const hw::Device& gpu = dev(t, "gpu0");
+  const Graph gn = one(norm, DType::FP16), go = one(odd, DType::FP16), ge = one(even, DType::FP16);
+  expect_rel(linear("linear", t, gn)->duration(gn.nodes[0], gpu, DType::FP16), 5e-6 + 3e-6 + 2.001e6 * 1e-12);
+  expect_rel(linear("linear", t, go)->duration(go.nodes[0], gpu, DType::FP16), 5e-6 + 2e-5 + 99.9e6 * 8e-15);
+  expect_rel(linear("linear", t, ge)->duration(ge.nodes[0], gpu, DType::FP16), 5e-6 + 1e-5 + 134217728.0 * 1e-15);
+  // Without a gemm_unaligned fit, the gemm fit serves every GEMM.
+  const hw::Topology plain = hw::load_topology_text(R"(devices:
+  - {id: gpu0, type: gpu, fp32: 10TFLOPS, memory: 16GiB, memory_bw: 900GB/s, launch: 5us}
+calibration:
+  gpu_gemm: {fp16: {alpha: 1.0e-5, beta: 1.0e-15}}
+)", "hw.yaml");
+  expect_rel(linear("linear", plain, go)->duration(go.nodes[0], dev(plain, "gpu0"), DType::FP16), 5e-6 + 1e-5 + 99.9e6 * 1e-15);
+  // A norm with no gpu_norm fit is an error at the calibration block, unless the roofline stands in.
+  EXPECT_NE(error_of([&] { linear("linear", plain, gn); }).find("calibration has no 'gpu_norm' fits"), std::string::npos);
 }
 
 TEST(LinearCost, MissingFitsAreLocatedAtTheCalibrationKey) {

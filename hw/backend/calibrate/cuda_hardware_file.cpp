@@ -43,7 +43,16 @@ std::string cuda_hardware_yaml(const CudaCalibration& c, const std::string& name
     return f;
   };
   y += "calibration:\n  # the linear cost model's fits (schema: models/cost/calibration.hpp): n = m * k * n multiply-adds\n";
-  y += fmt::format("  gpu_gemm: {{fp32: {}, fp16: {}}}\n", fit_yaml(per_mac(c.gemm_fp32)), fit_yaml(per_mac(c.gemm_fp16)));
+  y += fmt::format("  gpu_gemm: {{fp32: {}, fp16: {}}}\n", fit_yaml(per_mac(c.gemm_fp32)), fit_yaml(c.gemm_grid_fp16));
+  y += fmt::format("  gpu_gemm_unaligned: {{fp16: {}}}\n", fit_yaml(c.gemm_unaligned_fp16));
+  // The stream kernel per element access: per byte times the element's size.
+  auto per_access = [&](double bytes) {
+    LinearFit f = c.stream;
+    f.beta *= bytes;
+    return fit_yaml(f);
+  };
+  for (const char* cls : {"norm", "elementwise", "gather"})
+    y += fmt::format("  gpu_{}: {{fp16: {}, bf16: {}, fp32: {}}}\n", cls, per_access(2), per_access(2), per_access(4));
   y += fmt::format("  pcie: {}\n  launch: {:.6e}\ndevices:\n", fit_yaml(c.h2d_pinned), c.launch_s);
   y += fmt::format("  - {{id: host, type: host_memory, memory: {:.0f}}}\n", c.host_memory);
   y += fmt::format("  - {{id: gpu0, type: gpu, model: \"{}\", memory: {:.0f}, memory_bw: {:.6e}, fp32: {:.6e}, tensor: {:.6e}, launch: {:.6e}}}\n",
@@ -51,6 +60,12 @@ std::string cuda_hardware_yaml(const CudaCalibration& c, const std::string& name
   y += fmt::format("links:\n  - {{a: host, b: gpu0, bw_ab: {:.6e}, bw_ba: {:.6e}, latency: {:.6e}, kind: pcie}}\n",
                    inv(c.h2d_pinned), inv(c.d2h_pinned), std::max(0.0, c.h2d_pinned.alpha));
   return y;
+}
+
+void require_usable_fits(const CudaCalibration& c) {
+  require_usable("gemm fp16 over the shape grid (time vs multiply-adds)", c.gemm_grid_fp16);
+  require_usable("gemm fp16 over unaligned shapes (time vs multiply-adds)", c.gemm_unaligned_fp16);
+  require_usable("stream kernel (time vs bytes)", c.stream);
 }
 
 }  // namespace placesim::backend

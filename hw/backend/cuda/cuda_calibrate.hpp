@@ -2,7 +2,9 @@
 // t = alpha + beta * x (ScheInfer Eq. 3, Table I): cuBLAS GEMM per dtype (FP32, FP16; square
 // sizes, x = FLOPs), device memory copies (x = bytes), host-to-device copies from pinned and
 // pageable memory, device-to-host to pinned memory (x = bytes), and the launch of an empty
-// kernel (a constant: mean and standard deviation). Each timing is the median of `repeats`.
+// kernel (a constant: mean and standard deviation); per op class (cuda_hardware_file.hpp): fp16
+// GEMMs over a grid of aligned shapes and over unaligned ones (x = multiply-adds), and the stream
+// kernel the backend runs for other ops (x = bytes). Each timing is the median of `repeats`.
 #pragma once
 
 #include <string>

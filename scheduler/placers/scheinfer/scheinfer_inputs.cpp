@@ -22,9 +22,10 @@ std::pair<double, double> step_tokens(const models::Graph& g) {
   throw InputError(fmt::format("scheinfer: graph '{}' has no attention op to read its tokens from", g.name));
 }
 
+// ScheInfer's Eq. 3 n of a GEMM (its only work-proportional op class); 0 for any other op.
 double work_of(const models::Node& op) {
   const std::optional<models::OpClassWork> w = models::op_class_work(op.shape);
-  return w ? w->n : 0;
+  return w && std::string_view(w->op_class) == "gemm" ? w->n : 0;
 }
 
 // alpha and beta of `op` on `dev` from the cost model: its time whole and half-split by
