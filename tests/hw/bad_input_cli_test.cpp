@@ -1,5 +1,5 @@
 // Bad hardware files through the command line: `placesim run` on a scenario whose hardware file
-// has a bad link bandwidth, per-op overhead or contention curve exits 2 with one line naming the
+// has a bad link bandwidth, dispatch cost or contention curve exits 2 with one line naming the
 // hardware file, line and column and what was expected, and writes no results file.
 #include <filesystem>
 #include <fstream>

@@ -190,7 +190,7 @@ TEST(PlanCollectives, BadEntriesAreLocatedInputErrors) {
   EXPECT_THROW(scheduler::lower(p, built), InputError);
 }
 
-// CPU contention on Chrion's Xeon (chrion-1080ti: 12 cores, fp32 P, per-op overhead o, contention
+// CPU contention on Chrion's Xeon (chrion-1080ti: 12 cores, fp32 P, dispatch o, contention
 // w = [1 x5, 1.2, 1.4, ..., 2.4]). An op of F flops on k cores takes o + F / (P k/12 / w_k):
 //   k = 1:  o + 12 F/P           k = 3:  o + 4 F/P
 //   k = 5:  o + (12/5) F/P       k = 8:  o + (12/8) 1.6 F/P = o + 2.4 F/P
