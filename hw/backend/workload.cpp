@@ -33,4 +33,23 @@ EmptyChain empty_chain(int n, int queues) {
   return c;
 }
 
+EmptyChain dispatched_chain(int n) {
+  EmptyChain c;
+  c.workload.units = {{Unit::Kind::Host, 0, "host"}, {Unit::Kind::CpuCore, 0, "core0"}};
+  c.graph.add_queue("runtime.dispatch0");
+  c.graph.add_queue("core0");
+  c.workload.queue_unit = {0, 1};
+  for (int i = 0; i < n; ++i) {
+    engine::Task dispatch, op;
+    dispatch.queue = 0;
+    if (i > 0) dispatch.deps.push_back(2 * i - 1);  // the thread waits for the op before
+    op.queue = 1;
+    op.deps.push_back(2 * i);
+    c.graph.add_task(fmt::format("op{}/dispatch", i), dispatch);
+    c.graph.add_task(fmt::format("op{}", i), op);
+  }
+  c.workload.tasks.resize(static_cast<size_t>(2 * n));
+  return c;
+}
+
 }  // namespace placesim::backend

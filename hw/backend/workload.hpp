@@ -65,4 +65,9 @@ struct EmptyChain {
 };
 EmptyChain empty_chain(int n, int queues);
 
+// n empty ops on core 0, each dispatched by a host thread (queue `runtime.dispatch0`, an empty
+// task) that waits for the op to end before dispatching the next: a CPU op under a runtime
+// (docs/execution.md, "The runtime"). What the backend costs per op there (calibrate).
+EmptyChain dispatched_chain(int n);
+
 }  // namespace placesim::backend

@@ -49,6 +49,16 @@ int cmd_calibrate(const std::vector<std::string>& args) {
 
   nlohmann::ordered_json j;
   std::string rejected;  // why a calibration's fits are unusable: nothing is written
+  // The hardware file, unless the fits are unusable (require_usable_fits): then nothing.
+  const auto write_usable = [&](const auto& c, auto hardware_yaml) {
+    try {
+      backend::require_usable_fits(c);
+      write_file_atomic(out, hardware_yaml(c, a.vm["name"].as<std::string>(), command));
+    } catch (const backend::CalibrationError& e) {
+      rejected = e.what();
+      j["rejected"] = rejected;
+    }
+  };
   j["backend"] = backend_name;
   j["output"] = out;
   if (backend_name == "cuda") {
@@ -64,13 +74,7 @@ int cmd_calibrate(const std::vector<std::string>& args) {
     j["d2h_pinned"] = fit_json(c.d2h_pinned);
     j["launch_s"] = c.launch_s;
     j["launch_sd_s"] = c.launch_sd_s;
-    try {
-      backend::require_usable_fits(c);
-      write_file_atomic(out, backend::cuda_hardware_yaml(c, a.vm["name"].as<std::string>(), command));
-    } catch (const backend::CalibrationError& e) {  // a measurement problem, not bad input
-      rejected = e.what();
-      j["rejected"] = rejected;
-    }
+    write_usable(c, backend::cuda_hardware_yaml);
   }
   if (backend_name == "cpu") {
     // The measurements' count is known once calibration has set them up.
@@ -88,16 +92,11 @@ int cmd_calibrate(const std::vector<std::string>& args) {
     j["copy"] = fit_json(c.copy);
     j["copy_all_bw"] = c.copy_all_bw;
     j["handoff_s"] = c.handoff_s;
+    j["dispatch_s"] = c.dispatch_s;
     j["launch_s"] = c.launch_s;
     j["launch_sd_s"] = c.launch_sd_s;
     j["contention"] = c.contention;
-    try {
-      backend::require_usable_fits(c);
-      write_file_atomic(out, backend::cpu_hardware_yaml(c, a.vm["name"].as<std::string>(), command));
-    } catch (const backend::CalibrationError& e) {  // a measurement problem, not bad input
-      rejected = e.what();
-      j["rejected"] = rejected;
-    }
+    write_usable(c, backend::cpu_hardware_yaml);
   }
   if (a.json) {
     print_json(j);
@@ -108,9 +107,10 @@ int cmd_calibrate(const std::vector<std::string>& args) {
         text += fmt::format("  {:<14} {}\n", key, value.dump());
     std::fputs(text.c_str(), stdout);
   }
+  // Unusable fits are refused like bad input (exit 2): the figures they would write are wrong.
   if (!rejected.empty()) {
     std::fprintf(stderr, "placesim: calibration rejected, nothing written: %s\n", rejected.c_str());
-    return 1;
+    return 2;
   }
   return 0;
 }

@@ -42,7 +42,7 @@ TraceDiff diff_traces(const TaskGraph& g, const Trace& predicted, const Trace& m
 
   for (std::size_t i = 0; i < g.tasks.size(); ++i) {
     const TimePs m = duration(measured.tasks[i]);
-    if (m <= 0) {
+    if (m <= 0 || g.tasks[i].kind == engine::TaskKind::Launch) {
       ++d.skipped;
       continue;
     }

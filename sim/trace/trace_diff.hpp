@@ -5,7 +5,10 @@
 // measurement:   model_error = (predicted - measured) / measured,
 // negative when the simulator is optimistic (the sign of `run`'s prediction_error = (predicted -
 // simulated) / simulated: docs/results.md). Tasks measured at zero duration have no relative
-// error; they are counted in `skipped` and left out of every statistic. Over the compared tasks:
+// error, and host tasks (TaskKind::Launch: a launch, a sync, a runtime's dispatch) none that
+// means anything: a backend's own such task is bookkeeping, and what the host's work costs shows
+// as the later start of the kernel or op that waits for it, which the makespan holds. Both are
+// counted in `skipped` and left out of every statistic. Over the compared tasks:
 //   mean = the mean of |model_error|,
 //   p95  = the nearest-rank 95th percentile of |model_error|: the ceil(0.95 n)-th smallest,
 //   worst = the tasks with the largest |model_error|, largest first (ties: lower TaskId first).
@@ -37,7 +40,7 @@ struct TraceDiff {
   double measured_s = 0;      // measured makespan
   double model_error = 0;     // (predicted_s - measured_s) / measured_s
   std::vector<TaskError> tasks;  // every compared task, in TaskId order
-  int skipped = 0;               // tasks measured at zero duration
+  int skipped = 0;               // tasks measured at zero duration, and host tasks
   double mean_abs_error = 0;
   double p95_abs_error = 0;
   std::vector<TaskError> worst;  // at most worst_n tasks

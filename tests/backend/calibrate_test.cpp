@@ -162,6 +162,7 @@ CpuCalibration two_cores() {
   c.copy_all_bw = 12e9;
   c.handoff_s = 2e-6;
   c.launch_s = 1e-7;
+  c.dispatch_s = 5e-6;
   c.contention = {1, 1.25};
   c.gemm_line = {2e-6, 3e-11, 0, 0, 0.99, 20};      // per multiply-add: one core
   c.gemm_all_line = {4e-6, 1.6e-11, 0, 0, 0.99, 20};  // split over both cores
@@ -183,6 +184,9 @@ TEST(CalibrateFile, RoundTripsAsOneCpuWithCoresAndCurve) {
   EXPECT_EQ(cpu.cache_bytes, 524288);
   EXPECT_NEAR(cpu.cache_bw, 80e9, 1e-6 * 80e9);          // 2 cores x 40 GB/s
   EXPECT_NEAR(cpu.launch_s, 1e-7, 1e-13);
+  EXPECT_NEAR(cpu.dispatch_s, 5e-6, 1e-12);  // on the one dispatch thread the file declares
+  EXPECT_TRUE(t.runtime.declared);
+  EXPECT_EQ(t.runtime.dispatch_threads, 1);
   const hw::Device& host = t.devices[t.index("host")];
   EXPECT_NEAR(host.memory_bw, 12e9, 1e-6 * 12e9);
   const int link = t.link_between(t.index("host"), t.index("cpu"));

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "hw/backend/cpu/cpu_backend.hpp"
+#include "hw/backend/workload.hpp"
 #include "hw/topology_yaml.hpp"
 #include "models/cost/cost_model.hpp"
 #include "models/graph_json.hpp"
@@ -63,6 +64,18 @@ TEST(DispatchBackend, WithoutARuntimeTheCoresRunSideBySide) {
   // Both spin at once on their own cores: b starts long before a's 2 ms are over, even on a
   // loaded machine.
   EXPECT_LT(r.start(r.measured, "b"), r.end(r.measured, "a"));
+}
+
+// What calibrate times as the backend's dispatch per op: a host thread hands each empty op to
+// core 0 and waits for it before the next, so the measured trace alternates strictly.
+TEST(DispatchBackend, TheCalibrationsChainAlternatesThreadAndCore) {
+  const backend::EmptyChain chain = backend::dispatched_chain(50);
+  ASSERT_EQ(chain.graph.tasks.size(), 100u);
+  backend::BackendOptions opts;
+  opts.warmup = 0;
+  opts.repeats = 1;
+  const engine::Trace t = backend::run_cpu(chain.graph, chain.workload, opts).trace;
+  for (std::size_t i = 1; i < t.tasks.size(); ++i) EXPECT_GE(t.tasks[i].start, t.tasks[i - 1].end) << chain.graph.name(i);
 }
 
 }  // namespace

@@ -24,11 +24,15 @@ Placed lstm_on_one_cpu() {
   return p;
 }
 
-// The unit of the plan's only queue.
+// The unit of the plan's only queue (the lowering adds the runtime's dispatch thread after it:
+// the calibrated machine declares one).
 backend::Unit queue_unit(const Placed& p) {
   const scheduler::Lowered low = scheduler::lower(p.problem, p.plan);
   const backend::Workload w = make_workload(p.problem, p.plan, low);
-  EXPECT_EQ(low.graph.queues.size(), 1u);
+  EXPECT_EQ(p.plan.queues.size(), 1u);
+  EXPECT_EQ(low.graph.queues.size(), 2u);
+  EXPECT_EQ(low.graph.queues.at(1), "runtime.dispatch0");
+  EXPECT_EQ(w.units.at(static_cast<size_t>(w.queue_unit.at(1))).kind, backend::Unit::Kind::Host);
   return w.units.at(static_cast<size_t>(w.queue_unit.at(0)));
 }
 

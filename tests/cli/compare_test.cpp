@@ -193,12 +193,13 @@ TEST_F(CompareTest, AFileThatIsNotResultsIsAnErrorBeforeAnyOutput) {
     EXPECT_EQ(r.out, "");
     EXPECT_NE(r.err.find("placesim: error: results file " + dir), std::string::npos) << r.err;
   }
-  // HDF5, but placesim validate's: no schema_version.
+  // HDF5, but placesim validate's.
   const std::string validation = std::string(PLACESIM_SOURCE_DIR) + "/results/validate/validate-transformer-cpu.h5";
   const auto v = run_cli("compare " + grid_h5 + " " + validation);
   EXPECT_EQ(v.code, 2);
   EXPECT_EQ(v.out, "");
-  EXPECT_NE(v.err.find("results file " + validation + " is not a placesim results file (no schema_version)"),
+  EXPECT_NE(v.err.find("results file " + validation + " is placesim validate's (predicted against measured), not a "
+                       "`run` results file: `placesim plot measured` reads it"),
             std::string::npos)
       << v.err;
   EXPECT_EQ(run_cli("compare " + grid_h5 + " --tie 1.5").code, 2);

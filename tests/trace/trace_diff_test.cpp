@@ -89,6 +89,16 @@ TEST(TraceDiff, ZeroMeasuredDurationsAreSkipped) {
   EXPECT_EQ(to_json(none)["task_error"]["mean"].dump(), "null");
 }
 
+TEST(TraceDiff, HostTasksAreNotCompared) {
+  // The add as a host task (a runtime's dispatch): its own span says nothing of what it costs.
+  engine::TaskGraph g = sample_graph();
+  g.tasks[2].kind = engine::TaskKind::Launch;
+  const TraceDiff d = diff_traces(g, sample_trace(), measured_trace());
+  EXPECT_EQ(d.skipped, 1);
+  ASSERT_EQ(d.tasks.size(), 2u);
+  EXPECT_DOUBLE_EQ(d.mean_abs_error, (24.0 / 125.0 + 0.25) / 2.0);
+}
+
 TEST(TraceDiffJson, MatchesValidateOutput) {
   const nlohmann::ordered_json j = to_json(diff_traces(sample_graph(), sample_trace(), measured_trace(), 1));
   std::vector<std::string> keys;

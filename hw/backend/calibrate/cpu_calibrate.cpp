@@ -123,6 +123,18 @@ Measure empty_tasks(int queues) {
   };
 }
 
+// Seconds per op a host dispatch thread hands to core 0 and waits for (dispatched_chain).
+Measure dispatched_ops() {
+  return [] {
+    constexpr int kOps = 1000;
+    const EmptyChain chain = dispatched_chain(kOps);
+    BackendOptions o;
+    o.warmup = 0;
+    o.repeats = 1;
+    return to_seconds(run_cpu(chain.graph, chain.workload, o).trace.makespan) / kOps;
+  };
+}
+
 LinearFit fit_bytes(const std::vector<Kernel>& ks, const std::vector<double>& t) {
   std::vector<double> x;
   for (const Kernel& k : ks) x.push_back(k.work.bytes);
@@ -168,6 +180,7 @@ CpuCalibration measure(const CalibrateOptions& opts, int cores) {
   points.push_back(together(team, copiers, cores));
   points.push_back(empty_tasks(1));
   points.push_back(empty_tasks(2));
+  points.push_back(dispatched_ops());
   const std::vector<std::vector<double>> samples = interleaved_samples(points, opts.repeats, opts.progress);
   c.core_share = share.cpu_s / share.wall_s;
   size_t at = 0;
@@ -199,6 +212,8 @@ CpuCalibration measure(const CalibrateOptions& opts, int cores) {
   for (double v : launch) var += (v - c.launch_s) * (v - c.launch_s) / static_cast<double>(launch.size());
   c.launch_sd_s = std::sqrt(var);
   c.handoff_s = next(1)[0];
+  // An op's cycle under the runtime is its dispatch, then the op (its launch): the rest is dispatch.
+  c.dispatch_s = std::max(0.0, next(1)[0] - c.launch_s);
   return c;
 }
 

@@ -24,6 +24,10 @@
 //                 standard deviation over the rounds, as Table I gives for its launch time
 //   handoff       the CPU backend's cost of passing control between two queues (an empty task
 //                 waiting on another queue's task), added to the link latency
+//   dispatch      the CPU backend as a runtime (docs/execution.md, "The runtime"): a host thread
+//                 dispatches empty ops to core 0 one after another, each after the last has
+//                 ended; its time per op less the launch  -> the CPU's `dispatch`, and a
+//                 `runtime: {dispatch_threads: 1}`
 // Every point is measured once per round, rounds interleaved (A B C A B C ...), and keeps its
 // median (hw/backend/calibrate/interleaved.hpp), on threads pinned to cores 0 .. cores-1.
 // Interleaving evens out a short disturbance; a long one (another process on the cores for the
@@ -53,6 +57,7 @@ struct CpuCalibration {
   double copy_all_bw = 0;          // bytes/s, all cores together
   double handoff_s = 0;
   double launch_s = 0, launch_sd_s = 0;
+  double dispatch_s = 0;           // the backend's dispatch per op on a runtime thread
   std::vector<double> contention;  // [k-1]: per-core slowdown with k cores busy; [0] = 1
   double core_share = 1;           // CPU time / wall time of the single-threaded points
 };

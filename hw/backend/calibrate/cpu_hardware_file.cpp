@@ -52,6 +52,8 @@ std::string cpu_hardware_yaml(const CpuCalibration& c, const std::string& name, 
   y += fmt::format("# GEMM split over all {} cores: {:.3f} GFLOP/s, {:.3f} GB/s of its operands (r^2 {:.4f})\n", c.cores,
                    rate(c.gemm_all.beta) / 1e9, rate(c.gemm_all.beta2) / 1e9, c.gemm_all.r2);
   y += fmt::format("# queue-to-queue handoff of the CPU backend: {:.3e} s (added to the link latency)\n", c.handoff_s);
+  y += fmt::format("# dispatch of the CPU backend (a host thread hands each op to its core and waits for it): {:.3e} s\n",
+                   c.dispatch_s);
   y += fmt::format("# contention (per-core GEMM slowdown with k = 1..{} cores busy): {}\n", c.cores, list(c.contention));
   y += fmt::format("name: {}\n", name);
   y += fmt::format("description: this machine's {} cores, calibrated by placesim calibrate --backend cpu\n", c.cores);
@@ -67,12 +69,13 @@ std::string cpu_hardware_yaml(const CpuCalibration& c, const std::string& name, 
   y += "  # the linear cost model's fits (schema: models/cost/calibration.hpp): n = m * k * n multiply-adds\n";
   y += fmt::format("  cpu_gemm:\n    - {{threads: 1, fp32: {}}}\n", fit_yaml(c.gemm_line));
   if (c.cores > 1) y += fmt::format("    - {{threads: {}, fp32: {}}}\n", c.cores, fit_yaml(c.gemm_all_line));
+  y += "runtime: {dispatch_threads: 1}\n";
   y += "devices:\n";
   y += fmt::format("  - {{id: host, type: host_memory, memory: {:.0f}, memory_bw: {:.6e}}}\n", c.memory_bytes, c.copy_all_bw);
   y += fmt::format("  - {{id: cpu, type: cpu, cores: {}, fp32: {:.6e}, memory_bw: {:.6e}, core_memory_bw: {:.6e},\n", c.cores,
                    fp32, memory_bw, core_memory_bw);
-  y += fmt::format("     overlap: 0, cache: {:.0f}, cache_bw: {:.6e}, launch: {:.6e}, contention: {}}}\n", c.cache_bytes,
-                   cache_bw, c.launch_s, list(c.contention));
+  y += fmt::format("     overlap: 0, cache: {:.0f}, cache_bw: {:.6e}, launch: {:.6e}, dispatch: {:.6e}, contention: {}}}\n",
+                   c.cache_bytes, cache_bw, c.launch_s, c.dispatch_s, list(c.contention));
   y += "links:\n";
   y += fmt::format("  - {{a: host, b: cpu, bw: {:.6e}, latency: {:.6e}, kind: memory}}\n", copy_bw, link_latency);
   return y;

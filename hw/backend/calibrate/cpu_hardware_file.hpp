@@ -13,6 +13,8 @@
 //          cache           one core's private cache; cache_bw = cores / stream_cache.beta
 //          contention      the measured curve, contention[0] = 1
 //          launch          the backend's per-task cost
+//          dispatch        the backend's dispatch per op, on the file's one dispatch thread
+//                          (`runtime: {dispatch_threads: 1}`)
 //   host   memory          this machine's; memory_bw = every core copying at once
 //   link   host <-> cpu at the one-core copy rate, latency = max(0, copy.alpha) + handoff
 // The fits, their r^2 and the contention curve are also written as comments in the form of

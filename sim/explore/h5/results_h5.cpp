@@ -309,6 +309,10 @@ std::vector<std::pair<std::string, std::string>> parse_point(const std::string& 
 
 RunSet read_file(const std::string& path) {
   Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, "open");
+  // placesim validate's file has a schema of its own (and older ones none): say which it is.
+  if (H5Lexists(file, "validation", H5P_DEFAULT) > 0)
+    throw InputError("results file " + path + " is placesim validate's (predicted against measured), not a `run` "
+                     "results file: `placesim plot measured` reads it");
   if (H5Aexists(file, "schema_version") <= 0) {
     throw InputError("results file " + path + " is not a placesim results file (no schema_version)");
   }
