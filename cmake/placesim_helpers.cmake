@@ -1,6 +1,6 @@
 # placesim_library(NAME DIR DEPS ...): one static library per layer, built from every .cpp
 # under DIR (excluding EXCLUDE globs), with a namespaced alias (placesim::NAME) and the
-# repository root as include root. Layers link only downwards (DESIGN.md "Layout").
+# repository root as include root. Layers link only downwards (README.md, "Layout").
 function(placesim_library name)
   cmake_parse_arguments(ARG "" "DIR" "SOURCES;DEPS;EXCLUDE" ${ARGN})
   set(srcs ${ARG_SOURCES})

@@ -1,4 +1,4 @@
-// A machine as plain data (DESIGN.md, "Topology"): devices and full-duplex links between them,
+// A machine as plain data (docs/formats.md, "Hardware"): devices and full-duplex links between them,
 // with routes between any two devices computed (Boost.Graph, fewest hops then lowest latency)
 // or listed explicitly. A PCIe bus shared by two GPUs is one link both GPUs' routes cross, so
 // contention follows from the network model, not from a flag.

@@ -1,4 +1,4 @@
-// The workload IR (DESIGN.md, "Graph"): a DAG of operator nodes and parameter nodes.
+// The workload IR (docs/formats.md, "Graphs"): a DAG of operator nodes and parameter nodes.
 //
 // An op node carries its work (flops, bytes of memory traffic, output size, an op type such as
 // "matmul") or explicit per-device durations in seconds, and where known the shape that work

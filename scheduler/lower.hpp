@@ -1,4 +1,4 @@
-// lower(): the one bridge from a plan on a topology to the engine's IR (DESIGN.md).
+// lower(): the one bridge from a plan on a topology to the engine's IR (docs/execution.md).
 //
 //   * each GPU is a resource of capacity 1 (exclusive when the device runs one kernel at a
 //     time): kernels on several compute streams of a GPU share it; each core of a CPU is a

@@ -1,4 +1,4 @@
-// The placer interface and its registry (DESIGN.md, "Placer").
+// The placer interface and its registry (docs/placers.md).
 //
 // A placer reads a Problem and returns a Plan plus, where it has one, its own predicted
 // makespan. A bound (critical-path) returns a prediction and no plan. Placers are registered

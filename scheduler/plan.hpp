@@ -1,4 +1,4 @@
-// A Plan: the decisions of a placer, and nothing else (DESIGN.md, "Plan").
+// A Plan: the decisions of a placer, and nothing else (docs/formats.md, "Plans").
 //
 // * every op node sits on one compute device;
 // * every task sits on a named queue, in the order the plan gives. A task is the compute of an

@@ -1,4 +1,4 @@
-// The sliced graph a plan runs: its split ops replaced by their slices (DESIGN.md, "Slices").
+// The sliced graph a plan runs: its split ops replaced by their slices (docs/execution.md, "Split ops").
 //
 // Node layout. Every node of the problem's graph keeps its index. Slice 0 of a split op takes the
 // op's index (renamed `op#0`); slices 1.. are appended, split op by split op in index order, each

@@ -1,5 +1,5 @@
 // A placement problem: what runs (graph), on what (topology), at what cost (cost model), and
-// where the weights start (DESIGN.md, "Problem").
+// where the weights start (docs/scenarios.md).
 #pragma once
 
 #include <cstdint>

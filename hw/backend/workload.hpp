@@ -1,4 +1,4 @@
-// What a real executor runs for each task of a TaskGraph, and where (DESIGN.md, "one IR, three
+// What a real executor runs for each task of a TaskGraph, and where (docs/execution.md: one IR, three
 // executors").
 //
 // The TaskGraph says when a task may start (deps, queue order) and what it costs in the

@@ -1,4 +1,4 @@
-// How long an op takes on a device (DESIGN.md, "CostModel").
+// How long an op takes on a device (README.md, "Cost models").
 #pragma once
 
 #include <limits>
@@ -20,7 +20,7 @@ class CostModel {
   virtual double duration(const Node& op, const hw::Device& dev, DType dtype) const = 0;
 };
 
-// A CPU as seen by work on `cores` of its cores (DESIGN.md, "CPU cores"; Chrion's W matrix):
+// A CPU as seen by work on `cores` of its cores (docs/execution.md, "CPU cores"; Chrion's W matrix):
 // k cores' share of each compute peak, each core slowed by the contention factor w_k for k busy
 // cores:
 //   peak_k = peak * (k / cores) / w_k,   w_k = contention[k-1]; past the curve's end its last

@@ -5,7 +5,7 @@
 //   length    = max over v of finish(v)
 //
 // With each op at its fastest device, free communication and parameters at 0, `length` is
-// SortingHat's critical-path lower bound (DESIGN.md, `critical-path`). Ties go to the first
+// SortingHat's critical-path lower bound (docs/placers.md, `critical-path`). Ties go to the first
 // in-edge and the first node in topological order, so the path is deterministic.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The MILP solver interface the placers use (DESIGN.md "MILP"): solve a Model under limits,
+// The MILP solver interface the placers use (README.md, "MILP placers"): solve a Model under limits,
 // with an optional warm start, and read back status, objective, best bound and gap. Also dump
 // a model as LP or MPS (--dump-model) and load one back.
 //

@@ -1,4 +1,4 @@
-// Simulated time: an integer count of picoseconds (DESIGN.md, "Time").
+// Simulated time: an integer count of picoseconds (docs/execution.md, "Time, determinism, memory").
 //
 // Integer time makes event order exact and results bit-identical across machines. Completion
 // instants are computed in double and rounded *up* to the next picosecond, so a task never ends

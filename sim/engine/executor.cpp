@@ -1,10 +1,10 @@
-// The simulator's event loop (DESIGN.md, "How a TaskGraph executes").
+// The simulator's event loop (docs/execution.md).
 //
 // A task moves through: waiting (deps, queue predecessor) -> start -> latency -> [FIFO wait on
 // its exclusive resources] -> activity -> end. An activity's progress runs from 0 to 1 at rate
 // x, consuming a_r * x of each resource r it uses.
 //
-// Sharing (DESIGN.md, "Sharing") is equal-weight max-min over each activity's *natural rate*
+// Sharing (docs/execution.md, "Sharing") is equal-weight max-min over each activity's *natural rate*
 // y = N x, where N is the activity's natural unit of work:
 //   * a task that moves bytes (Transfer or Dha with bytes > 0): N = its bytes, so y is its
 //     byte rate; it consumes y on every link direction of its route, its copy engine and its

@@ -1,4 +1,4 @@
-// The simulator: runs a TaskGraph to completion under the execution contract (DESIGN.md).
+// The simulator: runs a TaskGraph to completion under the execution contract (docs/execution.md).
 #pragma once
 
 #include <cstddef>

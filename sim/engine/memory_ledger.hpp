@@ -1,4 +1,4 @@
-// Memory accounting for one simulation run (DESIGN.md, "Memory").
+// Memory accounting for one simulation run (docs/execution.md, "Time, determinism, memory").
 //
 // Each Buffer adds its bytes to its pool from its allocation event (time 0, or the start or end
 // of its alloc_task) until the end of the last task in its free_after (or the end of the run).

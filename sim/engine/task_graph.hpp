@@ -1,4 +1,4 @@
-// The TaskGraph: the single IR every executor runs (DESIGN.md, "How a TaskGraph executes").
+// The TaskGraph: the single IR every executor runs (docs/execution.md).
 //
 // It knows nothing of GPUs, models or placers. It holds
 //   * resources: capacities per second (a GPU's compute = 1, a link direction = bytes/s, ...);

@@ -8,7 +8,7 @@
 // each with the backend's message, and the others go on. Bad input stops everything.
 //
 // With `cpu_cores` set, each plan runs once per count k in it, with its ops on every CPU it
-// uses on k cores (the plan's cpu_cores; DESIGN.md "CPU cores"): the point gains an axis
+// uses on k cores (the plan's cpu_cores; docs/execution.md, "CPU cores"): the point gains an axis
 // `cpu_cores`. Each measured run also reports the spread of its recorded repeats (the fastest
 // and slowest makespan beside the median one), so noise is not mistaken for model error.
 #pragma once

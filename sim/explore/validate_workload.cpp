@@ -161,7 +161,7 @@ backend::Workload make_workload(const scheduler::Problem& original, const schedu
   w.queue_unit.assign(g.queues.size(), -1);
 
   // The unit of a queue of device `dev`: on a CPU, one core, or the plan's k cores for a queue
-  // of ops (DESIGN.md "CPU cores").
+  // of ops (docs/execution.md, "CPU cores").
   auto queue_unit = [&](int dev, const scheduler::PlanQueue& q) {
     if (topo.devices[dev].kind != hw::DeviceKind::Cpu) return units.of(dev);
     if (const int j = cpu_core_queue(topo, dev, q.name); j >= 0) return units.cores(dev, j, 1);

@@ -5,7 +5,7 @@
 // the cores of every CPU device (PUs dealt out in topology order, `cores` each).
 // Queues: a compute queue runs on its op's device; a delivery queue on the device it delivers
 // to (on the device it comes from when that one is host memory's reader, i.e. when the
-// destination does not compute). On a CPU, as DESIGN.md "CPU cores" has it:
+// destination does not compute). On a CPU, as docs/execution.md, "CPU cores", has it:
 //   * a queue `<cpu>.core<j>` runs on core j alone: one thread, single-threaded kernels;
 //   * any other queue holding ops runs on cores 0..k-1 together, k the plan's core count for
 //     the CPU (plan.cpu_cores; all its cores by default): each kernel split k ways;

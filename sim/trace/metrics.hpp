@@ -1,4 +1,4 @@
-// Summary metrics of one run of a TaskGraph (DESIGN.md, "Trace"): makespan, busy time and
+// Summary metrics of one run of a TaskGraph (docs/results.md): makespan, busy time and
 // utilisation per resource (device, link direction, ...), amount consumed per resource (bytes for
 // a link), busy time per queue, and peak memory per pool.
 //

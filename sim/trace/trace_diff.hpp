@@ -1,5 +1,5 @@
 // Predicted vs measured: two traces of the same TaskGraph compared task by task
-// (DESIGN.md, "Trace"; used by `placesim validate`).
+// (docs/results.md, "Predicted against measured"; used by `placesim validate`).
 //
 // A task's duration is end - start (its latency phase included). Its error is relative to the
 // measurement:   model_error = (predicted - measured) / measured,

@@ -1,4 +1,4 @@
-// Where validate runs a plan's CPU queues (sim/explore/validate_workload.hpp, DESIGN.md "CPU
+// Where validate runs a plan's CPU queues (sim/explore/validate_workload.hpp, docs/execution.md, "CPU
 // cores"): a queue of ops spans the plan's k cores, `<cpu>.core<j>` is core j alone, a copy
 // queue one core. The LSTM scenario's hardware has one CPU `cpu` with 2 cores.
 #include <gtest/gtest.h>

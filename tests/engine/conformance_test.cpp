@@ -1,4 +1,4 @@
-// The six worked examples of DESIGN.md's execution contract ("How a TaskGraph executes").
+// The six worked examples of the execution contract (docs/execution.md, "Worked examples").
 // Links are 10 GB/s = 1e10 B/s unless said; a transfer of b bytes uses a = b of each link on its
 // route and is shared by its byte rate, so alone it progresses at x = 1e10 / 1e9 = 10 per second
 // (0.1 s for 1 GB). Times are in ps; an end instant is rounded up to the next picosecond.

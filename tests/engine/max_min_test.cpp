@@ -148,7 +148,7 @@ TEST(MaxMin, CoefficientsShareRatesNotAmounts) {
 }
 
 TEST(MaxMin, DhaAndCopyOnOneBus) {
-  // DESIGN.md example 3: GPU = 1/s, bus = 1e10 B/s. The Dha uses GPU 0.05 and bus 1e9, the
+  // docs/execution.md, worked example 3: GPU = 1/s, bus = 1e10 B/s. The Dha uses GPU 0.05 and bus 1e9, the
   // copy uses bus 1e9. Bus: t = 1e10 / 2e9 = 5; GPU: t = 1 / 0.05 = 20 -> the bus saturates
   // first, both run at 5/s; the GPU carries 0.05 * 5 = 0.25.
   MaxMinSystem s;

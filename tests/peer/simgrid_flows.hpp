@@ -1,6 +1,5 @@
 // Runs flow sets through SimGrid (3.32, s4u) as a peer of placesim's engine: its CM02 network
-// model with the settings under which it is pure max-min over byte rates (DESIGN.md, "The
-// engine"): zero latency, TCP-gamma 0, latency and bandwidth factors 1, weight-S 0, no
+// model with the settings under which it is pure max-min over byte rates (docs/execution.md, "Sharing"): zero latency, TCP-gamma 0, latency and bandwidth factors 1, weight-S 0, no
 // crosstraffic, split-duplex links (each direction its own constraint).
 #pragma once
 

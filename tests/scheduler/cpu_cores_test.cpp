@@ -1,4 +1,4 @@
-// CPU cores as lower() gives them to the engine (DESIGN.md, "CPU cores"): each core its own
+// CPU cores as lower() gives them to the engine (docs/execution.md, "CPU cores"): each core its own
 // resource, so an op on one core never runs faster than one core, whatever the others do.
 //
 // The CPU: 16 cores, 16 GFLOPS together, so 1 GFLOPS a core; ops of 1 GFLOP, no bytes, no launch

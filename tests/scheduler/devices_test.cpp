@@ -72,7 +72,7 @@ TEST(Devices, ActivationsToTheCpuUseTheD2hEngine) {
   EXPECT_NEAR(run(p, plan).makespan(), r.latency + 2 * S / r.bw, tol(1));
 }
 
-// Two kernels of d on two streams of one GPU share it: both end at 2d (DESIGN.md, worked example
+// Two kernels of d on two streams of one GPU share it: both end at 2d (docs/execution.md, worked example
 // 4); with concurrent_kernels: false, at d and 2d. A third stream the GPU lacks is refused.
 TEST(Devices, TwoStreamsShareTheirGpu) {
   const char* g = R"({"nodes": [{"name": "k1", "durations": {"gpu0": 0.5}}, {"name": "k2", "durations": {"gpu0": 0.5}}],

@@ -1,4 +1,4 @@
-// A host memory's bandwidth (its NUMA node's DRAM) as a resource its copies share (DESIGN.md,
+// A host memory's bandwidth (its NUMA node's DRAM) as a resource its copies share (docs/execution.md,
 // "Resources"): each copy from it uses its bytes of the memory as well as of every link.
 //
 // Host memory of 10 GB/s; gpu0 and gpu1 each on their own 20 GB/s link from it, no latency;

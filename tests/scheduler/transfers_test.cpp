@@ -91,7 +91,7 @@ TEST(Transfers, ActivationsOverTwoNvlinksMoveTwiceAsFast) {
 //   other bus: nothing shared. The DHA task runs at min(1/d, B/S) = B/S: ends at L + S/B (bus
 //              bound; its GPU half busy); the copy ends at L + S/B.
 //   same bus:  both cross host -> bus0, each shared by its byte rate, so each gets B/2 of the
-//              uplink: both end at L + 2S/B (DESIGN.md's worked example 3, scaled).
+//              uplink: both end at L + 2S/B (docs/execution.md's worked example 3, scaled).
 TEST(Transfers, DirectHostAccessContendsOnlyWithCopiesOnItsBus) {
   const char* g = R"({"nodes": [{"name": "w", "param_bytes": 1.2e9}, {"name": "v", "param_bytes": 1.2e9},
                                 {"name": "k", "durations": {"gpu0": 0.05}},

@@ -1,4 +1,4 @@
-// Several cores running one kernel together (DESIGN.md, "CPU cores": an op on a CPU queue that
+// Several cores running one kernel together (docs/execution.md, "CPU cores": an op on a CPU queue that
 // is not `<cpu>.core<j>` runs across cores 0..k-1 together, each busy for the op's duration).
 //
 // The calling thread, pinned to the team's first PU by its owner, runs part 0; `cores - 1`

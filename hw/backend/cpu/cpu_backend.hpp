@@ -1,5 +1,5 @@
 // The CPU backend: runs a TaskGraph on this machine for real, under the execution contract
-// (DESIGN.md): a task starts when all its dependencies have ended and the task before it in its
+// (docs/execution.md): a task starts when all its dependencies have ended and the task before it in its
 // queue has ended.
 //
 //   * one worker thread per non-empty queue, pinned with hwloc to its unit's first PU (a queue on

@@ -1,5 +1,5 @@
 // The CUDA backend: runs a TaskGraph on this machine's GPUs for real, under the execution
-// contract (DESIGN.md), and records the measured Trace with CUDA events.
+// contract (docs/execution.md), and records the measured Trace with CUDA events.
 //
 //   * a non-blocking CUDA stream per queue, on its unit's GPU; a queue on a CPU core runs its
 //     tasks as host functions (cudaLaunchHostFunc) on a stream of its own, so host work joins

@@ -1,4 +1,4 @@
-// Collectives (DESIGN.md, "Collectives"): all-reduce, all-gather, reduce-scatter, broadcast,
+// Collectives (docs/execution.md, "Collectives: flow and analytic fidelity"): all-reduce, all-gather, reduce-scatter, broadcast,
 // all-to-all and point-to-point over an ordered group, lowered into a TaskGraph.
 //
 // Flow fidelity appends per-rank steps of Transfer tasks: step s of rank i depends on step s-1
