@@ -9,9 +9,9 @@
 Per sweep point: tokens per second of each placer (a prompt: its tokens over the step's simulated
 time; generation: one token per sequence per step), or why it has none (infeasible: the device
 whose memory it exceeds); then scheinfer's speed-up over each baseline, per point and as the
-geometric mean over the points where both ran; and scheinfer's slice rates (the median over
-layers of r_CC / r_CG / r_GG, of the share of the weights kept off the GPU that are copied per use,
-r_CG / (r_CC + r_CG), and of n_g in a prompt), from its `choices`.
+geometric mean over the points where both ran; and each scheinfer row's slice rates (the median
+over layers of r_CC / r_CG / r_GG, of the share of the weights kept off the GPU that are copied per
+use, r_CG / (r_CC + r_CG), and of n_g in a prompt), from its `choices`.
 """
 import json
 import math
@@ -88,18 +88,19 @@ for b in baselines:
         g = math.exp(sum(math.log(x) for x in r) / len(r))
         print(f"- scheinfer over {b}: geometric mean {g:.2f}x over {len(r)} points where both ran "
               f"(min {min(r):.2f}x, max {max(r):.2f}x)")
-print()
-print("## scheinfer's slice rates (median over layers)\n")
-print("| " + " | ".join(axes) + " | r_CC | r_CG | r_GG | r_CG / (r_CC + r_CG) | n_g | GG bytes | how r_GG was chosen |")
-print("|" + "---|" * len(axes) + "---:|---:|---:|---:|---:|---:|---|")
-for key in order:
-    r = points[key].get("scheinfer")
-    if not r or not r.get("choices"):
-        continue
-    c = r["choices"]
-    med = {k: statistics.median(l[k] for l in c["layers"]) for k in ("cc", "cg", "gg")}
-    ng = statistics.median(l["n_g"] for l in c["layers"]) if "n_g" in c["layers"][0] else None
-    copied = statistics.median(l["cg"] / (l["cc"] + l["cg"]) if l["cc"] + l["cg"] > 0 else 0 for l in c["layers"])
-    print("| " + " | ".join(list(key) + [f"{med['cc']:.3f}", f"{med['cg']:.3f}", f"{med['gg']:.3f}", f"{copied:.3f}",
-                                          "-" if ng is None else f"{ng:.0f}", f"{c['gg_bytes'] / 1e9:.2f} GB",
-                                          c["gg_source"]]) + " |")
+for variant in [p for p in placers if p.startswith("scheinfer")]:
+    print()
+    print(f"## {variant}'s slice rates (median over layers)\n")
+    print("| " + " | ".join(axes) + " | r_CC | r_CG | r_GG | r_CG / (r_CC + r_CG) | n_g | GG bytes | how r_GG was chosen |")
+    print("|" + "---|" * len(axes) + "---:|---:|---:|---:|---:|---:|---|")
+    for key in order:
+        r = points[key].get(variant)
+        if not r or not r.get("choices"):
+            continue
+        c = r["choices"]
+        med = {k: statistics.median(l[k] for l in c["layers"]) for k in ("cc", "cg", "gg")}
+        ng = statistics.median(l["n_g"] for l in c["layers"]) if "n_g" in c["layers"][0] else None
+        copied = statistics.median(l["cg"] / (l["cc"] + l["cg"]) if l["cc"] + l["cg"] > 0 else 0 for l in c["layers"])
+        print("| " + " | ".join(list(key) + [f"{med['cc']:.3f}", f"{med['cg']:.3f}", f"{med['gg']:.3f}", f"{copied:.3f}",
+                                              "-" if ng is None else f"{ng:.0f}", f"{c['gg_bytes'] / 1e9:.2f} GB",
+                                              c["gg_source"]]) + " |")

@@ -16,7 +16,8 @@ TEST(OffloadGeneration, ScheinferStreamsItsCopiedWeightsEveryDecodeStep) {
   auto parameter_bytes = [&](int output) {
     const auto w = run_cli("run " + std::string(PLACESIM_SOURCE_DIR) + "/scenarios/scheinfer/threads.yaml --json -o " + dir +
                            "/a.h5 --set model.layers=2 --set model.seq=32 --set model.phase=generate --set model.output=" +
-                           std::to_string(output) + " --set sweep={} --set \"hardware.devices=[{id: gpu0, memory: 1.5GB}]\"");
+                           std::to_string(output) + " --set sweep={} --set \"hardware.devices=[{id: gpu0, memory: 1.5GB}]\"" +
+                           " --set \"placers=[scheinfer, llamacpp-offload, fiddler]\"");
     EXPECT_EQ(w.code, 0) << w.err;
     if (w.code != 0) return std::map<std::string, double>{};
     std::map<std::string, double> bytes;

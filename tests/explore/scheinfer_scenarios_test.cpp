@@ -3,7 +3,8 @@
 //   * the edge points of Eq. 6-13 against a brute-force scan of r_CG (10^4 + 1 points), at the
 //     r_GG Eq. 14 gives each layer and at r_GG = 0, on every distinct layer block;
 //   * in a prompt, n_g of Eq. 15 against every integer n_g in [0, T];
-//   * threads.yaml: at a fixed r_GG, the best r_CG rises as the CPU's threads fall.
+//   * threads.yaml: at a fixed r_GG, the best r_CG rises as the CPU's threads fall; and its
+//     `resident: none` placer (the paper's ablation) keeps r_GG = 0 with the solver's r_CG there.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -119,6 +120,35 @@ TEST(ScheinferScenarios, FewerThreadsCopyMoreWeights) {
           << "r_GG " << r_gg << ": " << r_cg[i - 1].first << " threads " << r_cg[i - 1].second << ", " << r_cg[i].first
           << " threads " << r_cg[i].second;
   }
+}
+
+// ScheInfer's thread ablation reports r_CG at r_GG = 0: the `resident: none` placer of
+// threads.yaml puts no FFN weight on the GPU, and each layer's r_CG is the solver's at r_GG = 0.
+TEST(ScheinferScenarios, ResidentNoneHoldsRggAtZero) {
+  const explore::Scenario s = explore::load_scenario(std::string(PLACESIM_SOURCE_DIR) + "/scenarios/scheinfer/threads.yaml");
+  const auto none = std::find_if(s.placers.begin(), s.placers.end(), [](const auto& spec) {
+    return spec.label == "scheinfer{resident=none}";
+  });
+  ASSERT_NE(none, s.placers.end());
+  std::vector<std::pair<int, double>> r_cg;  // (threads, layer 0's r_CG), decode points
+  for (const explore::Point& pt : s.points) {
+    if (pt.root["model"]["phase"].as<std::string>() != "decode") continue;
+    const scheduler::Problem p = explore::build_problem(s, pt);
+    const scheduler::PlacerResult r = none->placer->place(p);
+    ASSERT_TRUE(r.plan);
+    const si::Inputs in = si::scheinfer_inputs(p, defaults(*p.topo), {});
+    const auto& layers = r.choices.at("layers");
+    ASSERT_EQ(layers.size(), in.generation.size());
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+      EXPECT_EQ(layers[i].at("gg").get<double>(), 0.0);
+      EXPECT_DOUBLE_EQ(layers[i].at("cg").get<double>(), si::solve_cg(in.hw, in.generation[i], 0).r_cg);
+    }
+    EXPECT_EQ(r.choices.at("gg_bytes").get<double>(), 0.0);
+    r_cg.emplace_back(pt.root["cost"]["threads"].as<int>(), layers[0].at("cg").get<double>());
+  }
+  std::sort(r_cg.begin(), r_cg.end());
+  ASSERT_EQ(r_cg.size(), 5u);
+  for (size_t i = 1; i < r_cg.size(); ++i) EXPECT_GT(r_cg[i - 1].second, r_cg[i].second) << r_cg[i].first << " threads";
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 //     but an idle expert's weights, which no op reads, are held whole in host memory in the plan:
 //     the simulated GPU peak leaves out their GG share (the message's GG bytes count it);
 //   * in a prompt (a graph of more than one token per sequence), each layer's n_g of Eq. 15.
+// With `resident: none` the GG budget is 0 (r_GG = 0 everywhere: the paper's thread ablation).
 // The rates per layer, and where the GG budget went, are in `choices`; the prediction is left to
 // the simulation, since Eq. 5 models the FFN blocks alone (their Eq. 5 total is in `choices`).
 #include <fmt/format.h>
@@ -30,6 +31,10 @@ class ScheInfer final : public Placer {
  public:
   explicit ScheInfer(const PlacerOptions& o) : setup_(o), steps_(o.get("steps")) {
     if (steps_.integer() < 1) steps_.fail(fmt::format("steps must be at least 1 (r_GG takes values i / steps), got {}", steps_.str()));
+    const Yaml resident = o.get("resident");
+    if (resident.str() != "auto" && resident.str() != "none")
+      resident.fail(fmt::format("option 'resident' must be auto or none, got '{}'", resident.str()));
+    no_resident_ = resident.str() == "none";
   }
 
   PlacerResult place(const Problem& p) const override {
@@ -40,9 +45,12 @@ class ScheInfer final : public Placer {
     // A layer's rates slice every expert's weights, the idle ones' too (they are routed to in
     // other steps), so r_GG of a layer holds r_GG of all its experts on the GPU: the solver,
     // which sees the GEMMs of this step's experts, gets the budget scaled to them.
-    const si::GgAssignment gg =
-        si::assign_gg(in.hw, in.generation, in.budget * in.active, static_cast<int>(steps_.integer()));
+    // `resident: none` keeps every FFN weight off the GPU (r_GG = 0), as ScheInfer's thread
+    // ablation (section V-D) holds it to show how r_CG follows the CPU's threads.
+    const double budget = no_resident_ ? 0.0 : in.budget;
+    const si::GgAssignment gg = si::assign_gg(in.hw, in.generation, budget * in.active, static_cast<int>(steps_.integer()));
     const double gg_bytes = gg.bytes / in.active;
+    const std::string gg_source = no_resident_ ? "none (resident: none)" : gg.source;
 
     offload::Design d;
     d.cpu = s.cpu;
@@ -78,8 +86,8 @@ class ScheInfer final : public Placer {
                    {"threads", s.threads},
                    {"memory", s.memory},
                    {"layers", per_layer},
-                   {"gg_source", gg.source},
-                   {"gg_budget_bytes", in.budget},
+                   {"gg_source", gg_source},
+                   {"gg_budget_bytes", budget},
                    {"gg_bytes", gg_bytes},
                    {"ffn_bytes", in.ffn_bytes},
                    {"eq5_ffn_seconds", eq5},
@@ -87,7 +95,7 @@ class ScheInfer final : public Placer {
                              {"c2g", {hw.c2g.alpha, hw.c2g.beta}}, {"launch", hw.launch}}}};
     res.message = fmt::format("FFN weights {:.2f} GB: {:.2f} GB resident on {} (GG, {}), the rest on {}; its time model "
                               "puts the FFN blocks at {:.4g} s{}",
-                              in.ffn_bytes / 1e9, gg_bytes / 1e9, topo.devices[s.gpu].id, gg.source,
+                              in.ffn_bytes / 1e9, gg_bytes / 1e9, topo.devices[s.gpu].id, gg_source,
                               topo.devices[s.cpu].id, eq5, in.prompt ? " (prompt, with n_g per layer)" : "");
     return res;
   }
@@ -95,6 +103,7 @@ class ScheInfer final : public Placer {
  private:
   offload::SetupOptions setup_;
   Yaml steps_;
+  bool no_resident_ = false;
 };
 
 }  // namespace
@@ -102,6 +111,8 @@ class ScheInfer final : public Placer {
 void register_scheinfer(Registry<PlacerEntry>& r) {
   std::vector<OptionSpec> opts = offload::SetupOptions::specs();
   opts.push_back({"steps", "10", "r_GG (the share resident on the GPU) per layer takes the values i / steps"});
+  opts.push_back({"resident", "auto", "auto: r_GG by Eq. 14 within the GPU memory left; none: no FFN weight resident on the "
+                                      "GPU (r_GG = 0), as ScheInfer's thread ablation holds it"});
   r.add("scheinfer",
         {"ScheInfer: each FFN weight sliced CC (CPU) / CG (copied per use) / GG (resident on the GPU), rates by "
          "its solver from fits profiled on the cost model (docs/placers.md); the rest on the GPU; four streams with host launches",
