@@ -116,6 +116,7 @@ TEST(PlacerOptions, OutOfRangeValuesNameTheOption) {
   EXPECT_NE(message("{name: chrion, max_cpu_cores: 99}").find("'max_cpu_cores' is 99"), std::string::npos);
   EXPECT_NE(message("{name: chrion, executor: async}").find("'executor' must be parallel or sequential"), std::string::npos);
   EXPECT_NE(message("{name: heft, insertion: maybe}"), "");
+  EXPECT_NE(message("{name: scheinfer, resident: maybe}").find("'resident' must be auto or none"), std::string::npos);
   EXPECT_NE(message("{name: deepplan, dha: 3}"), "");
   EXPECT_NE(message("{name: m-etf, speed: 3}").find("unknown option 'speed'"), std::string::npos);
 }
