@@ -264,7 +264,10 @@ std::string check_dispatch_threads(const hw::Topology& topo, std::size_t threads
   if (!topo.dispatches())
     return fmt::format("the plan says which host thread dispatches each op, but '{}' declares no runtime (a "
                        "`runtime:` block, or a device with a `dispatch` cost)", topo.name);
-  if (threads == 0 || threads > static_cast<std::size_t>(topo.runtime.dispatch_threads))
+  if (threads == 0)
+    return "the plan's dispatch lists no thread: give each thread's ops in order, or leave dispatch out (one thread, "
+           "the default order)";
+  if (threads > static_cast<std::size_t>(topo.runtime.dispatch_threads))
     return fmt::format("the plan uses {} dispatch threads, but the runtime of '{}' has {} (runtime: "
                        "{{dispatch_threads: N}})", threads, topo.name, topo.runtime.dispatch_threads);
   return "";

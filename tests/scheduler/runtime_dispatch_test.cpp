@@ -119,6 +119,7 @@ TEST(RuntimeDispatch, BadInputIsLocated) {
   EXPECT_NE(parse(R"([["a", "c"], ["b"]])").find("'c' is not an op"), std::string::npos);
   EXPECT_NE(parse(R"([["a", "a"], ["b"]])").find("dispatched by thread 0 already"), std::string::npos);
   EXPECT_NE(parse(R"([["a"]])").find("no dispatch thread dispatches op 'b'"), std::string::npos);
+  EXPECT_NE(parse("[]").find("lists no thread"), std::string::npos);
   EXPECT_EQ(parse(R"([["a"], ["b"]])"), "");
 
   Plan plan = placed(p);
