@@ -44,6 +44,7 @@ std::vector<int> Topology::gpus() const { return of_kind(devices, DeviceKind::Gp
 std::vector<int> Topology::host_memories() const { return of_kind(devices, DeviceKind::HostMemory); }
 
 bool Topology::dispatches() const {
+  if (runtime.on_device) return false;
   if (runtime.declared) return true;
   for (const Device& d : devices)
     if (d.dispatch_s > 0) return true;

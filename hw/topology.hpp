@@ -112,6 +112,11 @@ struct Route {
 struct Runtime {
   int dispatch_threads = 1;  // threads a plan may assign ops to (>= 1)
   bool declared = false;     // the file has a `runtime:` block
+  // `dispatch_on: device`: the assumption of models that profile each op's time on each
+  // processor with the framework's overhead in it (Chrion's Eq. 2-3): an op's dispatch is added
+  // to its device time, and no host thread dispatches. A switch for reproducing such a paper
+  // (docs/execution.md, "The runtime"); the default is `host`.
+  bool on_device = false;
 };
 
 class Topology {

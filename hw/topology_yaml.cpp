@@ -30,7 +30,7 @@ bool parse_network(const Yaml& network) {
 // `runtime: {dispatch_threads: N}` (docs/formats.md): the host threads that dispatch ops.
 Runtime parse_runtime(const Yaml& v) {
   if (!v.is_map()) v.fail("expected a runtime map such as {dispatch_threads: 1}");
-  v.allow_keys({"dispatch_threads"});
+  v.allow_keys({"dispatch_threads", "dispatch_on"});
   Runtime r;
   r.declared = true;
   if (const Yaml n = v.get("dispatch_threads"); n.defined()) {
@@ -38,6 +38,12 @@ Runtime parse_runtime(const Yaml& v) {
     if (k < 1 || k > 4096)
       n.fail(fmt::format("dispatch_threads must be 1 .. 4096 (host threads that dispatch ops), got {}", k));
     r.dispatch_threads = static_cast<int>(k);
+  }
+  if (const Yaml on = v.get("dispatch_on"); on.defined()) {
+    if (on.str() != "host" && on.str() != "device")
+      on.fail(fmt::format("dispatch_on must be host (a host thread dispatches each op) or device (the op's device "
+                          "pays it, as models that profile per-op times assume), got '{}'", on.str()));
+    r.on_device = on.str() == "device";
   }
   return r;
 }

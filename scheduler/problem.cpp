@@ -29,16 +29,23 @@ std::string check_duration_devices(const models::Graph& g, const hw::Topology& t
 
 const char* to_string(WeightsMode m) { return m == WeightsMode::Host ? "host" : "resident"; }
 
+// With `runtime: {dispatch_on: device}` an op's dispatch is device time, paid once per op like
+// the launch (hw::Runtime::on_device); an op known by explicit durations keeps them.
+double Problem::on_device_dispatch(int node, const hw::Device& d, double t) const {
+  if (!topo->runtime.on_device || t == models::kCannotRun || !graph->nodes[node].durations.empty()) return t;
+  return t + d.dispatch_s;
+}
+
 double Problem::duration(int node, int dev, int cores) const {
   const hw::Device& d = topo->devices[dev];
-  if (d.kind != hw::DeviceKind::Cpu) return cost->duration(graph->nodes[node], d, graph->dtype);
-  return cost->duration(graph->nodes[node], models::on_cores(d, cores), graph->dtype);
+  if (d.kind != hw::DeviceKind::Cpu) return on_device_dispatch(node, d, cost->duration(graph->nodes[node], d, graph->dtype));
+  return on_device_dispatch(node, d, cost->duration(graph->nodes[node], models::on_cores(d, cores), graph->dtype));
 }
 
 double Problem::core_duration(int node, int dev, int cores) const {
   const hw::Device& d = topo->devices[dev];
   if (d.kind != hw::DeviceKind::Cpu) return duration(node, dev);
-  return cost->duration(graph->nodes[node], models::on_one_core(d, cores), graph->dtype);
+  return on_device_dispatch(node, d, cost->duration(graph->nodes[node], models::on_one_core(d, cores), graph->dtype));
 }
 
 }  // namespace placesim::scheduler

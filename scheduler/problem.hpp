@@ -40,6 +40,9 @@ struct Problem {
   // Seconds op `node` keeps one core of CPU `dev` busy while `cores` of its cores are busy (0:
   // all of them), as models::on_one_core says (Chrion's W); on any other device, duration().
   double core_duration(int node, int dev, int cores) const;
+
+ private:
+  double on_device_dispatch(int node, const hw::Device& d, double t) const;
 };
 
 }  // namespace placesim::scheduler

@@ -94,6 +94,32 @@ TEST(RuntimeDispatch, ThePlanFileCarriesTheThreads) {
   EXPECT_EQ(scheduler::parse_plan(Json::load_string(text, "plan.json"), *p.graph, *p.topo), plan);
 }
 
+TEST(RuntimeDispatch, DispatchOnTheDeviceIsThePerOpProfileAssumption) {
+  // `dispatch_on: device` (a paper's per-op profiles, Chrion's Eq. 2-3): each op's device pays
+  // its dispatch, and no host thread orders them. With a and b priced by the roofline (a 1 GFLOP
+  // on gpu0's 10 TFLOPS: 100 us; b 50 MFLOP on cpu0's 1 TFLOPS: 50 us), a takes 20 + 100 us and
+  // b 30 + 50 us, side by side: makespan 120 us, no dispatch task.
+  const char* shaped = R"({"nodes": [{"name": "a", "flops": 1e9}, {"name": "b", "flops": 5e7}], "edges": []})";
+  const auto on_machine = [&](const std::string& runtime) {
+    return problem(shaped, hw::load_topology_text(machine(runtime), "rt.yaml"), scheduler::WeightsMode::Resident);
+  };
+  const Problem device = on_machine("runtime: {dispatch_threads: 1, dispatch_on: device}\n");
+  const Outcome r = run(device, placed(device));
+  EXPECT_NEAR(r.end("a"), 120e-6, tol(120e-6));
+  EXPECT_NEAR(r.end("b"), 80e-6, tol(80e-6));
+  EXPECT_LT(r.low.graph.find_task("a/dispatch"), 0);
+  // Explicit durations are the whole time, as with the launch: the first test's ops keep them.
+  const Problem given = on(machine("runtime: {dispatch_on: device}\n"));
+  EXPECT_NEAR(run(given, placed(given)).makespan(), 100e-6, tol(100e-6));
+  // `dispatch_on: host` is the default: the same trace as without the key.
+  const Problem plain = on_machine("runtime: {dispatch_threads: 1}\n");
+  const Problem host = on_machine("runtime: {dispatch_threads: 1, dispatch_on: host}\n");
+  const Outcome a = run(plain, placed(plain)), b = run(host, placed(host));
+  ASSERT_EQ(a.trace.tasks.size(), b.trace.tasks.size());
+  for (std::size_t i = 0; i < a.trace.tasks.size(); ++i) EXPECT_EQ(a.trace.tasks[i].end, b.trace.tasks[i].end);
+  EXPECT_NEAR(a.makespan(), 120e-6, tol(120e-6));  // host: a dispatched 0..20, runs 20..120
+}
+
 // A bad plan or hardware file: the error says where and what was expected.
 std::string error_of(const std::function<void()>& f) {
   try {
@@ -133,6 +159,7 @@ TEST(RuntimeDispatch, BadInputIsLocated) {
   EXPECT_NE(load(machine("runtime: {dispatch_threads: 0}\n")).find("rt.yaml:1:"), std::string::npos);
   EXPECT_NE(load(machine("runtime: {dispatch_threads: 0}\n")).find("dispatch_threads must be 1"), std::string::npos);
   EXPECT_NE(load(machine("runtime: {threads: 2}\n")).find("threads"), std::string::npos);
+  EXPECT_NE(load(machine("runtime: {dispatch_on: gpu}\n")).find("dispatch_on must be host"), std::string::npos);
   EXPECT_NE(load(machine("", -5)).find("rt.yaml:4:"), std::string::npos);
   std::string old = machine("");
   old.replace(old.find("dispatch: 20us"), 14, "op_overhead: 20us");
