@@ -47,21 +47,22 @@ std::vector<int> default_dispatch_order(const models::Graph& g, const Plan& plan
   return order;
 }
 
-std::string check_dispatch(const models::Graph& g, const hw::Topology& topo, const Plan& plan) {
-  if (plan.dispatch.empty()) return "";
-  if (std::string bad = check_dispatch_threads(topo, plan.dispatch.size()); !bad.empty()) return bad;
+DispatchProblem check_dispatch(const models::Graph& g, const hw::Topology& topo, const Plan& plan) {
+  if (plan.dispatch.empty()) return {};
+  if (std::string bad = check_dispatch_threads(topo, plan.dispatch.size()); !bad.empty()) return {bad};
   std::vector<int> thread(g.nodes.size(), -1);
   for (std::size_t t = 0; t < plan.dispatch.size(); ++t)
-    for (int op : plan.dispatch[t]) {
+    for (std::size_t i = 0; i < plan.dispatch[t].size(); ++i) {
+      const int op = plan.dispatch[t][i], ti = static_cast<int>(t), ii = static_cast<int>(i);
       if (op < 0 || static_cast<std::size_t>(op) >= g.nodes.size() || g.nodes[op].kind != models::NodeKind::Op)
-        return fmt::format("dispatch thread {} lists a node that is no op", t);
+        return {fmt::format("dispatch thread {} lists a node that is no op", t), ti, ii};
       if (thread[op] >= 0)
-        return fmt::format("dispatch threads {} and {} both dispatch op '{}'", thread[op], t, g.nodes[op].name);
-      thread[op] = static_cast<int>(t);
+        return {fmt::format("op '{}' is dispatched by thread {} already", g.nodes[op].name, thread[op]), ti, ii};
+      thread[op] = ti;
     }
   for (int op : g.ops())
-    if (thread[op] < 0) return fmt::format("no dispatch thread dispatches op '{}'", g.nodes[op].name);
-  return "";
+    if (thread[op] < 0) return {fmt::format("no dispatch thread dispatches op '{}' (each op on one thread)", g.nodes[op].name)};
+  return {};
 }
 
 }  // namespace placesim::scheduler

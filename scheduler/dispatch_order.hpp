@@ -19,8 +19,13 @@ namespace placesim::scheduler {
 // in id order (lower() then reports the plan's deadlock).
 std::vector<int> default_dispatch_order(const models::Graph& g, const Plan& plan);
 
-// "" when `plan.dispatch` names every op of `g` exactly once on a machine whose runtime has that
-// many threads; else what is wrong.
-std::string check_dispatch(const models::Graph& g, const hw::Topology& topo, const Plan& plan);
+// What is wrong with `plan.dispatch` (message "" when it names every op of `g` exactly once on a
+// machine whose runtime has that many threads), and the entry at fault: thread `thread`'s
+// `index`-th op, or the whole list (-1). A plan file locates the error there (plan_json.cpp).
+struct DispatchProblem {
+  std::string message;
+  int thread = -1, index = -1;
+};
+DispatchProblem check_dispatch(const models::Graph& g, const hw::Topology& topo, const Plan& plan);
 
 }  // namespace placesim::scheduler

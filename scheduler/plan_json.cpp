@@ -7,6 +7,7 @@
 #include <optional>
 #include <nlohmann/json.hpp>
 
+#include "scheduler/dispatch_order.hpp"
 #include "scheduler/plan_rules.hpp"
 #include "scheduler/plan_slices.hpp"
 
@@ -138,24 +139,23 @@ void parse_cpu_cores(const Json& map, Plan& plan, const hw::Topology& topo) {
   }
 }
 
-// `dispatch: [[op, ...], ...]`: per dispatch thread, its ops in order; every op once.
+// `dispatch: [[op, ...], ...]`: per dispatch thread, its ops in order; every op once
+// (check_dispatch, located at the entry at fault or the list).
 void parse_dispatch(const Json& list, Plan& plan, const models::Graph& g, const hw::Topology& topo) {
   const std::vector<Json> threads = list.items();
-  if (const std::string bad = check_dispatch_threads(topo, threads.size()); !bad.empty()) list.fail(bad);
-  std::vector<int> thread(g.nodes.size(), -1);
-  for (std::size_t t = 0; t < threads.size(); ++t) {
+  if (threads.empty()) list.fail(check_dispatch_threads(topo, 0));  // an empty plan.dispatch means the default
+  std::vector<std::vector<Json>> names;
+  for (const Json& t : threads) {
     std::vector<int>& ops = plan.dispatch.emplace_back();
-    for (const Json& name : threads[t].items()) {
+    for (const Json& name : names.emplace_back(t.items())) {
       const int op = g.find(name.view());
       if (op < 0 || g.nodes[op].kind != models::NodeKind::Op)
         name.fail(fmt::format("'{}' is not an op of the plan's graph", name.view()));
-      if (thread[op] >= 0) name.fail(fmt::format("op '{}' is dispatched by thread {} already", name.view(), thread[op]));
-      thread[op] = static_cast<int>(t);
       ops.push_back(op);
     }
   }
-  for (int op : g.ops())
-    if (thread[op] < 0) list.fail(fmt::format("no dispatch thread dispatches op '{}' (each op on one thread)", g.nodes[op].name));
+  if (const DispatchProblem bad = check_dispatch(g, topo, plan); !bad.message.empty())
+    (bad.thread < 0 ? list : names[bad.thread][bad.index]).fail(bad.message);
 }
 
 models::Axis parse_axis_at(const Json& y) {
