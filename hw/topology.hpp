@@ -6,7 +6,8 @@
 // Routes are computed once, for every pair of devices, in finalize() (hw/routing.hpp states the
 // rule, ties included); after that a Topology is read-only, so sweeps may share one between
 // threads. With `network_ideal` every pair is connected by an empty route (zero latency,
-// infinite bandwidth) and links, if any, are not used.
+// infinite bandwidth) and links, if any, are not used. With `network_uncontended` routes are
+// as usual, but each transfer moves at its route's narrowest hop as if it were alone.
 #pragma once
 
 #include <map>
@@ -125,6 +126,14 @@ class Topology {
   std::string description;
   std::string source;        // citation for presets
   bool network_ideal = false;
+  // `network: uncontended` (docs/execution.md, "Papers' assumptions"): every transfer takes its
+  // route's latency plus bytes over the route's narrowest hop, sharing no link, copy engine or
+  // memory bandwidth with any other (the full mesh of stable pairwise bandwidths that MOIRAI's
+  // and AsymGroup's models assume); collectives take their closed forms.
+  bool network_uncontended = false;
+  // `memory: unlimited`: every device's memory is unbounded (models that do not account memory,
+  // as AsymGroup's simulation); peaks are still measured and reported.
+  bool memory_unlimited = false;
   bool gpudirect = true;     // GPU <-> NIC traffic direct (true) or staged through host memory
   // The file's `calibration:` map, with the file and positions of its keys (null when absent):
   // fits such as ScheInfer's Table I or what `placesim calibrate` measured. The linear cost

@@ -43,7 +43,8 @@ std::vector<NodeGroup> read_nodes(const Yaml& nodes) {
 void layer(TopologySpec& spec, const Yaml& root, bool nodes_from_generator) {
   static const std::pair<const char*, Yaml TopologySpec::*> kReplaced[] = {
       {"description", &TopologySpec::description}, {"source", &TopologySpec::source},
-      {"network", &TopologySpec::network},         {"gpudirect", &TopologySpec::gpudirect},
+      {"network", &TopologySpec::network},         {"memory", &TopologySpec::memory},
+      {"gpudirect", &TopologySpec::gpudirect},
       {"calibration", &TopologySpec::calibration}, {"fabric", &TopologySpec::fabric},
       {"runtime", &TopologySpec::runtime}};
   for (const auto& [key, member] : kReplaced)
@@ -88,7 +89,7 @@ void layer(TopologySpec& spec, const Yaml& root, bool nodes_from_generator) {
 
 TopologySpec read(const Yaml& root, std::vector<std::string>& chain) {
   if (!root.is_map()) root.fail("expected a topology map with 'devices' (and usually 'links') or 'nodes'");
-  root.allow_keys({"name", "description", "source", "network", "gpudirect", "calibration", "runtime", "include", "generator",
+  root.allow_keys({"name", "description", "source", "network", "memory", "gpudirect", "calibration", "runtime", "include", "generator",
                    "templates", "node_templates", "nodes", "fabric", "devices", "links", "routes"});
   const Yaml include = root.get("include"), generator = root.get("generator");
   if (include.defined() && generator.defined()) generator.fail("expected either 'include' or 'generator', not both");

@@ -3,7 +3,7 @@
 // YAML node, so an error in an included preset names that preset's line and column.
 //
 // Layering: an included file is read first; the including file then adds to it. Scalars
-// (description, source, network, gpudirect, calibration, fabric, runtime, nodes) and named templates
+// (description, source, network, memory, gpudirect, calibration, fabric, runtime, nodes) and named templates
 // are replaced by the newer file; devices, links and routes are appended, except that a device
 // whose id names an included device overrides that device's fields. `name` is never inherited:
 // it comes from the outermost file (or its file name).
@@ -28,7 +28,7 @@ struct NodeGroup {
 
 struct TopologySpec {
   std::string name;                         // "" when the outermost file has no `name:`
-  Yaml description, source, network, gpudirect, calibration, fabric, runtime;
+  Yaml description, source, network, memory, gpudirect, calibration, fabric, runtime;
   DeviceTemplates templates;
   std::map<std::string, Yaml> node_templates;
   std::vector<std::vector<Yaml>> devices;   // per device, its maps newest first

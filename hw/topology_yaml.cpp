@@ -1,6 +1,7 @@
 #include "hw/topology_yaml.hpp"
 
 #include <filesystem>
+#include <limits>
 #include <fmt/format.h>
 
 #include "hw/cluster_yaml.hpp"
@@ -20,11 +21,23 @@ std::string name_from_file(const std::string& file) {
   return std::filesystem::path(file).stem().string();
 }
 
-bool parse_network(const Yaml& network) {
+// `network: links | ideal | uncontended` (docs/formats.md).
+void parse_network(const Yaml& network, Topology& t) {
   const std::string v = network.str();
-  if (v == "ideal") return true;
-  if (v == "links") return false;
-  network.fail(fmt::format("expected 'ideal' or 'links', got '{}'", v));
+  t.network_ideal = v == "ideal";
+  t.network_uncontended = v == "uncontended";
+  if (v != "links" && !t.network_ideal && !t.network_uncontended)
+    network.fail(fmt::format("expected 'links' (transfers share the links they cross), 'uncontended' (each "
+                             "transfer alone on its route) or 'ideal' (transfers are free), got '{}'", v));
+}
+
+// `memory: limited | unlimited` (docs/formats.md).
+bool parse_memory(const Yaml& memory) {
+  const std::string v = memory.str();
+  if (v != "limited" && v != "unlimited")
+    memory.fail(fmt::format("expected 'limited' (each device holds its memory) or 'unlimited' (no device runs "
+                            "out), got '{}'", v));
+  return v == "unlimited";
 }
 
 // `runtime: {dispatch_threads: N}` (docs/formats.md): the host threads that dispatch ops.
@@ -65,7 +78,8 @@ Topology parse_topology(const Yaml& root, const std::string& default_name) {
   t.name = spec.name.empty() ? default_name : spec.name;
   if (spec.description.defined()) t.description = spec.description.str();
   if (spec.source.defined()) t.source = spec.source.str();
-  if (spec.network.defined()) t.network_ideal = parse_network(spec.network);
+  if (spec.network.defined()) parse_network(spec.network, t);
+  if (spec.memory.defined()) t.memory_unlimited = parse_memory(spec.memory);
   if (spec.gpudirect.defined()) t.gpudirect = spec.gpudirect.boolean();
   if (spec.calibration.defined()) {
     if (!spec.calibration.is_map()) spec.calibration.fail("expected a calibration map (as `placesim calibrate` writes)");
@@ -81,6 +95,9 @@ Topology parse_topology(const Yaml& root, const std::string& default_name) {
   const ClusterBuild cluster = add_cluster(spec, t);
   if (t.devices.empty()) root.fail("expected at least one device: a 'devices:' list or cluster 'nodes:'");
   for (const Yaml& item : spec.links) add_link(item, t);
+  if (t.memory_unlimited)
+    for (Device& d : t.devices)
+      if (d.kind == DeviceKind::Gpu || d.kind == DeviceKind::HostMemory) d.memory = std::numeric_limits<double>::infinity();
   std::map<std::pair<int, int>, Route> routes = cluster.routes;
   for (const Yaml& list : spec.routes)
     for (auto& [ends, r] : parse_routes(list, t)) routes.insert_or_assign(ends, r);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <optional>
 
+#include "hw/route_cost.hpp"
 #include "scheduler/dispatch_order.hpp"
 #include "scheduler/lowering.hpp"
 #include "scheduler/plan_rules.hpp"
@@ -61,9 +62,11 @@ void Lowering::add_resources() {
   engine::TaskGraph& tg = out.graph;
   device_resource.assign(topo.devices.size(), -1);
   memory_resource.assign(topo.devices.size(), -1);
+  // Links, copy engines and host memory bandwidth are shared only on a network of links.
+  const bool shared = !topo.network_ideal && !topo.network_uncontended;
   for (size_t d = 0; d < topo.devices.size(); ++d) {
     const hw::Device& dev = topo.devices[d];
-    if (dev.kind == hw::DeviceKind::HostMemory && dev.memory_bw > 0 && !topo.network_ideal) {
+    if (dev.kind == hw::DeviceKind::HostMemory && dev.memory_bw > 0 && shared) {
       memory_resource[d] = tg.add_resource(dev.id + ".mem", dev.memory_bw);
       out.resource_link.push_back(-1);
     }
@@ -78,7 +81,7 @@ void Lowering::add_resources() {
     }
     device_resource[d] = tg.add_resource(dev.id, 1.0, !dev.concurrent_kernels);
     out.resource_link.push_back(-1);
-    if (dev.kind != hw::DeviceKind::Gpu || dev.copy_engine_bw <= 0 || topo.network_ideal) continue;
+    if (dev.kind != hw::DeviceKind::Gpu || dev.copy_engine_bw <= 0 || !shared) continue;
     for (auto [kind, count] : {std::pair{QueueRole::Kind::H2d, dev.h2d_engines}, std::pair{QueueRole::Kind::D2h, dev.d2h_engines}})
       for (int k = 0; k < count; ++k) {
         const QueueRole engine{kind, static_cast<int>(d), k};
@@ -87,7 +90,7 @@ void Lowering::add_resources() {
       }
   }
   link_resource.assign(topo.links.size(), -1);
-  if (topo.network_ideal) return;
+  if (!shared) return;
   for (size_t l = 0; l < topo.links.size(); ++l) {
     const hw::Link& k = topo.links[l];
     const std::string& a = topo.devices[k.a].id;
@@ -180,7 +183,31 @@ engine::TaskId Lowering::find_transfer(PlanItem::Kind kind, int node, int device
 void Lowering::add_route(engine::Task& t, int src, int dst, double bytes) const {
   const hw::Route& route = topo.route(src, dst);
   t.latency = std::max(t.latency, ceil_ps(route.latency_s));
-  if (bytes > 0) add_route_uses(t.uses, link_resource, route.hops, bytes);
+  if (bytes > 0 && !topo.network_uncontended) add_route_uses(t.uses, link_resource, route.hops, bytes);
+}
+
+// `network: uncontended`: the bytes of one transfer or read go over a resource of their own, of
+// the rate they reach alone, so they share nothing and still overlap a kernel they feed.
+void Lowering::add_alone(engine::Task& t, const std::string& name, double bytes, double rate) {
+  if (bytes <= 0) return;
+  const engine::ResourceId r = out.graph.add_resource(fmt::format("{}#{}.alone", name, t.uses.size()), rate);
+  out.resource_link.push_back(-1);
+  add_use(t.uses, r, bytes);
+}
+
+// `network: uncontended`: the rate at which bytes go from src to dst alone: the narrowest of
+// the route's hops, the copy engine serving them and the memory bandwidth of a host memory at
+// either end (a CPU's: its nearest).
+double Lowering::alone_rate(int src, int dst) const {
+  double bw = hw::route_cost(topo, src, dst).bandwidth;
+  for (int end : {src, dst}) {
+    const hw::Device& d = topo.devices[end];
+    const int host = d.kind == hw::DeviceKind::Cpu ? topo.host_memory_for(end) : d.kind == hw::DeviceKind::HostMemory ? end : -1;
+    if (host >= 0 && topo.devices[host].memory_bw > 0) bw = std::min(bw, topo.devices[host].memory_bw);
+  }
+  if (const QueueRole engine = copy_engine(topo, {src, dst}, QueueRole{}); engine.kind != QueueRole::Kind::Other)
+    if (const double e = topo.devices[engine.device].copy_engine_bw; e > 0) bw = std::min(bw, e);
+  return bw;
 }
 
 int Lowering::memory_of(int device) const {
@@ -235,6 +262,7 @@ void Lowering::fill_compute(engine::Task& t, int n, const QueueRole& queue) {
     if (host < 0) throw InputError(fmt::format("weights: host, but '{}' has no host memory", topo.name));
     add_route(t, host, dev, read);
     add_memory_use(t, memory_of(host), read);
+    if (topo.network_uncontended) add_alone(t, g.nodes[w].name + "@" + topo.devices[dev].id, read, alone_rate(host, dev));
   }
 }
 
@@ -279,6 +307,14 @@ void Lowering::fill_transfer(engine::Task& t, const std::string& name, const Pla
   if (ends.src < 0) throw InputError(fmt::format("weights: host, but '{}' has no host memory", topo.name));
   add_route(t, ends.src, ends.dst, t.bytes);
   if (t.bytes <= 0) return;
+  const double pageable_bw = topo.devices[ends.src].pageable_bw;
+  const bool pageable = param && it.kind != PlanItem::Kind::Forward && pageable_bw > 0 &&
+                        plan.buffer_of(plan.delivery(n, dev)) == HostBuffer::Pageable;
+  if (topo.network_uncontended) {  // alone on its route: a link of its own
+    add_alone(t, name, t.bytes, alone_rate(ends.src, ends.dst));
+    if (pageable) t.rate_cap = pageable_bw / t.bytes;
+    return;
+  }
   // Both ends in one host memory (a parameter "copied" to the CPU that reads it): its bytes
   // cross that memory once.
   const int src_memory = memory_of(ends.src), dst_memory = memory_of(ends.dst);
@@ -287,10 +323,7 @@ void Lowering::fill_transfer(engine::Task& t, const std::string& name, const Pla
   const QueueRole engine = copy_engine(topo, ends, queue);
   if (auto r = engine_resource.find({engine.device, engine.kind, engine.index}); r != engine_resource.end())
     t.uses.push_back({r->second, t.bytes});
-  const double pageable_bw = topo.devices[ends.src].pageable_bw;
-  if (param && it.kind != PlanItem::Kind::Forward && pageable_bw > 0 &&
-      plan.buffer_of(plan.delivery(n, dev)) == HostBuffer::Pageable)
-    t.rate_cap = pageable_bw / t.bytes;
+  if (pageable) t.rate_cap = pageable_bw / t.bytes;
 }
 
 // A delivery's bytes from the data's source to where it goes, for the communication metric. A

@@ -8,7 +8,7 @@ namespace placesim::scheduler {
 
 RouteNetwork::RouteNetwork(const hw::Topology& topo, std::vector<engine::ResourceId> link_resource)
     : topo_(topo), link_resource_(std::move(link_resource)) {
-  if (topo.network_ideal) return;
+  if (topo.network_ideal || topo.network_uncontended) return;  // no link resources to use
   if (link_resource_.empty())
     for (std::size_t l = 0; l < topo.links.size(); ++l) link_resource_.push_back(static_cast<engine::ResourceId>(2 * l));
   PLACESIM_ASSERT(link_resource_.size() == topo.links.size(), "RouteNetwork: a resource per link");
@@ -22,7 +22,7 @@ RouteNetwork::RouteNetwork(const hw::Topology& topo, std::vector<engine::Resourc
 
 engine::UseList RouteNetwork::uses(int src, int dst, double bytes) const {
   engine::UseList out;
-  if (topo_.network_ideal) return out;
+  if (topo_.network_ideal || topo_.network_uncontended) return out;
   detail::add_route_uses(out, link_resource_, topo_.route(src, dst).hops, bytes);
   return out;
 }
@@ -72,7 +72,9 @@ void Lowering::add_collectives() {
       return static_cast<int>(std::find(c.group.begin(), c.group.end(), plan.device_of[op]) - c.group.begin());
     };
     const int n = static_cast<int>(c.group.size());
-    engine::CollectiveSpec spec = collective_spec(c, topo, p.collectives);
+    // Sharing nothing (`network: uncontended`), a collective takes its closed form.
+    engine::CollectiveSpec spec =
+        collective_spec(c, topo, topo.network_uncontended ? engine::Fidelity::Analytic : p.collectives);
     spec.after.assign(c.group.size(), {});
     for (int op : c.after)
       for (int r = 0; r < n; ++r)

@@ -4,7 +4,7 @@
 //   D  = sum over ops v of min_d dispatch(d) / threads      where the machine's runtime
 //        dispatches ops (docs/execution.md, "The runtime"): every op's dispatch is host time on
 //        one of the runtime's threads;
-//   M  under `weights: host` on a network that is not ideal: every parameter byte crosses the
+//   M  under `weights: host` with `network: links` (the default): every parameter byte crosses the
 //        narrowest cut between the host memories and the compute devices at least once, copied
 //        or read in place, however the plan splits or forwards it (hw::max_flow: the links, each
 //        host memory at most its memory_bw); and the bytes of ops on GPUs cross the cut into the
@@ -75,7 +75,8 @@ class CriticalPath final : public Placer {
   static double weights_bound(const Problem& p) {
     const hw::Topology& topo = *p.topo;
     const models::Graph& g = *p.graph;
-    if (p.weights != WeightsMode::Host || topo.network_ideal) return 0;
+    // Copies that share nothing (`network: uncontended`) have no cut to crowd.
+    if (p.weights != WeightsMode::Host || topo.network_ideal || topo.network_uncontended) return 0;
     std::vector<int> cpus, gpus = topo.gpus();
     for (int d : topo.compute_devices())
       if (topo.devices[d].kind == hw::DeviceKind::Cpu) cpus.push_back(d);

@@ -131,7 +131,11 @@ TEST(HwBadInput, GpuWithoutRouteToHostMemory) {
 }
 
 TEST(HwBadInput, UnknownNetworkModel) {
-  expect_input_error("network: fast\ndevices: []\n", "t.yaml:1:10", "expected 'ideal' or 'links'");
+  expect_input_error("network: fast\ndevices: []\n", "t.yaml:1:10", "expected 'links' (transfers share");
+}
+
+TEST(HwBadInput, UnknownMemoryModel) {
+  expect_input_error("memory: lots\ndevices: []\n", "t.yaml:1:9", "expected 'limited' (each device holds");
 }
 
 TEST(HwBadInput, UnknownPresetOrFile) {

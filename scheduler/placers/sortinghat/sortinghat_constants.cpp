@@ -97,7 +97,8 @@ Machine machine(const Problem& p, const ShConfig& cfg) {
   mc.capacity.resize(k);
   for (int i = 0; i < k; ++i) {
     const hw::Device& d = topo.devices[mc.gpus[i]];
-    mc.capacity[i] = d.kind == hw::DeviceKind::Cpu && host[i] >= 0 ? topo.devices[host[i]].memory : d.memory;
+    const double m = d.kind == hw::DeviceKind::Cpu && host[i] >= 0 ? topo.devices[host[i]].memory : d.memory;
+    mc.capacity[i] = std::isfinite(m) ? m : 0;  // `memory: unlimited`: no row (0: unlimited)
   }
   return mc;
 }
