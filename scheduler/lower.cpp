@@ -186,13 +186,17 @@ void Lowering::add_route(engine::Task& t, int src, int dst, double bytes) const 
   if (bytes > 0 && !topo.network_uncontended) add_route_uses(t.uses, link_resource, route.hops, bytes);
 }
 
-// `network: uncontended`: the bytes of one transfer or read go over a resource of their own, of
-// the rate they reach alone, so they share nothing and still overlap a kernel they feed.
-void Lowering::add_alone(engine::Task& t, const std::string& name, double bytes, double rate) {
+// `network: uncontended`: a full mesh. Each ordered pair of devices has a connection of its
+// own, of the rate bytes reach alone over the pair's route; the pair's transfers and reads share
+// it and nothing else, and a read still overlaps the kernel it feeds.
+void Lowering::add_alone(engine::Task& t, int src, int dst, double bytes) {
   if (bytes <= 0) return;
-  const engine::ResourceId r = out.graph.add_resource(fmt::format("{}#{}.alone", name, t.uses.size()), rate);
-  out.resource_link.push_back(-1);
-  add_use(t.uses, r, bytes);
+  auto [at, added] = pair_resource.try_emplace({src, dst}, -1);
+  if (added) {
+    at->second = out.graph.add_resource(fmt::format("{}->{}.alone", topo.devices[src].id, topo.devices[dst].id), alone_rate(src, dst));
+    out.resource_link.push_back(-1);
+  }
+  add_use(t.uses, at->second, bytes);
 }
 
 // `network: uncontended`: the rate at which bytes go from src to dst alone: the narrowest of
@@ -262,7 +266,7 @@ void Lowering::fill_compute(engine::Task& t, int n, const QueueRole& queue) {
     if (host < 0) throw InputError(fmt::format("weights: host, but '{}' has no host memory", topo.name));
     add_route(t, host, dev, read);
     add_memory_use(t, memory_of(host), read);
-    if (topo.network_uncontended) add_alone(t, g.nodes[w].name + "@" + topo.devices[dev].id, read, alone_rate(host, dev));
+    if (topo.network_uncontended) add_alone(t, host, dev, read);
   }
 }
 
@@ -310,8 +314,8 @@ void Lowering::fill_transfer(engine::Task& t, const std::string& name, const Pla
   const double pageable_bw = topo.devices[ends.src].pageable_bw;
   const bool pageable = param && it.kind != PlanItem::Kind::Forward && pageable_bw > 0 &&
                         plan.buffer_of(plan.delivery(n, dev)) == HostBuffer::Pageable;
-  if (topo.network_uncontended) {  // alone on its route: a link of its own
-    add_alone(t, name, t.bytes, alone_rate(ends.src, ends.dst));
+  if (topo.network_uncontended) {  // the full mesh's connection between its ends
+    add_alone(t, ends.src, ends.dst, t.bytes);
     if (pageable) t.rate_cap = pageable_bw / t.bytes;
     return;
   }

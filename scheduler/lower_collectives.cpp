@@ -22,12 +22,19 @@ RouteNetwork::RouteNetwork(const hw::Topology& topo, std::vector<engine::Resourc
 
 engine::UseList RouteNetwork::uses(int src, int dst, double bytes) const {
   engine::UseList out;
-  if (topo_.network_ideal || topo_.network_uncontended) return out;
+  if (topo_.network_ideal) return out;
+  if (topo_.network_uncontended) {
+    auto [at, added] = pair_.try_emplace({src, dst}, static_cast<engine::ResourceId>(pair_.size()));
+    if (added) pair_capacity_.push_back(bandwidth(src, dst));
+    if (bytes > 0) out.push_back({at->second, bytes});
+    return out;
+  }
   detail::add_route_uses(out, link_resource_, topo_.route(src, dst).hops, bytes);
   return out;
 }
 
 double RouteNetwork::capacity(engine::ResourceId r) const {
+  if (topo_.network_uncontended) return pair_capacity_.at(static_cast<std::size_t>(r));
   PLACESIM_ASSERT(r >= 0 && static_cast<std::size_t>(r) < capacity_.size() && capacity_[r] > 0,
                   "RouteNetwork: capacity of a resource that is not a link direction");
   return capacity_[r];
@@ -72,9 +79,9 @@ void Lowering::add_collectives() {
       return static_cast<int>(std::find(c.group.begin(), c.group.end(), plan.device_of[op]) - c.group.begin());
     };
     const int n = static_cast<int>(c.group.size());
-    // Sharing nothing (`network: uncontended`), a collective takes its closed form.
-    engine::CollectiveSpec spec =
-        collective_spec(c, topo, topo.network_uncontended ? engine::Fidelity::Analytic : p.collectives);
+    // Sharing nothing (`network: uncontended`), a collective asked for as flows takes its closed form.
+    const bool closed = topo.network_uncontended && p.collectives == engine::Fidelity::Flow;
+    engine::CollectiveSpec spec = collective_spec(c, topo, closed ? engine::Fidelity::Analytic : p.collectives);
     spec.after.assign(c.group.size(), {});
     for (int op : c.after)
       for (int r = 0; r < n; ++r)

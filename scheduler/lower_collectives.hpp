@@ -12,6 +12,8 @@
 // ops around it already hold (their activations), so it adds no buffer of its own.
 #pragma once
 
+#include <map>
+
 #include <vector>
 
 #include "hw/topology.hpp"
@@ -35,6 +37,10 @@ class RouteNetwork final : public engine::Network {
   const hw::Topology& topo_;
   std::vector<engine::ResourceId> link_resource_;
   std::vector<double> capacity_;  // by resource id, for the link directions
+  // `network: uncontended`: a connection per ordered pair (a full mesh), numbered as first used,
+  // of the pair's route bandwidth; only a collective solved alone uses them.
+  mutable std::map<std::pair<int, int>, engine::ResourceId> pair_;
+  mutable std::vector<double> pair_capacity_;
 };
 
 engine::CollectiveSpec collective_spec(const PlanCollective& c, const hw::Topology& topo, engine::Fidelity fidelity);

@@ -70,7 +70,8 @@ struct Lowering {
   void add_traffic(engine::TaskId id, const PlanItem& it);  // of the delivery task `id`
   void add_route(engine::Task& t, int src, int dst, double bytes) const;  // latency and link uses src -> dst
   double alone_rate(int src, int dst) const;                               // bytes/s src -> dst sharing nothing
-  void add_alone(engine::Task& t, const std::string& name, double bytes, double rate);  // a use of its own
+  void add_alone(engine::Task& t, int src, int dst, double bytes);        // the pair's own connection
+  std::map<std::pair<int, int>, engine::ResourceId> pair_resource;        // add_alone's, by (src, dst)
   engine::TaskId needed(PlanItem::Kind kind, int node, int device, int for_op) const;
   engine::TaskId find_transfer(PlanItem::Kind kind, int node, int device) const;  // -1 when none
   // The first transfer whose key is not below (kind, node, device).

@@ -9,7 +9,8 @@ namespace placesim::scheduler {
 engine::Fidelity parse_fidelity(const std::string& s) {
   if (s == "flow") return engine::Fidelity::Flow;
   if (s == "analytic") return engine::Fidelity::Analytic;
-  throw InputError("unknown collective fidelity '" + s + "' (expected flow or analytic)");
+  if (s == "ideal") return engine::Fidelity::Ideal;
+  throw InputError("unknown collective fidelity '" + s + "' (expected flow, analytic or ideal)");
 }
 
 WeightsMode parse_weights(const std::string& s) {

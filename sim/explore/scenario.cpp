@@ -311,7 +311,7 @@ scheduler::WeightsMode weights_of(const Yaml& w) {
   }
 }
 
-// collectives: {fidelity: flow|analytic}; flow when absent.
+// collectives: {fidelity: flow|analytic|ideal}; flow when absent.
 engine::Fidelity fidelity_of(const Yaml& c) {
   if (!c.defined()) return engine::Fidelity::Flow;
   c.allow_keys({"fidelity"});

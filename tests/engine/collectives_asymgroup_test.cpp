@@ -158,6 +158,22 @@ TEST(CollectivesAsymGroup, AllGatherFig4dFiveRanks) {
   expect_both(s, kL + 7.5 * kU / kB, "Fig. 4(d)");
 }
 
+// The ideal fidelity (lowering.hpp, ideal_seconds) is Eq. 2 in seconds: each step ends when its
+// busiest link has moved its load at B. Fig. 4(d)'s all-gather, one step: up_3 and up_4 send 6u,
+// down_2 receives 6u, no link more: 2 us + 6u/B, where flow takes 7.5u/B. The reduce-scatter of
+// [1, 1, 2] (12u into rank 2's down link) is already there under max-min: 2 us + 12u/B. One rank
+// per group (capabilities 2, 1, 3, 1, 2): four steps of the largest part S/3, 4 (L + S/(3B)).
+TEST(CollectivesAsymGroup, IdealFidelityIsEq2InSeconds) {
+  const CollectiveSpec fig = proportional(CollectiveOp::AllGather, {1, 1, 2, 3, 3}, 20 * kU, 1, {0, 0, 0, 1, 1});
+  EXPECT_NEAR(alone(fig, Fidelity::Ideal), kL + 6 * kU / kB, 1e-11);
+  EXPECT_NEAR(alone(fig, Fidelity::Flow), kL + 7.5 * kU / kB, 1e-11);
+  EXPECT_NEAR(alone(proportional(CollectiveOp::ReduceScatter, {1, 1, 2}, 12 * kU), Fidelity::Ideal), kL + 12 * kU / kB,
+              1e-11);
+  const double S = 1e9;
+  EXPECT_NEAR(alone(proportional(CollectiveOp::AllGather, {2, 1, 3, 1, 2}, S, 1, {2, 0, 4, 1, 3}), Fidelity::Ideal),
+              4 * (kL + S / (3 * kB)), 1e-11);
+}
+
 // Ranks end apart (in Fig. 4(d) G0's ranks 0 and 1 have their 1.5u slices by 4.5u/B, rank 2 its
 // 3u ones at 7.5u/B), and each rank goes on when its own part is in: the analytic fidelity ends
 // each rank where flow does, not all at the last one's end.

@@ -27,6 +27,8 @@ struct CollectiveAlgorithm {
   // Where ranks end apart (uneven slices): per rank, seconds from the start to its end, the last
   // of them `analytic`. Empty where every rank ends at `analytic`.
   std::function<const std::vector<double>&(const CollectiveSpec&, const Network&)> analytic_ends = {};
+  // The ideal fidelity's closed form, where it differs from `analytic` (every rank ends at it).
+  std::function<double(const CollectiveSpec&, const Network&)> ideal = {};
 };
 
 Registry<CollectiveAlgorithm>& collective_algorithms();

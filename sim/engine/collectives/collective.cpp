@@ -111,12 +111,14 @@ std::vector<TaskId> lower_collective(TaskGraph& g, const CollectiveSpec& spec, c
     a.lower(low);
     return low.finish();
   }
-  // Analytic (and a group of one, which moves nothing): every rank waits for all ranks'
+  // Analytic or ideal (and a group of one, which moves nothing): every rank waits for all ranks'
   // `after`, then the closed form (or its own end, where the algorithm's ranks end apart). Its
   // task uses no resource; its bytes and traffic are what the rank sends in the algorithm.
-  const bool apart = a.analytic_ends && spec.group.size() > 1;
-  const std::vector<double> ends = apart ? a.analytic_ends(spec, net)
-                                         : std::vector<double>(spec.group.size(), analytic_seconds(spec, net));
+  const bool ideal = spec.fidelity == Fidelity::Ideal && a.ideal && spec.group.size() > 1;
+  const bool apart = !ideal && a.analytic_ends && spec.group.size() > 1;
+  const std::vector<double> ends =
+      apart ? a.analytic_ends(spec, net)
+            : std::vector<double>(spec.group.size(), ideal ? a.ideal(spec, net) : analytic_seconds(spec, net));
   std::vector<TaskId> all;
   for (const std::vector<TaskId>& deps : spec.after) all.insert(all.end(), deps.begin(), deps.end());
   const std::map<std::pair<int, int>, double> sent =

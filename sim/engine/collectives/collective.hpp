@@ -44,7 +44,11 @@ const char* to_string(CollectiveOp op);
 // "all-reduce", "all-gather", ...; InputError naming the known operations otherwise.
 CollectiveOp parse_collective_op(const std::string& name);
 
-enum class Fidelity { Flow, Analytic };
+// Flow: the algorithm's transfers, sharing links by max-min with everything else. Analytic: each
+// rank waits the algorithm's closed form, sharing nothing. Ideal: the closed form of sends
+// sliced perfectly in proportion (ideal_seconds in lowering.hpp); the same as Analytic for
+// every algorithm but `proportional`, whose flows max-min sharing leaves part idle.
+enum class Fidelity { Flow, Analytic, Ideal };
 
 struct CollectiveSpec;
 

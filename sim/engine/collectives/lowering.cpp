@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <limits>
+#include <map>
 
 #include "sim/engine/collectives/algorithm.hpp"
 #include "sim/engine/executor.hpp"
@@ -135,6 +136,35 @@ const std::vector<double>& flow_alone_ends(const CollectiveSpec& spec, const Net
   std::vector<double> ends;
   for (TaskId d : done) ends.push_back(to_seconds(trace.tasks[d].end));
   return net.alone_.emplace(key, std::move(ends)).first->second;
+}
+
+double ideal_seconds(const CollectiveSpec& spec, const Network& net) {
+  CollectiveSpec alone = spec;
+  alone.after.clear();
+  alone.fidelity = Fidelity::Flow;
+  TaskGraph scratch;
+  Lowering low(scratch, alone, net);
+  collective_algorithms().get(spec.algorithm).lower(low);
+  auto moves = [](const Task& t) { return t.bytes > 0; };
+  std::vector<int> step(scratch.tasks.size(), 0);
+  std::vector<std::map<ResourceId, double>> load;  // per step: bytes on each resource
+  std::vector<TimePs> latency;                      // per step: the longest route latency
+  for (std::size_t t = 0; t < scratch.tasks.size(); ++t) {
+    const Task& task = scratch.tasks[t];
+    for (TaskId d : task.deps) step[t] = std::max(step[t], step[d] + (moves(scratch.tasks[d]) ? 1 : 0));
+    if (!moves(task)) continue;
+    const auto s = static_cast<std::size_t>(step[t]);
+    if (load.size() <= s) load.resize(s + 1), latency.resize(s + 1, 0);
+    for (const Use& u : task.uses) load[s][u.resource] += u.amount;
+    latency[s] = std::max(latency[s], task.latency);
+  }
+  double seconds = 0;
+  for (std::size_t s = 0; s < load.size(); ++s) {
+    double busiest = 0;
+    for (auto [r, bytes] : load[s]) busiest = std::max(busiest, bytes / net.capacity(r));
+    seconds += to_seconds(latency[s]) + busiest;
+  }
+  return seconds;
 }
 
 double flow_alone_seconds(const CollectiveSpec& spec, const Network& net) {

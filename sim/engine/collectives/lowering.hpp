@@ -66,6 +66,13 @@ const std::vector<double>& flow_alone_ends(const CollectiveSpec& spec, const Net
 // The last of them: the collective's analytic time.
 double flow_alone_seconds(const CollectiveSpec& spec, const Network& net);
 
+// The ideal fidelity: the flow lowering's sends in steps (a send is one step after the latest
+// send it waits for); each step ends when its busiest resource has moved the step's load at
+// full capacity, after the step's longest route latency, and steps follow one another. So sends
+// sliced in proportion all end together, no link part idle: for `proportional`, AsymGroup's
+// Eq. 2-4 (the most loaded node's volume) in seconds.
+double ideal_seconds(const CollectiveSpec& spec, const Network& net);
+
 // The worst link an algorithm crosses: max latency and min bandwidth over its (src, dst) pairs.
 struct AlphaBeta {
   double latency_s = 0;

@@ -8,6 +8,7 @@
 
 #include "sim/engine/collectives/algorithm.hpp"
 #include "sim/engine/collectives/direct.hpp"
+#include "sim/engine/collectives/lowering.hpp"
 
 namespace placesim::engine {
 
@@ -165,7 +166,8 @@ void register_proportional(Registry<CollectiveAlgorithm>& r) {
          lower_proportional,
          flow_alone_seconds,
          {CollectiveOp::AllGather},
-         flow_alone_ends});
+         flow_alone_ends,
+         ideal_seconds});
 }
 
 }  // namespace placesim::engine
