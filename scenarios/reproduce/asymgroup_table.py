@@ -9,7 +9,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ladder import fmt, geomean, header, ratio, read_runs, table  # noqa: E402
+from ladder import fmt, geomean, header, ratio, read_runs, table, times  # noqa: E402
 
 COMMAND = ("build/placesim run scenarios/reproduce/asymgroup-volume.yaml --json -o /tmp/reproduce-asymgroup-volume.h5 "
            "> /tmp/reproduce-asymgroup-volume.json && build/placesim run scenarios/reproduce/asymgroup.yaml --json "
@@ -56,7 +56,7 @@ for net, rung, what in RUNGS:
     wins = sum(fastest(net, s) == "AsymGroup" for s in systems)
     over = [geomean([ratio(seconds(latency[net + (s,)][other]), seconds(latency[net + (s,)]["asymgroup"])) for s in systems])
             for other in ("megatron-tp", "autoddl-2d")]
-    rows.append([rung, what, f"{wins} of {len(systems)}", fmt(over[0], ".2f") + "x", fmt(over[1], ".2f") + "x"])
+    rows.append([rung, what, f"{wins} of {len(systems)}", times(over[0]), times(over[1])])
 rows.append(["paper", "simulated (section VI)", f"{len(systems)} of {len(systems)}", "-", "-"])
 table(["rung", "assumption", "AsymGroup fastest", "AsymGroup over Megatron-LM", "AsymGroup over AutoDDL"], rows)
 

@@ -7,8 +7,11 @@
 One row per rung (the sweep's dispatch_on): each policy's simulated latency beside Chrion's own
 figures (section 6.2), and the hybrid's change against the GPU alone beside the paper's.
 """
-import json
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ladder import header, ms, read_runs, table  # noqa: E402
 
 # Chrion section 6.2 at its configuration: the GPU alone, the CPU alone, and its hybrid, ms.
 PAPER = {"gpu": 59.3, "cpu": 70.6, "chrion": 52.0}
@@ -19,24 +22,15 @@ RUNGS = {
 LABELS = {"gpu": "single-device{device=gpu0}", "cpu": "single-device{device=cpu0}", "parallel": "chrion{sigma=0}",
           "sequential": "chrion{sigma=0,executor=sequential}"}
 
-doc = json.load(sys.stdin)
-runs = {}
-for r in doc["runs"]:
-    runs.setdefault(r["point"]["hardware.runtime.dispatch_on"], {})[r["placer"]] = r
+runs = {k[0]: v for k, v in read_runs().items()}
 
-
-def ms(r):
-    return r["makespan_s"] * 1e3
-
-
-print("`build/placesim run scenarios/reproduce/chrion.yaml --json -o /tmp/reproduce-chrion.h5 "
-      "| scenarios/reproduce/chrion_table.py > results/reproduce/chrion.md`\n")
-print("# Chrion: the hybrid's gain, rung by rung\n")
-print("Chrion's configuration (section 6.2), ms simulated; change: (hybrid - GPU alone) / GPU alone. "
-      f"Chrion measured {PAPER['gpu']} (GPU), {PAPER['cpu']} (CPU) and {PAPER['chrion']} (hybrid): "
-      f"{(PAPER['chrion'] - PAPER['gpu']) / PAPER['gpu'] * 100:+.1f}%.\n")
-print("| rung | assumption | GPU alone | CPU alone | Chrion, parallel executor | change | Chrion, sequential | change |")
-print("|---|---|---:|---:|---:|---:|---:|---:|")
+header("build/placesim run scenarios/reproduce/chrion.yaml --json -o /tmp/reproduce-chrion.h5 "
+       "| scenarios/reproduce/chrion_table.py > results/reproduce/chrion.md",
+       "Chrion: the hybrid's gain, rung by rung",
+       "Chrion's configuration (section 6.2), ms simulated; change: (hybrid - GPU alone) / GPU alone. "
+       f"Chrion measured {PAPER['gpu']} (GPU), {PAPER['cpu']} (CPU) and {PAPER['chrion']} (hybrid): "
+       f"{(PAPER['chrion'] - PAPER['gpu']) / PAPER['gpu'] * 100:+.1f}%.")
+rows = []
 for key in ("device", "host"):
     rung, what = RUNGS[key]
     r = runs[key]
@@ -45,9 +39,11 @@ for key in ("device", "host"):
     for v in ("parallel", "sequential"):
         t = ms(r[LABELS[v]])
         cells += [f"{t:.2f}", f"{(t - gpu) / gpu * 100:+.1f}%"]
-    print(f"| {rung} | {what} | " + " | ".join(cells) + " |")
-print(f"| paper | ONNX Runtime as Chrion modified it | {PAPER['gpu']} | {PAPER['cpu']} | {PAPER['chrion']} | "
-      f"{(PAPER['chrion'] - PAPER['gpu']) / PAPER['gpu'] * 100:+.1f}% | - | - |")
+    rows.append([rung, what] + cells)
+rows.append(["paper", "ONNX Runtime as Chrion modified it", PAPER["gpu"], PAPER["cpu"], PAPER["chrion"],
+             f"{(PAPER['chrion'] - PAPER['gpu']) / PAPER['gpu'] * 100:+.1f}%", "-", "-"])
+table(["rung", "assumption", "GPU alone", "CPU alone", "Chrion, parallel executor", "change", "Chrion, sequential",
+       "change"], rows)
 
 
 def ordering(r, variant):
@@ -55,7 +51,7 @@ def ordering(r, variant):
     return ms(r[LABELS[variant]]) < ms(r[LABELS["gpu"]]) < ms(r[LABELS["cpu"]])
 
 
-print("\n## Verdict\n")
+print("## Verdict\n")
 print("The paper's ordering (the hybrid beats the GPU alone, which beats the CPU alone): "
       + "; ".join(f"rung {RUNGS[k][0].split()[0]}: parallel {'yes' if ordering(runs[k], 'parallel') else 'no'}, "
                   f"sequential {'yes' if ordering(runs[k], 'sequential') else 'no'}" for k in ("device", "host")) + ".")

@@ -35,6 +35,11 @@ def fmt(value, spec, missing="-"):
     return missing if value is None else format(value, spec)
 
 
+def times(value):
+    """A ratio as '1.23x', '-' when missing."""
+    return "-" if value is None else f"{value:.2f}x"
+
+
 def header(command, title, intro):
     print(f"`{command}`\n")
     print(f"# {title}\n")

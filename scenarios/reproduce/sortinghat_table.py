@@ -1,0 +1,85 @@
+#!/usr/bin/python3
+"""The SortingHat ladder's table, from `placesim run scenarios/reproduce/sortinghat.yaml --json` on
+stdin; the command is at the top of results/reproduce/sortinghat.md.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ladder import geomean, header, ms, read_runs, table, times  # noqa: E402
+
+COMMAND = ("build/placesim run scenarios/reproduce/sortinghat.yaml --json -o /tmp/reproduce-sortinghat.h5 "
+           "| scenarios/reproduce/sortinghat_table.py > results/reproduce/sortinghat.md")
+RUNGS = [("uncontended", "0", "each copy and host read alone on its route, as SortingHat profiles its constants (section 3.4)"),
+         ("links", "1 (default)", "copies into GPUs of one PCIe bus share it")]
+SERVERS = [("sortinghat-v100", "V100"), ("sortinghat-v100-hetero", "V100 (hetero)"), ("sortinghat-a6000", "A6000")]
+MILP = "milp-sortinghat{warm=none,gap=0.1,node_limit=400,submodel_limit=3600,time_limit=36000"
+POLICIES = [(MILP + "}", "SortingHat"), ("deepplan", "DeepPlan"), ("deepplan{parallel=false}", "DeepPlan without PT"),
+            ("efficientmip{warm=none,gap=0.1,node_limit=400,submodel_limit=3600,time_limit=36000}", "EfficientMIP"),
+            ("heft", "HEFT"), (MILP + ",topology_aware=false}", "SortingHat, no topology"),
+            (MILP + ",bus_contention=false}", "SortingHat, no bus contention")]
+# SortingHat's speed-ups over one GPU (its headline, section 4): its own, DeepPlan's, EfficientMIP's.
+PAPER = {"SortingHat": "2.28x", "DeepPlan": "1.93x", "EfficientMIP": "1.16x"}
+
+runs = read_runs()
+
+
+def speedup(net, server, label):
+    p = runs[(net, server)]
+    s, b = ms(p["single-device"]), ms(p[label])
+    return None if s is None or b is None else s / b
+
+
+header(COMMAND, "SortingHat: each policy's speed-up over one GPU, rung by rung",
+       "SortingHat's three servers (section 4) x GPT-2 large cut to 2 layers (so every MILP ends at its node limit "
+       "of 400 per submodel, within 10% or not; as results/sortinghat/reduced.md), a 32-token prompt, weights in "
+       "host memory; speed-up: one GPU loading its weights over its own PCIe route (the paper's baseline) over the "
+       "policy's simulated time. Each MILP runs on its own (no warm start). PT: parallel transmission, one "
+       "weight split over the GPU's own bus and a neighbour's bus and NVLink. SortingHat reports 2.28x for "
+       "itself, 1.93x for DeepPlan and 1.16x for EfficientMIP (section 4), and that its plans without topology "
+       "awareness are slower on the heterogeneous server.")
+rows = []
+for net, rung, what in RUNGS:
+    for server, name in SERVERS:
+        rows.append([rung, what if server == SERVERS[0][0] else "", name]
+                    + [times(speedup(net, server, label)) for label, _ in POLICIES])
+    rows.append([rung, "", "geomean"] + [times(geomean([speedup(net, s, label) for s, _ in SERVERS])) for label, _ in POLICIES])
+rows.append(["paper", "measured", "geomean"] + [PAPER.get(name, "-") for _, name in POLICIES])
+table(["rung", "assumption", "server"] + [name for _, name in POLICIES], rows, right_from=3)
+
+
+def faster(net, server, a, b):
+    return speedup(net, server, a) > speedup(net, server, b)
+
+
+label = dict((n, l) for l, n in POLICIES)
+print("## Verdict\n")
+for net, rung, _ in RUNGS:
+    cells = []
+    for a, b in [("SortingHat", "DeepPlan"), ("DeepPlan", "EfficientMIP"), ("SortingHat", "EfficientMIP"),
+                 ("SortingHat", "DeepPlan without PT")]:
+        n = sum(faster(net, s, label[a], label[b]) for s, _ in SERVERS)
+        cells.append(f"{a} ahead of {b} on {n} of {len(SERVERS)}")
+    hetero = SERVERS[1][0]
+    ratio = speedup(net, hetero, label["SortingHat"]) / speedup(net, hetero, label["SortingHat, no topology"])
+    print(f"Rung {rung.split()[0]}: " + "; ".join(cells) + "; SortingHat with topology awareness over without it on "
+          f"the heterogeneous server: {ratio:.4f}x.\n")
+print("Reproduced under the paper's assumptions: partly.\n")
+print("* **SortingHat ahead of EfficientMIP holds where buses are shared** (rung 1, every server). With every "
+      "copy alone on its route (rung 0) EfficientMIP leads on the two V100 servers: its model sends every transfer "
+      "through DRAM at one speed and ignores bus sharing, which is right when nothing is shared; with the buses "
+      "shared its plans lose up to 0.74x on the heterogeneous server, while SortingHat's, priced with shared "
+      "buses, do not move. The flip is the bus contention the paper's ordering rests on.")
+print("* **DeepPlan ahead of SortingHat on the V100 servers is parallel transmission, which SortingHat's "
+      "model cannot express.** Without it (DeepPlan without PT) DeepPlan gains nothing over one GPU there and "
+      "SortingHat is ahead of it, the paper's order. At two layers the 128.7 MB embedding table is the largest "
+      "weight, one op no model parallelism splits: DeepPlan sends half of it over the other bus and NVLink, "
+      "SortingHat's MILP copies each weight over its own GPU's bus (results/sortinghat/README.md). On the "
+      "A6000 server DeepPlan gains nothing with or without PT (1.00x) and SortingHat leads it. Building PT into SortingHat's MILP is the missing mechanism; it is not built yet.")
+print("* **The topology ablation does not show**: with the MILP stopped at 400 nodes and gaps above 10%, its "
+      "plans with and without topology awareness are within 0.1% of each other, at both rungs; the paper's "
+      "sign needs searches that finish (results/sortinghat/model-strength.md).")
+print("* **The size of every gain is below the paper's** (SortingHat 1.25-1.37x against 2.28x): the 2-layer cut "
+      "makes one table most of the weights (scenarios/sortinghat/grid.yaml runs whole models); HEFT, which "
+      "runs the table's lookups on the CPU, beats every GPU-only policy here, a choice the paper's placers do "
+      "not have.")
