@@ -63,6 +63,10 @@ class Placer {
  public:
   virtual ~Placer() = default;
   virtual PlacerResult place(const Problem& p) const = 0;
+  // The checks of its options against a problem that place() makes before any work, throwing
+  // the InputError place() would: `run --dry-run` calls it at every point, so an option that
+  // does not suit a point is found before a run starts. Most placers check nothing there.
+  virtual void check(const Problem&) const {}
 };
 
 // The options a scenario gave one placer, checked against the declared ones; values not

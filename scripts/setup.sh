@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs every Debian package placesim needs, then configures and builds it in Release
-# (build/). Idempotent: installed packages are skipped, and a configured build is reused.
+# Installs every Debian package placesim needs, then configures build/ (Release) and builds
+# build/placesim with its modules. Idempotent: installed packages are skipped, and a configured build is reused.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,5 +20,7 @@ fi
 
 jobs=${PLACESIM_JOBS:-2}
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >&2
-cmake --build build -j"$jobs" >&2
-echo "setup: built build/placesim" >&2
+# The binary and its modules only: the quickstart needs nothing more, and scripts/test.sh builds
+# the tests and benchmarks when it runs.
+cmake --build build -j"$jobs" --target placesim >&2
+echo "setup: built build/placesim (scripts/test.sh builds the tests)" >&2

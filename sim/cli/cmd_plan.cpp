@@ -32,10 +32,23 @@ int cmd_plan(const std::vector<std::string>& args) {
   const explore::Scenario s = load_scenario_args(a.vm);
   const explore::Point& point = chosen_point(s, a.vm, "placesim plan");
   const std::string name = a.vm["placer"].as<std::string>();
-  // The placer's spec as the scenario gives it (else the bare name), with dump_model added on request.
+  // The placer's spec as the scenario gives it: by its label, else by its name when the scenario
+  // has that placer once (`--placer scheinfer` for `{name: scheinfer, memory: 20GB}`), else the
+  // bare name with its defaults; dump_model added on request.
   Yaml spec_yaml(YAML::Node(name), "--placer");
-  for (const Yaml& item : s.root.at("placers").items())
-    if (scheduler::placer_label(item) == name) spec_yaml = item;
+  std::vector<Yaml> named;
+  bool labelled = false;
+  for (const Yaml& item : s.root.at("placers").items()) {
+    if (scheduler::placer_label(item) == name) spec_yaml = item, labelled = true;
+    if ((item.is_map() ? item.at("name").str() : item.str()) == name) named.push_back(item);
+  }
+  if (!labelled && named.size() == 1) spec_yaml = named.front();
+  if (!labelled && named.size() > 1) {
+    std::string labels;
+    for (const Yaml& item : named) labels += (labels.empty() ? "" : ", ") + scheduler::placer_label(item);
+    throw InputError(SourceLoc{"--placer"}, fmt::format("the scenario has placer '{}' {} times ({}): give one label, "
+                                                        "quoted", name, named.size(), labels));
+  }
   if (a.vm.count("dump-model")) {
     YAML::Node node = spec_yaml.is_map() ? YAML::Clone(spec_yaml.node()) : YAML::Node(YAML::NodeType::Map);
     if (!spec_yaml.is_map()) node["name"] = spec_yaml.str();

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <string_view>
 
 #include <unistd.h>
 
@@ -34,8 +36,14 @@ const std::map<std::string, Input>& kinds() {
   return all;
 }
 
-// A Chrome trace as `run --trace` writes it: a JSON object with a traceEvents list.
+// A Chrome trace as `run --trace` writes it: a JSON object with a traceEvents list. An HDF5
+// file (a results file given by mistake) is named as such before a parser sees its bytes.
 void check_trace(const std::string& path) {
+  char head[4] = {};
+  std::ifstream(path, std::ios::binary).read(head, sizeof head);
+  if (std::string_view(head, sizeof head) == "\x89HDF")
+    throw InputError(SourceLoc{path}, "this is an HDF5 results file; a Gantt chart draws a trace (the .json that "
+                                      "`placesim run --trace DIR` or `placesim simulate --trace FILE` writes)");
   const Yaml doc = Yaml::load_file(path);
   if (!doc.is_map() || !doc.has("traceEvents") || !doc.at("traceEvents").is_seq())
     doc.fail("expected a Chrome trace of placesim run --trace (a JSON object with a traceEvents list)");
@@ -73,22 +81,31 @@ int cmd_plot(const std::vector<std::string>& args) {
                      "(results files); "
                      "gantt: a Chrome trace of `run --trace`, queues and links over time (one trace); "
                      "predicted: the placers' predictions vs the simulation (results files); "
-                     "measured: predicted vs measured, per task and per run (files of `placesim validate`)")(
-      "files", po::value<std::vector<std::string>>()->multitoken()->required(), "the files to plot")(
+                     "measured: predicted vs measured, per task and per run (files of `placesim validate`); "
+                     "left out when the first file is a results file: speedup")(
+      "files", po::value<std::vector<std::string>>()->multitoken(), "the files to plot")(
       "output,o", po::value<std::string>()->required(), "the image to write: .png or .svg")(
       "baseline", po::value<std::string>(), "speedup: the placer to take speed-ups over (default: the run's)");
   Parsed a;
   if (!parse_args(command_named("plot"), args, opts, {"kind", "files"}, a)) return 0;
-  const std::string kind = a.vm["kind"].as<std::string>();
+  std::string kind = a.vm["kind"].as<std::string>();
+  auto files = a.vm.count("files") ? a.vm["files"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  // `plot results/x.h5 -o x.png`: no kind, a results file; the speed-up bars are the default.
+  if (!kinds().count(kind) && std::filesystem::is_regular_file(kind)) {
+    files.insert(files.begin(), kind);
+    kind = "speedup";
+  }
   const auto known = kinds().find(kind);
   if (known == kinds().end())
     throw InputError(SourceLoc{"placesim plot"},
-                     "unknown plot kind '" + kind + "' (expected speedup, pareto, gantt, predicted or measured)");
+                     "unknown plot kind '" + kind + "' (expected speedup, pareto, gantt, predicted or measured, or "
+                     "a results file for speedup)");
+  if (files.empty())
+    throw InputError(SourceLoc{"placesim plot"}, "missing files: usage: placesim " + command_named("plot").usage);
   const std::string out = a.vm["output"].as<std::string>();
   std::string ext = std::filesystem::path(out).extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char ch) { return std::tolower(ch); });
   if (ext != ".png" && ext != ".svg") throw InputError(SourceLoc{out}, "expected an output file ending in .png or .svg");
-  const auto files = a.vm["files"].as<std::vector<std::string>>();
   if (a.vm.count("baseline") && kind != "speedup")
     throw InputError(SourceLoc{"--baseline"}, "only speedup plots take a baseline");
 

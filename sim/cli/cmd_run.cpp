@@ -13,6 +13,7 @@
 #include "sim/core/file_io.hpp"
 #include "sim/core/progress.hpp"
 #include "sim/core/units.hpp"
+#include "sim/explore/placer_needs.hpp"
 #include "sim/explore/report.hpp"
 #include "sim/explore/runner.hpp"
 
@@ -27,7 +28,9 @@ int cmd_run(const std::vector<std::string>& args) {
       "sweep points run in parallel")(
       "timing", "also report each placer's wall-clock placement time (placement_s under --json)")(
       "resume", "continue the results file of an interrupted run of this scenario: run only the points it lacks")(
-      "dry-run", "list the sweep points with their indices (for plan --point) and the placers; run nothing");
+      "dry-run", "check every point as a run would before placing (each placer's options against the point's "
+                 "machine and model), then list the points with their indices (for plan --point) and the placers; "
+                 "place and simulate nothing");
   add_override_options(opts);
   Parsed a;
   if (!parse_args(command_named("run"), args, opts, {"scenario"}, a)) return 0;
@@ -35,7 +38,10 @@ int cmd_run(const std::vector<std::string>& args) {
   // An unwritable -o fails at once, before a large sweep's scenario takes its time to expand.
   if (a.vm.count("output")) check_writable(a.vm["output"].as<std::string>());
   const explore::Scenario s = load_scenario_args(a.vm);
-  if (a.vm.count("dry-run")) return print_points(s, a.json);
+  if (a.vm.count("dry-run")) {
+    explore::check_placer_options(s);
+    return print_points(s, a.json);
+  }
   explore::RunOptions ro;
   ro.jobs = a.vm["jobs"].as<int>();
   if (ro.jobs < 1) throw InputError(SourceLoc{"placesim run"}, "--jobs must be at least 1");

@@ -1,6 +1,8 @@
 #include "sim/cli/command.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <fmt/format.h>
 #include <iostream>
 #include <stdexcept>
 #include <string_view>
@@ -26,7 +28,7 @@ const std::vector<Command>& commands() {
        cmd_calibrate},
       {"discover", "discover -o FILE.yaml", "write this machine's topology (hwloc; GPUs with CUDA)", cmd_discover},
       {"export", "export RESULTS.h5 --csv [-o FILE.csv]", "a results file as CSV, one row per run", cmd_export},
-      {"plot", "plot KIND FILE... -o OUT.png|OUT.svg",
+      {"plot", "plot [KIND] FILE... -o OUT.png|OUT.svg",
        "speed-ups, latency vs memory, a trace's Gantt chart, predictions", cmd_plot},
   };
   return all;
@@ -38,6 +40,29 @@ const Command& command_named(std::string_view name) {
   throw std::logic_error("no command named " + std::string(name));
 }
 
+namespace {
+
+// `text` in lines of at most 80 columns, broken at spaces, each after the first indented by `indent`.
+std::string wrapped(const std::string& text, size_t indent) {
+  std::string out, line;
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t end = text.find(' ', at + 1);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(at, end - at);
+    if (!line.empty() && line.size() + word.size() > 80) {
+      out += line + "\n";
+      line = std::string(indent, ' ') + word.substr(word.front() == ' ' ? 1 : 0);
+    } else {
+      line += word;
+    }
+    at = end;
+  }
+  return out + line + "\n";
+}
+
+}  // namespace
+
 bool parse_args(const Command& cmd, const std::vector<std::string>& args, po::options_description opts,
                 const std::vector<std::string>& positional, Parsed& out) {
   opts.add_options()("json", "print one JSON document on stdout instead of tables")(
@@ -47,13 +72,31 @@ bool parse_args(const Command& cmd, const std::vector<std::string>& args, po::op
   // every word left.
   for (const std::string& p : positional)
     pos.add(p.c_str(), opts.find(p, false).semantic()->max_tokens() > 1 ? -1 : 1);
+  auto is_positional = [&](std::string name) {
+    if (name.rfind("--", 0) == 0) name.erase(0, 2);
+    return std::find(positional.begin(), positional.end(), name) != positional.end();
+  };
   try {
     po::store(po::command_line_parser(args).options(opts).positional(pos).run(), out.vm);
     if (out.vm.count("help")) {
-      std::cout << "usage: placesim " << cmd.usage << "\n\n" << cmd.summary << "\n\n" << opts << "\n";
+      // The arguments the usage line names are not options: they are listed apart, by name.
+      po::options_description options("options");
+      std::string arguments = positional.empty() ? "" : "arguments:\n";
+      for (const auto& o : opts.options()) {
+        if (is_positional(o->long_name())) arguments += wrapped(fmt::format("  {:<10} {}", o->long_name(), o->description()), 13);
+        else options.add(o);
+      }
+      std::cout << "usage: placesim " << cmd.usage << "\n\n" << cmd.summary << "\n\n" << arguments
+                << (arguments.empty() ? "" : "\n") << options << "\n";
       return false;
     }
     po::notify(out.vm);
+  } catch (const po::required_option& e) {
+    // A missing argument is named as the usage line names it, not as the option it is inside.
+    if (is_positional(e.get_option_name()))
+      throw InputError(SourceLoc{"placesim " + cmd.name},
+                       fmt::format("missing {}: usage: placesim {} (see --help)", e.get_option_name().substr(2), cmd.usage));
+    throw InputError(SourceLoc{"placesim " + cmd.name}, std::string(e.what()) + " (see --help)");
   } catch (const po::error& e) {
     throw InputError(SourceLoc{"placesim " + cmd.name}, std::string(e.what()) + " (see --help)");
   }

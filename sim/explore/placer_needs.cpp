@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <map>
+#include <optional>
 
 #include "hw/topology_yaml.hpp"
 
@@ -69,6 +70,20 @@ void check_placer_needs(const Scenario& s, const scheduler::PlacerSpec& placer, 
                                      "({})",
                                      placer.name, other ? "generator " + generator.str() : "granularity layer",
                                      at_point(s, p), (other ? generator : granularity).loc().str()));
+    }
+  }
+}
+
+void check_placer_options(const Scenario& s) {
+  for (const Point& p : s.points) {
+    const std::optional<models::Generation> gen = point_generation(s, p);
+    const scheduler::Problem problem = gen ? build_problem(s, p, gen->prefill) : build_problem(s, p);
+    for (const scheduler::PlacerSpec& placer : s.placers) {
+      try {
+        placer.placer->check(problem);
+      } catch (const InputError& e) {
+        throw InputError(e.loc(), e.detail() + at_point(s, p));
+      }
     }
   }
 }

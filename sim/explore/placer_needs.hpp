@@ -11,4 +11,9 @@ namespace placesim::explore {
 // `placer`, what it lacks and where the scenario says so.
 void check_placer_needs(const Scenario& s, const scheduler::PlacerSpec& placer, const Yaml& where);
 
+// `run --dry-run`'s last check: every point's problem is built (hardware, graph, cost model) and
+// every placer checks its options against it (scheduler::Placer::check), so what a real run
+// would refuse before placing is refused here, naming the point.
+void check_placer_options(const Scenario& s);
+
 }  // namespace placesim::explore

@@ -82,6 +82,14 @@ TEST_F(Plot, EveryKindRendersAPng) {
   expect_png(dir_ + "/two.png");
 }
 
+// The README's `placesim plot results/x.h5 -o plot.png`: a results file and no kind draws the
+// speed-up bars.
+TEST_F(Plot, AResultsFileWithoutAKindDrawsSpeedups) {
+  const auto r = run_cli("plot " + dir_ + "/r.h5 -o " + dir_ + "/default.png");
+  ASSERT_EQ(r.code, 0) << r.err;
+  expect_png(dir_ + "/default.png");
+}
+
 TEST_F(Plot, SvgByTheOutputsExtension) {
   const auto r = run_cli("plot pareto " + dir_ + "/r.h5 -o " + dir_ + "/p.svg");
   ASSERT_EQ(r.code, 0) << r.err;
@@ -111,7 +119,7 @@ TEST_F(Plot, AFileOfTheWrongKindIsAnErrorAndNothingIsOverwritten) {
   const Case cases[] = {
       {"speedup " + trace, "results file " + trace + " is not an HDF5 file"},
       {"pareto " + dir_ + "/r.h5 " + dir_ + "/s.yaml", "results file " + dir_ + "/s.yaml is not an HDF5 file"},
-      {"gantt " + dir_ + "/r.h5", dir_ + "/r.h5:"},
+      {"gantt " + dir_ + "/r.h5", dir_ + "/r.h5: this is an HDF5 results file; a Gantt chart draws a trace"},
       {"gantt " + dir_ + "/s.yaml", dir_ + "/s.yaml:1:1: expected a Chrome trace"},
       {"measured " + dir_ + "/r.h5", dir_ + "/r.h5: not a validation file of placesim validate (no `validation` table)"},
       {"speedup " + dir_ + "/r.h5 --baseline nobody", "baseline 'nobody' is not among the placers"},

@@ -395,6 +395,11 @@ TEST(Cli, RunAndPlanJsonCarryThePlacersChoices) {
   const auto plan = run_cli("plan " + s + " --placer 'megatron-tp{tp=2}' --json");
   ASSERT_EQ(plan.code, 0) << plan.err;
   EXPECT_EQ(nlohmann::json::parse(plan.out)["choices"], runs[0]["choices"]);
+  // By its bare name, the scenario's only megatron-tp keeps the options the scenario gives it
+  // (tp = 2, two replicas), not the defaults (tp: all, one replica).
+  const auto by_name = run_cli("plan " + s + " --placer megatron-tp --json");
+  ASSERT_EQ(by_name.code, 0) << by_name.err;
+  EXPECT_EQ(nlohmann::json::parse(by_name.out)["choices"], runs[0]["choices"]);
 }
 
 // Weights resident, so a plan for it delivers no weights: scored with weights starting on the

@@ -16,6 +16,11 @@ TEST(Quickstart, RunsAndPrintsATable) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("geomean speed-up"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("single-device"), std::string::npos);
+  // The MILP solver's own log (CBC's "Cbc0026I ...", Clp's "Clp0006I ...") stays out of the terminal.
+  for (const char* solver : {"Cbc0", "Clp0", "Coin0"}) {
+    EXPECT_EQ(r.out.find(solver), std::string::npos) << r.out;
+    EXPECT_EQ(r.err.find(solver), std::string::npos) << r.err;
+  }
 }
 
 TEST(Quickstart, EveryPlanIsAtLeastTheCriticalPathBound) {

@@ -47,28 +47,45 @@ double batch_of(const models::Graph& g, const std::vector<tp::DecoderOp>& ops) {
 }
 
 class MegatronTp final : public Placer {
+  // The decoder's ops, the GPUs, the group size t and the replicas r = G / t, checked: t divides
+  // the GPUs and the replicas split the batch evenly.
+  struct Layout {
+    std::vector<tp::DecoderOp> ops;
+    std::vector<int> gpus;
+    int t = 0, r = 0;
+  };
+  Layout layout(const Problem& p) const {
+    Layout l{tp::decoder_roles(*p.graph, "megatron-tp"), devices_.resolve(*p.topo)};
+    const int G = static_cast<int>(l.gpus.size());
+    l.t = tp_ > 0 ? tp_ : G;
+    if (l.t > G || G % l.t != 0)
+      throw InputError(tp_loc_, fmt::format("megatron-tp: tp = {} does not divide the {} GPUs into equal "
+                                            "tensor-parallel groups",
+                                            l.t, G));
+    l.r = G / l.t;
+    if (l.r > 1) {
+      const double batch = batch_of(*p.graph, l.ops);
+      if (std::fmod(batch, l.r) != 0)
+        throw InputError(tp_loc_, fmt::format("megatron-tp: tp = {} makes {} data-parallel replicas, which do not "
+                                              "split the batch of {} evenly (give a tp that leaves replicas "
+                                              "dividing it, or tp: all)",
+                                              l.t, l.r, batch));
+    }
+    return l;
+  }
+
  public:
   explicit MegatronTp(const PlacerOptions& o)
       : devices_(o.get("devices")), tp_(tp::count_option(o.get("tp"), "tp", "all")), tp_loc_(o.get("tp").loc()) {}
 
+  void check(const Problem& p) const override { layout(p); }
+
   PlacerResult place(const Problem& p) const override {
     const models::Graph& g = *p.graph;
-    const std::vector<tp::DecoderOp> ops = tp::decoder_roles(g, "megatron-tp");
-    const std::vector<int> gpus = devices_.resolve(*p.topo);
-    const int G = static_cast<int>(gpus.size());
-    const int t = tp_ > 0 ? tp_ : G;
-    if (t > G || G % t != 0)
-      throw InputError(tp_loc_, fmt::format("megatron-tp: tp = {} does not divide the {} GPUs into equal "
-                                            "tensor-parallel groups",
-                                            t, G));
-    const int r = G / t;
-    if (r > 1) {
-      const double batch = batch_of(g, ops);
-      if (std::fmod(batch, r) != 0)
-        throw InputError(tp_loc_, fmt::format("megatron-tp: tp = {} makes {} data-parallel replicas, which do not "
-                                              "split the batch of {} evenly",
-                                              t, r, batch));
-    }
+    const Layout l = layout(p);
+    const std::vector<tp::DecoderOp>& ops = l.ops;
+    const std::vector<int>& gpus = l.gpus;
+    const int G = static_cast<int>(gpus.size()), t = l.t, r = l.r;
     auto group = [&](int q) { return std::vector<int>(gpus.begin() + q * t, gpus.begin() + (q + 1) * t); };
     tp::TpDesign d;
     d.device_of.assign(g.nodes.size(), gpus.front());
