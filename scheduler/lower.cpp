@@ -290,7 +290,11 @@ void Lowering::fill_transfer(engine::Task& t, const std::string& name, const Pla
   if (param && p.weights == WeightsMode::Resident)
     throw InputError(fmt::format("plan copies '{}', but weights are resident", name));
   if (!param && plan.device_of[n] == dev)
-    throw InputError(fmt::format("plan delivers '{}' to the device that produced it", name));
+    throw InputError(plan.origin.task(static_cast<size_t>(out.graph.tasks.size())),
+                     fmt::format("plan delivers '{}' to the device that produced it ('{}' runs on {}): take '{}' out of "
+                                 "its queue, or give the plan only `devices` and the plan builder lays out the "
+                                 "deliveries",
+                                 name, g.nodes[n].name, topo.devices[dev].id, name));
   // The edges this delivery serves: a fixed time wins over bytes.
   double bytes = 0;
   std::optional<double> fixed;

@@ -147,4 +147,16 @@ Plan build_plan(const Problem& p, std::string placer, std::vector<int> device_of
   return plan;
 }
 
+Plan complete_plan(const Problem& p, Plan given) {
+  if (!given.queues.empty()) return given;
+  std::vector<int> order;
+  for (int n : p.graph->topo_order())
+    if (p.graph->nodes[n].kind == models::NodeKind::Op) order.push_back(n);
+  BuildOptions opts;
+  opts.buffer = given.buffer;
+  Plan plan = build_plan(p, given.placer, given.device_of, order, opts);
+  plan.origin = given.origin;  // errors about an op's device still point at its entry
+  return plan;
+}
+
 }  // namespace placesim::scheduler

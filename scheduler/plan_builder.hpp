@@ -63,4 +63,9 @@ struct BuildOptions {
 Plan build_plan(const Problem& p, std::string placer, std::vector<int> device_of, const std::vector<int>& order,
                 const BuildOptions& opts = {});
 
+// A plan file that gives only `devices` (and `memory`), as a person writes one (parse_plan
+// leaves its queues empty), completed as build_plan lays out any placer's plan: ops in
+// topological order, the default copies and deliveries. A plan with queues is returned as it is.
+Plan complete_plan(const Problem& p, Plan given);
+
 }  // namespace placesim::scheduler

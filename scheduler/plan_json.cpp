@@ -286,6 +286,13 @@ std::string plan_to_json(const Plan& plan, const models::Graph& g, const hw::Top
 
 Plan parse_plan(const Json& doc, const models::Graph& original, const hw::Topology& topo) {
   doc.allow_keys({"placer", "devices", "splits", "memory", "params", "cpu_cores", "dispatch", "collectives", "queues"});
+  if (!doc.has("queues"))
+    for (const char* key : {"splits", "params", "cpu_cores", "dispatch", "collectives"})
+      if (doc.has(key))
+        doc.at(key).fail(fmt::format("a plan without `queues` gives only `devices` (and `memory`): the plan builder "
+                                     "lays out the queues, copies and deliveries; to give `{}`, give `queues` too "
+                                     "(placesim plan writes a full plan to start from)",
+                                     key));
   Plan plan;
   plan.placer = doc.str_or("placer", "file");
   if (doc.has("splits")) parse_splits(doc.at("splits"), plan, original, topo);
@@ -329,6 +336,13 @@ Plan parse_plan(const Json& doc, const models::Graph& original, const hw::Topolo
   const models::Graph& g = sliced ? *sliced : original;
   if (doc.has("params")) parse_params(doc.at("params"), plan, g, topo);
   if (doc.has("dispatch")) parse_dispatch(doc.at("dispatch"), plan, g, topo);
+  if (!doc.has("queues")) {  // a plan a person writes: devices only (complete_plan lays out the rest)
+    for (int op : original.ops())
+      if (plan.device_of[op] < 0)
+        doc.at("devices").fail(fmt::format("op '{}' has no device (a plan without `queues` places every op)",
+                                           original.nodes[op].name));
+    return plan;
+  }
   for (const Json& q : doc.at("queues").items()) {
     q.allow_keys({"name", "tasks"});
     PlanQueue pq{q.at("name").str(), {}};

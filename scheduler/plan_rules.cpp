@@ -113,6 +113,19 @@ double launch_seconds(const Plan& plan, const models::Graph& g, const hw::Topolo
   return topo.devices[is_gpu(topo, ends.dst) ? ends.dst : ends.src].launch_s;
 }
 
+namespace {
+
+// For an op whose `devices` entry was changed by hand: where it runs now, and the easier way.
+std::string moved_hint(const Plan& plan, const models::Graph& g, const hw::Topology& topo, const PlanItem& it) {
+  if (it.kind != PlanItem::Kind::Compute || g.nodes[it.node].kind != models::NodeKind::Op || plan.device_of[it.node] < 0)
+    return "";
+  return fmt::format(" (it is placed on '{}': move it to a queue of that device, or give the plan only `devices` "
+                     "and the plan builder lays out the queues)",
+                     topo.devices[plan.device_of[it.node]].id);
+}
+
+}  // namespace
+
 std::string check_item(const Plan& plan, const models::Graph& g, const hw::Topology& topo, const std::string& queue,
                        const QueueRole& role, const PlanItem& it) {
   if (it.kind == PlanItem::Kind::Launch) return check_launch(plan, g, topo, queue, role, it);
@@ -138,7 +151,8 @@ std::string check_item(const Plan& plan, const models::Graph& g, const hw::Topol
   const std::string& gpu = id(topo, role.device);
   if (role.kind == Kind::Core) {
     if (it.kind != PlanItem::Kind::Compute || plan.device_of[it.node] != role.device)
-      return fmt::format("queue '{}' is a core of '{}': '{}' is not an op placed there", queue, gpu, name());
+      return fmt::format("queue '{}' is a core of '{}': '{}' is not an op placed there{}", queue, gpu, name(),
+                         moved_hint(plan, g, topo, it));
     const int used = plan.cores(role.device) == 0 ? topo.devices[role.device].cores : plan.cores(role.device);
     if (role.index >= used)
       return fmt::format("queue '{}' is core {} of '{}', but the plan runs its ops on {} of its cores (cpu_cores), "
@@ -148,7 +162,8 @@ std::string check_item(const Plan& plan, const models::Graph& g, const hw::Topol
   }
   if (role.kind == Kind::Compute) {
     if (it.kind != PlanItem::Kind::Compute || plan.device_of[it.node] != role.device)
-      return fmt::format("queue '{}' is a compute stream of '{}': '{}' is not an op placed there", queue, gpu, name());
+      return fmt::format("queue '{}' is a compute stream of '{}': '{}' is not an op placed there{}", queue, gpu, name(),
+                         moved_hint(plan, g, topo, it));
     return "";
   }
   const Ends ends = it.kind == PlanItem::Kind::Compute ? Ends{} : transfer_ends(plan, g, topo, it);

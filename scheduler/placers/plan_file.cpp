@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "scheduler/placers/builtin.hpp"
+#include "scheduler/plan_builder.hpp"
 #include "scheduler/plan_json.hpp"
 
 namespace placesim::scheduler {
@@ -23,7 +24,7 @@ class PlanFile final : public Placer {
 
   PlacerResult place(const Problem& p) const override {
     PlacerResult r;
-    r.plan = load_plan_json(path_, *p.graph, *p.topo);
+    r.plan = complete_plan(p, load_plan_json(path_, *p.graph, *p.topo));
     return r;
   }
 

@@ -24,6 +24,8 @@ int cmd_plan(const std::vector<std::string>& args) {
       "point", po::value<int>()->default_value(0), "sweep point index (run --dry-run lists them)")(
       "output,o", po::value<std::string>(), "write the plan JSON here")(
       "graph-out", po::value<std::string>(), "also write the point's graph JSON here (for simulate)")(
+      "minimal", "write only the plan's `devices` (the form to edit by hand: simulate lays out the rest as the "
+                 "plan builder does); refused for a plan that splits ops")(
       "dump-model", po::value<std::string>(),
       "MILP placers: write the model(s) they solve to this .lp or .mps file (several: <stem>.<k><ext>)");
   add_override_options(opts);
@@ -64,8 +66,15 @@ int cmd_plan(const std::vector<std::string>& args) {
 
   const scheduler::Problem prob = explore::build_problem(s, point);
   const explore::SingleRun run = explore::run_placer(prob, spec, "");
-  const nlohmann::ordered_json plan_doc =
+  nlohmann::ordered_json plan_doc =
       run.plan ? scheduler::plan_json(*run.plan, *prob.graph, *prob.topo) : nlohmann::ordered_json(nullptr);
+  if (a.vm.count("minimal") && run.plan) {
+    if (!run.plan->splits.empty())
+      throw InputError(SourceLoc{"--minimal"}, fmt::format("placer '{}' splits ops: its plan needs its splits, "
+                                                           "collectives and queues (leave out --minimal)",
+                                                           name));
+    plan_doc = {{"placer", plan_doc["placer"]}, {"devices", plan_doc["devices"]}};
+  }
   const std::string plan_text = plan_doc.dump(2) + "\n";
   if (a.vm.count("output")) write_file_atomic(a.vm["output"].as<std::string>(), plan_text);
   if (a.vm.count("graph-out")) write_file_atomic(a.vm["graph-out"].as<std::string>(), models::graph_to_json(*prob.graph));

@@ -13,6 +13,7 @@
 #include "hw/topology_yaml.hpp"
 #include "models/cost/cost_models.hpp"
 #include "models/graph_json.hpp"
+#include "scheduler/plan_builder.hpp"
 #include "scheduler/plan_json.hpp"
 #include "scheduler/run_status.hpp"
 #include "scheduler/score_plan.hpp"
@@ -81,7 +82,8 @@ int cmd_simulate(const std::vector<std::string>& args) {
   if (!parse_args(command_named("simulate"), args, opts, {}, a)) return 0;
 
   const scheduler::Problem p = given(a.vm, "scenario") ? scenario_problem(a.vm) : direct_problem(a.vm);
-  const scheduler::Plan plan = scheduler::load_plan_json(a.vm["plan"].as<std::string>(), *p.graph, *p.topo);
+  const scheduler::Plan plan =
+      scheduler::complete_plan(p, scheduler::load_plan_json(a.vm["plan"].as<std::string>(), *p.graph, *p.topo));
   engine::SimOptions so;
   so.record_usage = a.vm.count("trace") != 0;
   // A large plan takes seconds to minutes to simulate: its tasks finished, on stderr (nothing for

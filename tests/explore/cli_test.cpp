@@ -367,6 +367,60 @@ TEST(Cli, PlanThenSimulateGivesTheSameMakespan) {
   EXPECT_EQ(sj["status"], "ok");
 }
 
+// A plan a person writes: only `devices`. The plan builder lays out the rest as it does for every
+// placer, so single-device's devices alone simulate to single-device's makespan; moving two ops
+// to another GPU needs no hand-made copies; and anything beyond devices without queues is a
+// located error that says what to do.
+TEST(Cli, APlanOfDevicesOnlyIsCompletedByTheBuilder) {
+  const std::string dir = temp_dir("plan-devices");
+  const std::string s = write_file(dir, "s.yaml", kSmall);
+  const auto p = run_cli("plan " + s + " --placer single-device --json -o " + dir + "/full.json");
+  ASSERT_EQ(p.code, 0) << p.err;
+  const auto full = nlohmann::ordered_json::parse(read_all(dir + "/full.json"));
+  ASSERT_EQ(run_cli("plan " + s + " --placer single-device --minimal -o " + dir + "/devices.json").code, 0);
+  auto devices = nlohmann::ordered_json::parse(read_all(dir + "/devices.json"));
+  EXPECT_EQ(devices, (nlohmann::ordered_json{{"placer", "single-device"}, {"devices", full["devices"]}}));
+  const auto same = run_cli("simulate --scenario " + s + " --plan " + dir + "/devices.json --json");
+  ASSERT_EQ(same.code, 0) << same.err;
+  EXPECT_EQ(nlohmann::json::parse(same.out)["makespan_s"], nlohmann::json::parse(p.out)["makespan_s"]);
+
+  int moved = 0;
+  for (auto& [op, dev] : devices["devices"].items())
+    if (moved < 2 && op.rfind("l1.", 0) == 0) dev = "gpu1", ++moved;
+  ASSERT_EQ(moved, 2);
+  std::ofstream(dir + "/moved.json") << devices.dump(1);
+  const auto edited = run_cli("simulate --scenario " + s + " --plan " + dir + "/moved.json --json");
+  ASSERT_EQ(edited.code, 0) << edited.err;
+  EXPECT_EQ(nlohmann::json::parse(edited.out)["status"], "ok");
+
+  // A full plan edited by hand: an op moved to the GPU its output was delivered to, its queues
+  // left as they were. The error points at the op's old queue entry and says what to do.
+  ASSERT_EQ(run_cli("plan " + s + " --placer round-robin -o " + dir + "/rr.json").code, 0);
+  auto rr = nlohmann::ordered_json::parse(read_all(dir + "/rr.json"));
+  std::string delivery;
+  for (const auto& q : rr["queues"])
+    for (const auto& t : q["tasks"])
+      if (delivery.empty() && t.get<std::string>().find('@') != std::string::npos &&
+          rr["devices"].contains(t.get<std::string>().substr(0, t.get<std::string>().find('@'))))
+        delivery = t.get<std::string>();
+  ASSERT_FALSE(delivery.empty());
+  const std::string op = delivery.substr(0, delivery.find('@')), to = delivery.substr(delivery.find('@') + 1);
+  rr["devices"][op] = to;
+  std::ofstream(dir + "/rr.json") << rr.dump(1);
+  const auto self = run_cli("simulate --scenario " + s + " --plan " + dir + "/rr.json");
+  EXPECT_EQ(self.code, 2);
+  EXPECT_NE(self.err.find(dir + "/rr.json:"), std::string::npos) << self.err;
+  EXPECT_NE(self.err.find("'" + op + "' is not an op placed there (it is placed on '" + to + "': move it to a queue "
+                          "of that device, or give the plan only `devices`"),
+            std::string::npos) << self.err;
+
+  std::ofstream(dir + "/bad.json") << "{\"devices\": " << full["devices"].dump() << ",\n \"dispatch\": [[]]}";
+  const auto bad = run_cli("simulate --scenario " + s + " --plan " + dir + "/bad.json");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find(dir + "/bad.json:2:"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("a plan without `queues` gives only `devices`"), std::string::npos) << bad.err;
+}
+
 // Two nodes of two A100s (asymgroup generator), gpt2-large cut to 2 layers, decode of batch 8:
 // each tensor-parallel placer says what it chose as a JSON object. asymgroup with the groups
 // given, [n0] and [n1] (equal capabilities C), has the Eq. 5 volume of the first linear's input
