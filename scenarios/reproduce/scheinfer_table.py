@@ -108,9 +108,10 @@ print("* **Mixture-of-experts decode is reversed against Fiddler, and the launch
       "launches free (the experiment) ScheInfer still trails Fiddler where the GPU holds part of the experts "
       "(12 GB): the cost is in the split experts themselves (the CPU slice, the join), which Eq. 5 prices "
       "block by block and the step runs on one CPU and one PCIe link. Which of those it is, no rung separates yet.")
-print("* **The experiment also shows a fault of placesim's ScheInfer**: with launches free, several of its plans "
-      "go over GPU memory (infeasible above), as its plans do on other machines: ScheInfer's placer checks "
-      "the memory its resident slices take, and what goes over it here is not yet traced.")
+print("* **The experiment also shows a limit of ScheInfer's plans**: with launches free, several prompt plans go "
+      "over GPU memory even with no FFN weight resident (infeasible above, the placer says so): the weights "
+      "copied per use (CG) are fetched ahead of the kernels that read them and pile up on the GPU, which Eq. 14's "
+      "budget, counting two layers' copies in flight, does not bound.")
 print("* **Thread ablation: the direction holds, the size does not.** Fewer threads copy more of the off-GPU "
       "weights per use, as in the paper, but placesim copies more at every count. The paper profiled the CPU at "
       "each thread count; the preset scales one Table I fit through a contention curve, so the CPU's rate at "

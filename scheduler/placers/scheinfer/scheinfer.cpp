@@ -47,39 +47,60 @@ class ScheInfer final : public Placer {
     // which sees the GEMMs of this step's experts, gets the budget scaled to them.
     // `resident: none` keeps every FFN weight off the GPU (r_GG = 0), as ScheInfer's thread
     // ablation (section V-D) holds it to show how r_CG follows the CPU's threads.
-    const double budget = no_resident_ ? 0.0 : in.budget;
-    const si::GgAssignment gg = si::assign_gg(in.hw, in.generation, budget * in.active, static_cast<int>(steps_.integer()));
-    const double gg_bytes = gg.bytes / in.active;
-    const std::string gg_source = no_resident_ ? "none (resident: none)" : gg.source;
-
-    offload::Design d;
-    d.cpu = s.cpu;
-    d.gpu = s.gpu;
-    d.threads = s.threads;
-    d.device_of.assign(g.nodes.size(), s.gpu);
-    for (size_t w = 0; w < g.nodes.size(); ++w)  // idle experts' weights: in host memory (see the top)
-      if (g.nodes[w].kind == models::NodeKind::Param && g.out_edges(static_cast<int>(w)).empty()) d.device_of[w] = s.cpu;
-    nlohmann::ordered_json per_layer = nlohmann::ordered_json::array();
-    double eq5 = 0;
-    for (size_t i = 0; i < in.layers.size(); ++i) {
-      const si::Rates r = gg.layers[i].rates;
-      offload::Slicing slicing{r.cc, r.cg, r.gg, 0};
-      nlohmann::ordered_json j = {{"layer", in.layers[i].layer}, {"cc", r.cc}, {"cg", r.cg}, {"gg", r.gg},
-                                  {"edge", gg.layers[i].edge}};
-      if (in.prompt) {
-        const si::PromptSolution ng = si::solve_tokens(in.hw, in.now[i], r, in.tokens);
-        slicing.gpu_tokens = static_cast<double>(ng.n_g) / in.tokens;
-        j["n_g"] = ng.n_g;
-        j["n_g_edge"] = ng.edge;
-        eq5 += ng.t_fin;
-      } else {
-        eq5 += si::block_time(in.hw, in.now[i], r).fin;
+    // The plan for a GG budget: the rates per layer, and its Eq. 5 total.
+    struct Built {
+      si::GgAssignment gg;
+      offload::Design design;
+      nlohmann::ordered_json per_layer = nlohmann::ordered_json::array();
+      double eq5 = 0;
+    };
+    auto build = [&](double budget) {
+      Built b{si::assign_gg(in.hw, in.generation, budget * in.active, static_cast<int>(steps_.integer())), {}};
+      offload::Design& d = b.design;
+      d.cpu = s.cpu;
+      d.gpu = s.gpu;
+      d.threads = s.threads;
+      d.device_of.assign(g.nodes.size(), s.gpu);
+      for (size_t w = 0; w < g.nodes.size(); ++w)  // idle experts' weights: in host memory (see the top)
+        if (g.nodes[w].kind == models::NodeKind::Param && g.out_edges(static_cast<int>(w)).empty()) d.device_of[w] = s.cpu;
+      for (size_t i = 0; i < in.layers.size(); ++i) {
+        const si::Rates r = b.gg.layers[i].rates;
+        offload::Slicing slicing{r.cc, r.cg, r.gg, 0};
+        nlohmann::ordered_json j = {{"layer", in.layers[i].layer}, {"cc", r.cc}, {"cg", r.cg}, {"gg", r.gg},
+                                    {"edge", b.gg.layers[i].edge}};
+        if (in.prompt) {
+          const si::PromptSolution ng = si::solve_tokens(in.hw, in.now[i], r, in.tokens);
+          slicing.gpu_tokens = static_cast<double>(ng.n_g) / in.tokens;
+          j["n_g"] = ng.n_g;
+          j["n_g_edge"] = ng.edge;
+          b.eq5 += ng.t_fin;
+        } else {
+          b.eq5 += si::block_time(in.hw, in.now[i], r).fin;
+        }
+        for (const offload::Expert& e : in.layers[i].experts) d.sliced.push_back({e, slicing});
+        b.per_layer.push_back(std::move(j));
       }
-      for (const offload::Expert& e : in.layers[i].experts) d.sliced.push_back({e, slicing});
-      per_layer.push_back(std::move(j));
+      return b;
+    };
+    // Eq. 14's budget estimates what else the GPU holds; the simulated peak is the truth. While
+    // the plan goes over the memory it may use, the budget gives up the excess and the rates are
+    // solved again (a few rounds: each takes the whole excess off the resident weights).
+    double budget = no_resident_ ? 0.0 : in.budget;
+    Built b = build(budget);
+    Plan plan = offload::build_cpu_gpu_plan(p, "scheinfer", b.design);
+    double peak = offload::gpu_peak(p, plan, s.gpu);
+    for (int round = 0; round < 8 && peak > s.memory && budget > 0; ++round) {
+      budget = std::max(0.0, budget - (peak - s.memory));
+      b = build(budget);
+      plan = offload::build_cpu_gpu_plan(p, "scheinfer", b.design);
+      peak = offload::gpu_peak(p, plan, s.gpu);
     }
+    const si::GgAssignment& gg = b.gg;
+    const double gg_bytes = gg.bytes / in.active, eq5 = b.eq5;
+    const std::string gg_source = no_resident_ ? "none (resident: none)" : gg.source;
+    nlohmann::ordered_json& per_layer = b.per_layer;
     PlacerResult res;
-    res.plan = offload::build_cpu_gpu_plan(p, "scheinfer", d);
+    res.plan = std::move(plan);
     const si::Hardware& hw = in.hw;
     res.choices = {{"gpu", topo.devices[s.gpu].id},
                    {"cpu", topo.devices[s.cpu].id},
@@ -89,6 +110,7 @@ class ScheInfer final : public Placer {
                    {"gg_source", gg_source},
                    {"gg_budget_bytes", budget},
                    {"gg_bytes", gg_bytes},
+                   {"gpu_peak_bytes", peak},
                    {"ffn_bytes", in.ffn_bytes},
                    {"eq5_ffn_seconds", eq5},
                    {"fits", {{"gpu", {hw.gpu.alpha, hw.gpu.beta}}, {"cpu", {hw.cpu.alpha, hw.cpu.beta}},
@@ -97,6 +119,13 @@ class ScheInfer final : public Placer {
                               "puts the FFN blocks at {:.4g} s{}",
                               in.ffn_bytes / 1e9, gg_bytes / 1e9, topo.devices[s.gpu].id, gg_source,
                               topo.devices[s.cpu].id, eq5, in.prompt ? " (prompt, with n_g per layer)" : "");
+    if (peak > s.memory) {  // even with no FFN weight resident: infeasible, though the device may hold it
+      res.status = RunStatus::Infeasible;
+      res.message = fmt::format("its plan peaks at {:.2f} GB on {}, over the {:.2f} GB it may use, with {:.2f} GB of "
+                                "FFN weights resident: every op but the FFN's stays on the GPU, with the KV cache "
+                                "and activations; {}",
+                                peak / 1e9, topo.devices[s.gpu].id, s.memory / 1e9, gg_bytes / 1e9, res.message);
+    }
     return res;
   }
 
