@@ -8,7 +8,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ladder import fmt, header, ms, read_runs, table, times  # noqa: E402
+from ladder import fmt, header, ms, ratio, read_runs, table, times  # noqa: E402
 
 COMMAND = ("build/placesim run scenarios/scheinfer/threads.yaml --json -o /tmp/reproduce-scheinfer-threads.h5 "
            "> /tmp/reproduce-scheinfer-threads.json && build/placesim run scenarios/reproduce/scheinfer.yaml --json "
@@ -31,8 +31,7 @@ def point(mem, rung, arch, phase):
 
 def speedup(p, baseline):
     """The baseline's makespan over ScheInfer's, None where either did not run."""
-    s, b = ms(p["scheinfer"]), ms(p[baseline])
-    return None if s is None or b is None else b / s
+    return ratio(ms(p[baseline]), ms(p["scheinfer"]))
 
 
 header(COMMAND, "ScheInfer: the slice-rate solver's gain, rung by rung",

@@ -8,6 +8,8 @@
 #include <optional>
 #include <fmt/format.h>
 
+#include "hw/backend/calibrate/machine.hpp"
+#include "hw/topology_yaml.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/file_io.hpp"
@@ -18,6 +20,23 @@
 
 namespace placesim::cli {
 namespace {
+
+// A validation is of the model on this machine only if its costs are this machine's: a hardware
+// file whose calibration names another machine (or none) gets a note saying so and what to do.
+// The first point's hardware speaks for the scenario.
+void note_other_machine(const explore::Scenario& s, const std::string& backend) {
+  const hw::Topology topo = hw::load_topology(explore::point_yaml(s, s.points.front()).at("hardware"));
+  const std::string here = backend::machine_name();
+  const Yaml recorded = topo.calibration ? topo.calibration->get("machine") : Yaml();
+  if (recorded.defined() && recorded.str().find(here) != std::string::npos) return;
+  const std::string was = recorded.defined() ? fmt::format("was calibrated on {}", recorded.str())
+                                             : "records no machine its calibration was measured on";
+  std::fprintf(stderr,
+               "placesim: note: hardware '%s' %s; this machine is %s. Its predictions use those costs: calibrate "
+               "this machine (placesim calibrate --backend %s -o hw/mine.yaml) and validate with --set "
+               "hardware=hw/mine.yaml\n",
+               topo.name.c_str(), was.c_str(), here.c_str(), backend.c_str());
+}
 
 // "1,2" -> {1, 2}: whole numbers >= 1, comma-separated.
 std::vector<int> core_counts(const std::string& list) {
@@ -71,6 +90,7 @@ int cmd_validate(const std::vector<std::string>& args) {
   }
   if (a.vm.count("cpu-cores")) vo.cpu_cores = core_counts(a.vm["cpu-cores"].as<std::string>());
   const explore::Scenario s = explore::load_scenario(a.vm["scenario"].as<std::string>(), sets);
+  note_other_machine(s, vo.backend);
   const std::string out = a.vm.count("output") ? a.vm["output"].as<std::string>()
                                                : fmt::format("results/{}-{}.h5", s.name, vo.backend);
   const OutputLock lock(out);

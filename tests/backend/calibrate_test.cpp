@@ -9,6 +9,7 @@
 #include "hw/backend/calibrate/cpu_calibrate.hpp"
 #include "hw/backend/calibrate/cpu_hardware_file.hpp"
 #include "hw/backend/calibrate/cuda_hardware_file.hpp"
+#include "hw/backend/calibrate/machine.hpp"
 #include "hw/backend/calibrate/interleaved.hpp"
 #include "hw/backend/calibrate/linear_fit.hpp"
 #include "hw/topology_yaml.hpp"
@@ -195,6 +196,8 @@ TEST(CalibrateFile, RoundTripsAsOneCpuWithCoresAndCurve) {
   EXPECT_NEAR(t.links[link].latency_s, 3e-6, 1e-12);     // copy alpha 1 us + handoff 2 us
   ASSERT_TRUE(t.calibration);
   EXPECT_TRUE(t.calibration->has("stream_cache"));
+  // The machine it was measured on, as validate compares it.
+  EXPECT_EQ(t.calibration->at("machine").str(), backend::machine_name());
 }
 
 // One linear layer, [32, 1024] x [1024, 4096]: n = 32 * 1024 * 4096 multiply-adds.

@@ -32,6 +32,11 @@ TEST(Validate, RunsEndToEndOnACpuScenario) {
     EXPECT_GT(run["task_error"]["compared"].get<int>(), 0);
   }
   EXPECT_TRUE(std::filesystem::exists(dir + "/v.h5"));
+  // scenarios/validate/local-cpu.yaml records no machine: the run says its costs may be
+  // another machine's, and what to do.
+  EXPECT_NE(r.err.find("note: hardware 'local-cpu' records no machine its calibration was measured on"),
+            std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("validate with --set hardware=hw/mine.yaml"), std::string::npos) << r.err;
 }
 
 TEST(Validate, RunsAPlanOnTwoCoresAndReportsItsRepeats) {

@@ -91,28 +91,46 @@ TEST(PlanCollectives, ChunksPipelineTheRing) {
 // connection: starts L + S/B, waits L, moves S/2 at B/2, ends 2L + 2S/B. The copy is still
 // running then (it has moved S/2 + BL + S/2 < P). So the flow collective takes S/B longer than
 // the analytic form, which does not see the copy: 2L + 2S/B against 2L + S/B.
+const char* kRingBesideACopy = R"({"nodes": [
+    {"name": "w", "param_bytes": 4.8e9},
+    {"name": "a0", "durations": {"gpu0": 0}}, {"name": "a1", "durations": {"gpu1": 0}},
+    {"name": "b0", "durations": {"gpu0": 0}}, {"name": "b1", "durations": {"gpu1": 0}}],
+  "edges": [{"src": "w", "dst": "b1"}]})";
+const char* kRingBesideACopyPlan = R"({"devices": {"a0": "gpu0", "a1": "gpu1", "b0": "gpu0", "b1": "gpu1"},
+  "collectives": [{"name": "ar", "op": "all-reduce", "group": ["gpu0", "gpu1"], "bytes": 1.2e9,
+                   "after": ["a0", "a1"], "before": ["b0", "b1"]}],
+  "queues": [{"name": "gpu0.compute", "tasks": ["a0", "b0"]}, {"name": "gpu1.compute", "tasks": ["a1", "b1"]},
+             {"name": "gpu1.h2d", "tasks": ["w@gpu1"]}]})";
+
 TEST(PlanCollectives, FlowSeesAParameterCopyOnTheRingsLinkAnalyticDoesNot) {
-  const char* g = R"({"nodes": [
-      {"name": "w", "param_bytes": 4.8e9},
-      {"name": "a0", "durations": {"gpu0": 0}}, {"name": "a1", "durations": {"gpu1": 0}},
-      {"name": "b0", "durations": {"gpu0": 0}}, {"name": "b1", "durations": {"gpu1": 0}}],
-    "edges": [{"src": "w", "dst": "b1"}]})";
-  const std::string plan = R"({"devices": {"a0": "gpu0", "a1": "gpu1", "b0": "gpu0", "b1": "gpu1"},
-    "collectives": [{"name": "ar", "op": "all-reduce", "group": ["gpu0", "gpu1"], "bytes": 1.2e9,
-                     "after": ["a0", "a1"], "before": ["b0", "b1"]}],
-    "queues": [{"name": "gpu0.compute", "tasks": ["a0", "b0"]}, {"name": "gpu1.compute", "tasks": ["a1", "b1"]},
-               {"name": "gpu1.h2d", "tasks": ["w@gpu1"]}]})";
-  const Problem p = problem(g, preset("pcie-4gpu-2bus"));
+  const Problem p = problem(kRingBesideACopy, preset("pcie-4gpu-2bus"));
   const Path r = path(*p.topo, "gpu0", "gpu1");
   ASSERT_EQ(p.topo->route(p.topo->index("gpu0"), p.topo->index("gpu1")).hops.size(), 2u);  // via bus0
   ASSERT_DOUBLE_EQ(path(*p.topo, "host", "gpu1").latency, r.latency);  // copy and ring start together
   const double B = r.bw, L = r.latency;
   const std::string done = "ar.done." + std::to_string(p.topo->index("gpu0"));
-  const Outcome flow = run_text(p, plan, engine::Fidelity::Flow);
-  const Outcome analytic = run_text(p, plan, engine::Fidelity::Analytic);
+  const Outcome flow = run_text(p, kRingBesideACopyPlan, engine::Fidelity::Flow);
+  const Outcome analytic = run_text(p, kRingBesideACopyPlan, engine::Fidelity::Analytic);
   EXPECT_NEAR(flow.end(done), 2 * L + 2 * S / B, tol(flow.end(done)));
   EXPECT_NEAR(analytic.end("ar.analytic." + std::to_string(p.topo->index("gpu0"))), 2 * L + S / B, tol(S / B));
   EXPECT_NEAR(flow.end(done) - (2 * L + S / B), S / B, tol(S / B));  // 0.1 s slower
+}
+
+// The same with `network: uncontended` (docs/execution.md, "Papers' assumptions"), at the flow
+// fidelity asked for: the ring takes its closed form, 2L + S/B, and the copy of P bytes ends at
+// L_h + P/B_h, each alone (B_h: the narrowest of the route, gpu1's copy engine, host memory).
+TEST(PlanCollectives, UncontendedRingTakesItsClosedFormBesideACopy) {
+  const Problem p = problem(kRingBesideACopy, hw::load_topology(Yaml(YAML::Load("{include: pcie-4gpu-2bus, network: uncontended}"), "test")));
+  const Path ring = path(*p.topo, "gpu0", "gpu1"), copy = path(*p.topo, "host", "gpu1");
+  const hw::Device& gpu1 = p.topo->devices[p.topo->index("gpu1")];
+  const hw::Device& host = p.topo->devices[p.topo->index("host")];
+  double Bh = copy.bw;
+  if (gpu1.copy_engine_bw > 0) Bh = std::min(Bh, gpu1.copy_engine_bw);
+  if (host.memory_bw > 0) Bh = std::min(Bh, host.memory_bw);
+  const double P = 4.8e9;
+  const Outcome r = run_text(p, kRingBesideACopyPlan, engine::Fidelity::Flow);
+  EXPECT_NEAR(r.end("ar.analytic." + std::to_string(p.topo->index("gpu0"))), 2 * ring.latency + S / ring.bw, tol(S / ring.bw));
+  EXPECT_NEAR(r.end("w@gpu1"), copy.latency + P / Bh, tol(P / Bh));
 }
 
 // A plan with collectives and core counts survives JSON both ways.

@@ -2,7 +2,8 @@
 // assumptions"): each changes exactly the assumption it names, worked by hand from the loaded
 // topology's own figures.
 //   network: uncontended  every transfer alone on its route (no shared link, copy engine or
-//                         memory bandwidth); collectives take their closed forms
+//                         memory bandwidth); collectives take their closed forms (that one in
+//                         collectives_test.cpp, beside the same ring on links)
 //   memory: unlimited     no device runs out of memory; peaks are still measured
 #include "tests/scheduler/fidelity_support.hpp"
 
@@ -46,37 +47,6 @@ TEST(PaperSwitches, UncontendedCopiesDoNotShareABus) {
   EXPECT_NEAR(r.makespan(), 2 * (L + S / B), tol(r.makespan()));
   EXPECT_NEAR(r.end("wb0@gpu1"), L + S / B, tol(r.makespan()));
   EXPECT_EQ(r.end("wa0@gpu0"), r.end("wb0@gpu1"));  // nothing orders the two GPUs' copies
-}
-
-// A ring all-reduce between gpu0 and gpu1 (over bus0) beside a parameter copy into gpu1 over the
-// same bus: with links the flow collective sees the copy and takes 2L + 2S/B; uncontended it
-// takes its closed form, 2L + S/B, and the copy of P bytes ends at L_h + P/B_h, each alone.
-TEST(PaperSwitches, UncontendedCollectiveTakesItsClosedFormBesideACopy) {
-  const char* g = R"({"nodes": [
-      {"name": "w", "param_bytes": 4.8e9},
-      {"name": "a0", "durations": {"gpu0": 0}}, {"name": "a1", "durations": {"gpu1": 0}},
-      {"name": "b0", "durations": {"gpu0": 0}}, {"name": "b1", "durations": {"gpu1": 0}}],
-    "edges": [{"src": "w", "dst": "b1"}]})";
-  const std::string plan = R"({"devices": {"a0": "gpu0", "a1": "gpu1", "b0": "gpu0", "b1": "gpu1"},
-    "collectives": [{"name": "ar", "op": "all-reduce", "group": ["gpu0", "gpu1"], "bytes": 1.2e9,
-                     "after": ["a0", "a1"], "before": ["b0", "b1"]}],
-    "queues": [{"name": "gpu0.compute", "tasks": ["a0", "b0"]}, {"name": "gpu1.compute", "tasks": ["a1", "b1"]},
-               {"name": "gpu1.h2d", "tasks": ["w@gpu1"]}]})";
-  const Problem p = problem(g, with("pcie-4gpu-2bus", "network: uncontended"));
-  const Path ring = path(*p.topo, "gpu0", "gpu1"), copy = path(*p.topo, "host", "gpu1");
-  const hw::Device& gpu1 = p.topo->devices[p.topo->index("gpu1")];
-  const hw::Device& host = p.topo->devices[p.topo->index("host")];
-  double Bh = copy.bw;
-  if (gpu1.copy_engine_bw > 0) Bh = std::min(Bh, gpu1.copy_engine_bw);
-  if (host.memory_bw > 0) Bh = std::min(Bh, host.memory_bw);
-  const double B = ring.bw, L = ring.latency, P = 4.8e9;
-  const Outcome r = run_text(p, plan, engine::Fidelity::Flow);  // the flow fidelity asked for
-  const std::string done = "ar.analytic." + std::to_string(p.topo->index("gpu0"));
-  EXPECT_NEAR(r.end(done), 2 * L + S / B, tol(S / B));
-  EXPECT_NEAR(r.end("w@gpu1"), copy.latency + P / Bh, tol(P / Bh));
-  const Problem shared = problem(g, preset("pcie-4gpu-2bus"));
-  const Outcome on_links = run_text(shared, plan, engine::Fidelity::Flow);
-  EXPECT_NEAR(on_links.end("ar.done." + std::to_string(p.topo->index("gpu0"))), 2 * L + 2 * S / B, tol(S / B));
 }
 
 // A direct host access reading R bytes holds its kernel to the route's rate alone: a kernel of

@@ -23,6 +23,17 @@ void append_member_pair(std::string& s, const CollectiveSpec& spec, int src, int
   s.append(buf, end);
 }
 
+// The collective's flows on a graph of their own, waiting for nothing (`after` cleared): the
+// ranks' done tasks.
+std::vector<TaskId> lower_alone(TaskGraph& scratch, const CollectiveSpec& spec, const Network& net) {
+  CollectiveSpec alone = spec;
+  alone.after.clear();
+  alone.fidelity = Fidelity::Flow;
+  Lowering low(scratch, alone, net);
+  collective_algorithms().get(spec.algorithm).lower(low);
+  return low.finish();
+}
+
 }  // namespace
 
 ChunkDeps no_deps(std::size_t members, int chunks) {
@@ -117,13 +128,8 @@ const std::vector<double>& flow_alone_ends(const CollectiveSpec& spec, const Net
                   spec.bytes, spec.chunks, fmt::join(spec.nodes, ","), fmt::join(spec.weights, ","),
                   fmt::join(spec.groups, ","), spec.senders);
   if (auto it = net.alone_.find(key); it != net.alone_.end()) return it->second;
-  CollectiveSpec alone = spec;
-  alone.after.clear();
-  alone.fidelity = Fidelity::Flow;
   TaskGraph scratch;
-  Lowering low(scratch, alone, net);
-  collective_algorithms().get(spec.algorithm).lower(low);
-  const std::vector<TaskId> done = low.finish();
+  const std::vector<TaskId> done = lower_alone(scratch, spec, net);
   // The scratch graph holds the network's resources under the ids its uses() name; ids between
   // them that no transfer uses get a placeholder capacity.
   ResourceId top = -1;
@@ -139,12 +145,8 @@ const std::vector<double>& flow_alone_ends(const CollectiveSpec& spec, const Net
 }
 
 double ideal_seconds(const CollectiveSpec& spec, const Network& net) {
-  CollectiveSpec alone = spec;
-  alone.after.clear();
-  alone.fidelity = Fidelity::Flow;
   TaskGraph scratch;
-  Lowering low(scratch, alone, net);
-  collective_algorithms().get(spec.algorithm).lower(low);
+  lower_alone(scratch, spec, net);
   auto moves = [](const Task& t) { return t.bytes > 0; };
   std::vector<int> step(scratch.tasks.size(), 0);
   std::vector<std::map<ResourceId, double>> load;  // per step: bytes on each resource
