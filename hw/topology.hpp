@@ -7,7 +7,7 @@
 // rule, ties included); after that a Topology is read-only, so sweeps may share one between
 // threads. With `network_ideal` every pair is connected by an empty route (zero latency,
 // infinite bandwidth) and links, if any, are not used. With `network_uncontended` routes are
-// as usual, but each transfer moves at its route's narrowest hop as if it were alone.
+// as usual, but each device pair's transfers move on a connection of their own (below).
 #pragma once
 
 #include <map>
@@ -126,10 +126,11 @@ class Topology {
   std::string description;
   std::string source;        // citation for presets
   bool network_ideal = false;
-  // `network: uncontended` (docs/execution.md, "Papers' assumptions"): every transfer takes its
-  // route's latency plus bytes over the route's narrowest hop, sharing no link, copy engine or
-  // memory bandwidth with any other (the full mesh of stable pairwise bandwidths that MOIRAI's
-  // and AsymGroup's models assume); collectives take their closed forms.
+  // `network: uncontended` (docs/execution.md, "Papers' assumptions"): a full mesh of stable
+  // pairwise bandwidths, as MOIRAI's model has it. Each ordered device pair has a connection of
+  // its own, after its route's latency at the rate the route reaches alone (narrowest hop, copy
+  // engine, host memory bandwidth); no link, copy engine or memory channel is shared between
+  // pairs. Collectives asked for as flows take their closed forms.
   bool network_uncontended = false;
   // `memory: unlimited`: every device's memory is unbounded (models that do not account memory,
   // as AsymGroup's simulation); peaks are still measured and reported.

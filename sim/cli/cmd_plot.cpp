@@ -99,7 +99,7 @@ int cmd_plot(const std::vector<std::string>& args) {
   if (known == kinds().end())
     throw InputError(SourceLoc{"placesim plot"},
                      "unknown plot kind '" + kind + "' (expected speedup, pareto, gantt, predicted or measured, or "
-                     "a results file for speedup)");
+                     "a results file for speedup; no file of that name exists either)");
   if (files.empty())
     throw InputError(SourceLoc{"placesim plot"}, "missing files: usage: placesim " + command_named("plot").usage);
   const std::string out = a.vm["output"].as<std::string>();
