@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "hw/yaml_text.hpp"
 #include "sim/core/error.hpp"
 
 #ifdef PLACESIM_ASAN
@@ -34,16 +35,6 @@ TopoPtr load_hwloc() {
   hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
   if (hwloc_topology_load(t) != 0) throw InputError("hwloc could not read this machine's topology");
   return topo;
-}
-
-// A YAML double-quoted scalar.
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
 }
 
 std::string read_first_line(const std::string& path) {
@@ -147,7 +138,7 @@ int add_gpus(hwloc_topology_t t, const std::vector<hwloc_obj_t>& numas, Writer& 
     const std::string id = fmt::format("gpu{}", g);
     w.device_note(fmt::format("{}: estimates from CUDA attributes, {}", gpu.name, gpu.working));
     w.device(fmt::format("{{id: {}, type: gpu, model: {}, memory: {:.0f}, memory_bw: {:.4g}GB/s, fp32: {:.4g}TFLOPS}}",
-                         id, quoted(gpu.name), gpu.memory, gpu.memory_bw / 1e9, gpu.fp32_flops / 1e12));
+                         id, yaml_quoted(gpu.name), gpu.memory, gpu.memory_bw / 1e9, gpu.fp32_flops / 1e12));
     hwloc_obj_t obj = hwloc_get_pcidev_by_busidstring(t, gpu.pci_bus_id.c_str());
     std::string below = id;
     float speed = obj ? obj->attr->pcidev.linkspeed : 0;
@@ -212,7 +203,7 @@ Discovered discover_machine(const std::vector<CudaGpu>& gpus) {
     if (!(fp32 > 0)) throw InputError("could not read this CPU's clock; write the topology by hand");
     w.device(fmt::format("{{id: cpu{}, type: cpu, model: {}, cores: {}, fp32: {:.4g}GFLOPS, memory_bw: {:.4g}GB/s, "
                          "numa_node: {}}}",
-                         p, quoted(model ? model : "unknown CPU"), cores, fp32 / 1e9, mem_bw / 1e9, numa));
+                         p, yaml_quoted(model ? model : "unknown CPU"), cores, fp32 / 1e9, mem_bw / 1e9, numa));
     for (size_t i = 0; i < numas.size(); ++i)
       if (static_cast<int>(i) == numa || hwloc_bitmap_intersects(numas[i]->cpuset, packages[p]->cpuset))
         w.link(fmt::format("{{a: cpu{}, b: host{}, bw: {:.4g}GB/s, latency: 0.1us, kind: memory}}", p, i,
@@ -237,7 +228,7 @@ Discovered discover_machine(const std::vector<CudaGpu>& gpus) {
       "source: {}\n"
       "devices:\n{}links:\n{}",
       HWLOC_VERSION, out.sockets, out.numa_nodes, out.cores, out.gpus,
-      quoted(fmt::format("hwloc topology of {}; estimated figures as commented", host ? host : "this machine")),
+      yaml_quoted(fmt::format("hwloc topology of {}; estimated figures as commented", host ? host : "this machine")),
       w.devices, w.links);
   return out;
 }

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <ctime>
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
 #include "hw/backend/calibrate/machine.hpp"
+#include "hw/yaml_text.hpp"
 
 namespace placesim::backend {
 namespace {
@@ -62,9 +62,7 @@ std::string cpu_hardware_yaml(const CpuCalibration& c, const std::string& name, 
   y += fmt::format("description: this machine's {} cores, calibrated by placesim calibrate --backend cpu\n", c.cores);
   y += fmt::format("source: placesim calibrate, {}\n", date);
   y += "calibration:\n";
-  YAML::Emitter machine;
-  machine << YAML::DoubleQuoted << machine_name();
-  y += fmt::format("  machine: {}\n", machine.c_str());
+  y += fmt::format("  machine: {}\n", hw::yaml_quoted(machine_name()));
   y += fmt::format("  rounds: {}\n  core_share: {:.3f}\n", c.rounds, c.core_share);
   y += fmt::format("  gemm: {}\n", fit_map(c.gemm, true));
   y += fmt::format("  stream_cache: {}\n", fit_map(c.stream_cache, false));

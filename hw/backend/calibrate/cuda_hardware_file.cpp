@@ -4,9 +4,9 @@
 #include <ctime>
 #include <fmt/format.h>
 #include <initializer_list>
-#include <yaml-cpp/yaml.h>
 
 #include "hw/backend/calibrate/machine.hpp"
+#include "hw/yaml_text.hpp"
 
 namespace placesim::backend {
 namespace {
@@ -45,9 +45,8 @@ std::string cuda_hardware_yaml(const CudaCalibration& c, const std::string& name
     f.beta *= 2;
     return f;
   };
-  YAML::Emitter machine;  // the GPU and the host it is in, as validate compares it
-  machine << YAML::DoubleQuoted << fmt::format("{} in {}", c.gpu_name, machine_name());
-  y += fmt::format("calibration:\n  machine: {}\n", machine.c_str());
+  // The GPU and the host it is in, as validate compares it.
+  y += fmt::format("calibration:\n  machine: {}\n", hw::yaml_quoted(fmt::format("{} in {}", c.gpu_name, machine_name())));
   y += "  # the linear cost model's fits (schema: models/cost/calibration.hpp): n = m * k * n multiply-adds\n";
   y += fmt::format("  gpu_gemm: {{fp32: {}, fp16: {}}}\n", fit_yaml(per_mac(c.gemm_fp32)), fit_yaml(c.gemm_grid_fp16));
   y += fmt::format("  gpu_gemm_unaligned: {{fp16: {}}}\n", fit_yaml(c.gemm_unaligned_fp16));
