@@ -22,7 +22,7 @@ namespace placesim::cli {
 int cmd_run(const std::vector<std::string>& args) {
   po::options_description opts("options");
   opts.add_options()("scenario", po::value<std::string>()->required(), "scenario YAML file")(
-      "output,o", po::value<std::string>(), "results file (default: results/<scenario name>.h5)")(
+      "output,o", po::value<std::string>(), "results file (default: results/<scenario name>.h5; with --set or --dim, results/<name>@<overrides>.h5)")(
       "trace", po::value<std::string>(), "write a Chrome trace (Perfetto) per simulated run into this directory")(
       "jobs,j", po::value<int>()->default_value(static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
       "sweep points run in parallel")(
@@ -54,7 +54,7 @@ int cmd_run(const std::vector<std::string>& args) {
   std::optional<Progress> progress(std::in_place, "sweep points", static_cast<int>(s.points.size()));
   ro.progress = [&](int done, int todo) { progress->done(done, todo); };
   const std::string out =
-      a.vm.count("output") ? a.vm["output"].as<std::string>() : fmt::format("results/{}.h5", s.name);
+      a.vm.count("output") ? a.vm["output"].as<std::string>() : default_results_path(a.vm, s.name);
   const std::optional<explore::RunSet> sweep =
       run_to_file(s, ro, {out, a.vm.count("resume") != 0, command_line("run", args)});
   progress.reset();

@@ -11,6 +11,7 @@
 #include "hw/backend/calibrate/machine.hpp"
 #include "hw/topology_yaml.hpp"
 #include "sim/cli/command.hpp"
+#include "sim/cli/scenario_args.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/file_io.hpp"
 #include "sim/core/output_lock.hpp"
@@ -62,7 +63,7 @@ int cmd_validate(const std::vector<std::string>& args) {
   po::options_description opts("options");
   opts.add_options()("scenario", po::value<std::string>()->required(), "scenario YAML file")(
       "backend", po::value<std::string>()->default_value("cpu"), "cpu or cuda")(
-      "output,o", po::value<std::string>(), "results file (default: results/<scenario>-<backend>.h5)")(
+      "output,o", po::value<std::string>(), "results file (default: results/<scenario>-<backend>.h5; with --set, results/<name>-<backend>@<overrides>.h5)")(
       "repeats", po::value<int>()->default_value(3), "recorded runs per plan; the median-makespan run is kept")(
       "warmup", po::value<int>()->default_value(1), "unrecorded runs first")(
       "watchdog", po::value<double>()->default_value(60), "seconds before a run that has not finished is ended")(
@@ -72,9 +73,6 @@ int cmd_validate(const std::vector<std::string>& args) {
       "set", po::value<std::vector<std::string>>()->composing(), "override a scenario key: --set hardware=local.yaml");
   Parsed a;
   if (!parse_args(command_named("validate"), args, opts, {"scenario"}, a)) return 0;
-  std::vector<std::string> sets;
-  if (a.vm.count("set")) sets = a.vm["set"].as<std::vector<std::string>>();
-
   explore::ValidateOptions vo;
   vo.backend = a.vm["backend"].as<std::string>();
   vo.run.repeats = a.vm["repeats"].as<int>();
@@ -89,10 +87,10 @@ int cmd_validate(const std::vector<std::string>& args) {
     if (ec) throw InputError(SourceLoc{vo.trace_dir}, "cannot create trace directory: " + ec.message());
   }
   if (a.vm.count("cpu-cores")) vo.cpu_cores = core_counts(a.vm["cpu-cores"].as<std::string>());
-  const explore::Scenario s = explore::load_scenario(a.vm["scenario"].as<std::string>(), sets);
+  const explore::Scenario s = load_scenario_args(a.vm);
   note_other_machine(s, vo.backend);
-  const std::string out = a.vm.count("output") ? a.vm["output"].as<std::string>()
-                                               : fmt::format("results/{}-{}.h5", s.name, vo.backend);
+  const std::string out =
+      a.vm.count("output") ? a.vm["output"].as<std::string>() : default_results_path(a.vm, s.name + "-" + vo.backend);
   const OutputLock lock(out);
   check_writable(out);  // before the first measurement, which may take minutes
   const size_t runs = s.points.size() * s.placers.size() * std::max<size_t>(1, vo.cpu_cores.size());

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
+#include "sim/explore/results_h5.hpp"
 
 namespace placesim::cli {
 
@@ -14,12 +15,29 @@ void add_override_options(po::options_description& opts) {
       "value of a dynamic ONNX dimension: --dim batch=4 (repeatable; same as --set model.dims.batch=4)");
 }
 
-explore::Scenario load_scenario_args(const po::variables_map& vm) {
+namespace {
+
+std::vector<std::string> overrides(const po::variables_map& vm) {
   std::vector<std::string> sets;
   if (vm.count("set")) sets = vm["set"].as<std::vector<std::string>>();
   if (vm.count("dim"))
     for (const std::string& d : vm["dim"].as<std::vector<std::string>>()) sets.push_back("model.dims." + d);
-  return explore::load_scenario(vm["scenario"].as<std::string>(), sets);
+  return sets;
+}
+
+}  // namespace
+
+explore::Scenario load_scenario_args(const po::variables_map& vm) {
+  return explore::load_scenario(vm["scenario"].as<std::string>(), overrides(vm));
+}
+
+std::string default_results_path(const po::variables_map& vm, const std::string& stem) {
+  std::string joined;
+  for (const std::string& o : overrides(vm)) joined += (joined.empty() ? "" : ",") + o;
+  if (joined.empty()) return "results/" + stem + ".h5";
+  const bool plain = joined.size() <= 80 && joined.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                                                      "0123456789_-.=,+") == std::string::npos;
+  return "results/" + stem + "@" + (plain ? joined : "set-" + explore::scenario_hash(joined, "").substr(0, 8)) + ".h5";
 }
 
 int print_points(const explore::Scenario& s, bool json) {

@@ -1,7 +1,8 @@
 // Several results files as one RunSet, so that `placesim compare A.h5 B.h5` tabulates them side
 // by side: each file's points become points of their own under a leading "scenario" axis (the
-// scenario's name, or the file's path where two files share a name), and the placers are those
-// of every file, in order of first appearance.
+// scenario's name; where two files share it, the name and the --set / --dim overrides of the
+// command that made each, "quickstart --set model.batch=2"; where those are the same too, the
+// file's path), and the placers are those of every file, in order of first appearance.
 #pragma once
 
 #include <string>

@@ -24,6 +24,35 @@ const std::string kHead =
     "model: {generator: transformer, arch: gpt2-large, layers: 2, batch: 1, seq: 32, phase: prefill}\n"
     "placers: [single-device, heft]\n";
 
+// A run with overrides writes results/<name>@<overrides>.h5 beside the scenario's own results
+// (@set-<hash> where the overrides hold spaces or brackets), and compare labels the files of one
+// scenario by their overrides, where it used to give both the same name and then their paths.
+TEST(SetAndSweep, ARunWithOverridesKeepsTheScenariosOwnResults) {
+  const std::string dir = temp_dir("set-path");
+  write_file(dir, "s.yaml", "name: s\n" + kHead);
+  auto in_dir = [&](const std::string& args) {
+    return placesim::testing::run_command("cd " + dir + " && " + PLACESIM_BINARY + " " + args);
+  };
+  for (const std::string args : {"run s.yaml", "run s.yaml --set model.seq=16", "run s.yaml --set 'placers=[heft]'"}) {
+    const auto r = in_dir(args);
+    ASSERT_EQ(r.code, 0) << args << ": " << r.err;
+  }
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(dir + "/results")) files.push_back(e.path().filename().string());
+  std::sort(files.begin(), files.end());
+  ASSERT_EQ(files.size(), 3u);
+  EXPECT_EQ(files[0], "s.h5");
+  EXPECT_EQ(files[1], "s@model.seq=16.h5");
+  EXPECT_EQ(files[2].substr(0, 6), "s@set-");
+  EXPECT_EQ(files[2].size(), std::string("s@set-01234567.h5").size()) << files[2];
+
+  const auto c = in_dir("compare results/s.h5 results/s@model.seq=16.h5 --json");
+  ASSERT_EQ(c.code, 0) << c.err;
+  const auto j = nlohmann::json::parse(c.out);
+  EXPECT_EQ(j["scenario"], "s, s --set model.seq=16");
+  EXPECT_NE(j["points"][0]["placers"]["heft"]["value_s"], j["points"][1]["placers"]["heft"]["value_s"]);
+}
+
 // The swept scenario with --set model.seq=16 runs one point, the same as a scenario that gives
 // seq 16 and no sweep.
 TEST(SetAndSweep, SetOnASweptKeyReplacesItsAxis) {
