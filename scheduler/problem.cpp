@@ -13,6 +13,12 @@ engine::Fidelity parse_fidelity(const std::string& s) {
   throw InputError("unknown collective fidelity '" + s + "' (expected flow, analytic or ideal)");
 }
 
+LinearVolume parse_linear_volume(const std::string& s) {
+  if (s == "exact") return LinearVolume::Exact;
+  if (s == "per-linear") return LinearVolume::PerLinear;
+  throw InputError("unknown linear volume '" + s + "' (expected exact or per-linear)");
+}
+
 WeightsMode parse_weights(const std::string& s) {
   if (s == "host") return WeightsMode::Host;
   if (s == "resident") return WeightsMode::Resident;

@@ -20,6 +20,13 @@ WeightsMode parse_weights(const std::string& s);  // InputError (no location) wh
 const char* to_string(WeightsMode m);
 engine::Fidelity parse_fidelity(const std::string& s);  // flow | analytic; InputError (no location)
 
+// What a tensor-parallel linear's collectives carry. exact: the linear's own input (gathered
+// before it) and output (reduced after it), so a block's QKV gives 3h and its MLP 4h-wide
+// activations. per-linear: the block's activation b h on both sides of every linear, the volume
+// AsymGroup's Eq. 1 and Eq. 5 count (a paper's assumption, docs/execution.md).
+enum class LinearVolume { Exact, PerLinear };
+LinearVolume parse_linear_volume(const std::string& s);  // exact | per-linear; InputError (no location)
+
 // "" when every op's explicit durations name devices of `topo`, else what names none: a typo
 // there would otherwise show only as the op being unable to run where it is placed. The
 // caller adds where the graph came from.
@@ -33,6 +40,7 @@ struct Problem {
   std::uint64_t seed = 1;
   // How every plan's collectives are lowered: per-rank flows, or the alpha-beta closed form.
   engine::Fidelity collectives = engine::Fidelity::Flow;
+  LinearVolume linear_volume = LinearVolume::Exact;
 
   // Seconds op `node` takes on device `dev` (models::kCannotRun when it cannot run there); on a
   // CPU, on `cores` of its cores (0: all of them) as models::on_cores says.

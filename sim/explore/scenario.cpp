@@ -20,6 +20,7 @@ namespace fs = std::filesystem;
 
 const std::vector<std::string> kScenarioKeys = {"name",    "description", "hardware", "model", "weights",    "cost",
                                                 "placers", "baseline",    "sweep",    "seed",  "collectives"};
+const std::vector<std::string> kCollectivesKeys = {"fidelity", "volume"};
 
 // "model.batch" -> {model, batch}. Sweep axes are labels that contain dots themselves:
 // "sweep.model.seq" -> {sweep, model.seq}.
@@ -76,7 +77,7 @@ void check_key_set(const Yaml& root, const std::string& key, const std::string& 
                                         parts[0], join(kScenarioKeys)));
   if (parts.size() < 2 || (parts[0] != "model" && parts[0] != "cost" && parts[0] != "collectives")) return;
   const std::vector<std::string> known =
-      parts[0] == "collectives" ? std::vector<std::string>{"fidelity"} : keys_of(root, parts[0]);
+      parts[0] == "collectives" ? kCollectivesKeys : keys_of(root, parts[0]);
   if (known.empty() || std::find(known.begin(), known.end(), parts[1]) != known.end()) return;
   throw InputError(where, fmt::format("{} sets '{}', and {} takes no key '{}' (its keys: {})", what, key, parts[0],
                                       parts[1], join(known)));
@@ -312,16 +313,27 @@ scheduler::WeightsMode weights_of(const Yaml& w) {
 }
 
 // collectives: {fidelity: flow|analytic|ideal}; flow when absent.
-engine::Fidelity fidelity_of(const Yaml& c) {
-  if (!c.defined()) return engine::Fidelity::Flow;
-  c.allow_keys({"fidelity"});
-  if (!c.has("fidelity")) return engine::Fidelity::Flow;
-  const Yaml f = c.at("fidelity");
+// The scenario's `collectives` map: its fidelity and what a tensor-parallel linear's
+// collectives carry, each checked at its value.
+struct CollectivesModel {
+  engine::Fidelity fidelity = engine::Fidelity::Flow;
+  scheduler::LinearVolume volume = scheduler::LinearVolume::Exact;
+};
+CollectivesModel collectives_of(const Yaml& c) {
+  CollectivesModel m;
+  if (!c.defined()) return m;
+  c.allow_keys(kCollectivesKeys);
   try {
-    return scheduler::parse_fidelity(f.str());
+    if (c.has("fidelity")) m.fidelity = scheduler::parse_fidelity(c.at("fidelity").str());
   } catch (const InputError& e) {
-    f.fail(e.detail());
+    c.at("fidelity").fail(e.detail());
   }
+  try {
+    if (c.has("volume")) m.volume = scheduler::parse_linear_volume(c.at("volume").str());
+  } catch (const InputError& e) {
+    c.at("volume").fail(e.detail());
+  }
+  return m;
 }
 
 std::string hardware_text(const Yaml& hw) {
@@ -359,7 +371,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 
   s.hardware_text = hardware_text(doc.at("hardware"));
   weights_of(doc.get("weights"));
-  fidelity_of(doc.get("collectives"));
+  collectives_of(doc.get("collectives"));
   doc.at("model");
 
   for (const Yaml& p : doc.at("placers").items()) s.placers.push_back(scheduler::make_placer(p));
@@ -401,7 +413,9 @@ scheduler::Problem build_problem(const Scenario& s, const Point& pt, models::Gra
   if (const std::string bad = scheduler::check_duration_devices(*p.graph, *p.topo); !bad.empty()) root.at("model").fail(bad);
   p.cost = make_cost_model(root.get("cost"), *p.topo, *p.graph);
   p.weights = weights_of(root.get("weights"));
-  p.collectives = fidelity_of(root.get("collectives"));
+  const CollectivesModel collectives = collectives_of(root.get("collectives"));
+  p.collectives = collectives.fidelity;
+  p.linear_volume = collectives.volume;
   p.seed = s.seed;
   return p;
 }

@@ -8,7 +8,8 @@
 //   weights: host                      # or resident
 //   cost: roofline                     # the default; placesim list cost-models, e.g.
 //                                      # {name: linear, fallback: roofline, threads: 8}
-//   collectives: {fidelity: flow}      # or analytic: how plans' collectives are lowered
+//   collectives: {fidelity: flow}      # or analytic, ideal: how plans' collectives are lowered;
+//                                      # volume: per-linear: every TP linear's collectives carry b h
 //   placers: [single-device, {name: round-robin, unit: op}, critical-path]
 //   baseline: single-device
 //   sweep:                             # cartesian product, first axis outermost

@@ -55,7 +55,7 @@ TEST(AsymgroupSearch, GreedyIsNeverWorseThanItsEvenStart) {
 }
 
 // The least total over every move of a node of group a to another group.
-double best_move_from(const ag::Capabilities& c, const ag::Grouping& groups, int a) {
+double best_move_from(const ag::Capabilities& c, const ag::Grouping& groups, int a, ag::Payload bytes = 1) {
   double best = std::numeric_limits<double>::infinity();
   for (size_t i = 0; i < groups[a].size(); ++i)
     for (size_t b = 0; b < groups.size(); ++b) {
@@ -63,16 +63,17 @@ double best_move_from(const ag::Capabilities& c, const ag::Grouping& groups, int
       ag::Grouping moved = groups;
       moved[b].push_back(moved[a][i]);
       moved[a].erase(moved[a].begin() + static_cast<long>(i));
-      best = std::min(best, ag::asym_volume(c, moved, 1).total);
+      best = std::min(best, ag::asym_volume(c, moved, bytes).total);
     }
   return best;
 }
 
 // No single-node move (that leaves no group empty) lowers the total by more than rounding.
-void expect_local_optimum(const ag::Capabilities& c, const ag::KResult& x, const std::string& what) {
+void expect_local_optimum(const ag::Capabilities& c, const ag::KResult& x, const std::string& what,
+                          ag::Payload bytes = 1) {
   for (int a = 0; a < x.k; ++a) {
     if (x.groups[a].size() < 2) continue;
-    EXPECT_GE(best_move_from(c, x.groups, a), x.greedy.total * (1 - 1e-9)) << what << " k " << x.k << " from " << a;
+    EXPECT_GE(best_move_from(c, x.groups, a, bytes), x.greedy.total * (1 - 1e-9)) << what << " k " << x.k << " from " << a;
   }
 }
 
@@ -93,6 +94,29 @@ TEST(AsymgroupSearch, GreedyStopsAtALocalOptimum) {
         ag::SearchOptions one_k;
         one_k.k = k;
         expect_local_optimum(c, ag::search_groups(c, 1, one_k).per_k[0], "N " + std::to_string(N));
+      }
+}
+
+// Weighing Eq. 4 against Eq. 3 as a GPT block's linears do (7 b h gathered, 9 b h scattered), and
+// the other way (9 : 2): the totals are Eq. 3 and Eq. 4 of those bytes, and the greedy still stops
+// where no single move lowers that total (its bounds hold for any weight).
+TEST(AsymgroupSearch, WeightedGreedyStopsAtALocalOptimumOfItsTotal) {
+  for (const ag::Payload bytes : {ag::Payload(7, 9), ag::Payload(9, 2)})
+    for (Kind kind : {Kind::Gpus, Kind::Throughputs})
+      for (std::uint32_t seed = 1; seed <= 12; ++seed) {
+        const int N = 2 + static_cast<int>(seed * 7 % 31);
+        const ag::Capabilities c = random_caps(N, kind, 3000 + seed);
+        const ag::SearchResult r = ag::search_groups(c, bytes);
+        double least = r.per_k.front().greedy.total;
+        for (const ag::KResult& x : r.per_k) {
+          const ag::Volume one = ag::asym_volume(c, x.groups, 1);
+          EXPECT_NEAR(x.greedy.intergroup, bytes.gathered * one.intergroup, 1e-12 * bytes.gathered);
+          EXPECT_NEAR(x.greedy.intragroup, bytes.scattered * one.intragroup, 1e-12 * bytes.scattered);
+          EXPECT_LE(x.greedy.total, x.start.total);
+          expect_local_optimum(c, x, "seed " + std::to_string(seed), bytes);
+          least = std::min(least, x.greedy.total);
+        }
+        EXPECT_EQ(r.volume.total, least);
       }
 }
 

@@ -77,6 +77,30 @@ TEST(AsymGroupVolume, EqualNodesSendEquationOne) {
   }
 }
 
+// `collectives: {volume: per-linear}` (AsymGroup's Eq. 1 measure): every linear's all-gather and
+// reduce-scatter carry a N h whatever the linear's width, so the 2D schemes send Eq. 1 of a N h
+// four times per layer, and Megatron's all-reduces (of the out projections, already a N h) are
+// unchanged. Exact widths send more: qkv's 3h and the MLP's f = 4h.
+TEST(TpVolume, PerLinearVolumeCountsTheActivationOnBothSides) {
+  for (auto [n, k] : {std::pair{4, 2}, std::pair{6, 3}, std::pair{8, 4}}) {
+    scheduler::Problem p = on_nodes("{count: " + std::to_string(n) + ", gpus: 1}");
+    p.linear_volume = scheduler::LinearVolume::PerLinear;
+    const ag::Volume per_linear = ag::symmetric_2d_volume(n, k, kHidden);
+    const double eq1 = kHidden * (n - 1) / n + 2 * 4 * (per_linear.intergroup + per_linear.intragroup);
+    const double megatron = 2 * 2 * ag::megatron_all_reduce_volume(n, kHidden).total;
+    for (const std::string name : {"autoddl-2d", "asymgroup"}) {
+      const std::string spec = "{name: " + name + ", k: " + std::to_string(k) + "}";
+      for (auto& [gpu, bytes] : sent(p, *run_placer(spec, p).plan).per_gpu)
+        EXPECT_NEAR(bytes, eq1, 1e-9 * eq1) << spec << " " << gpu;
+      scheduler::Problem exact = p;
+      exact.linear_volume = scheduler::LinearVolume::Exact;
+      for (auto& [gpu, bytes] : sent(exact, *run_placer(spec, exact).plan).per_gpu) EXPECT_GT(bytes, eq1 * 1.5) << spec;
+    }
+    for (auto& [gpu, bytes] : sent(p, *run_placer("megatron-tp", p).plan).per_gpu)
+      EXPECT_NEAR(bytes, megatron, 1e-9 * megatron) << n << " " << gpu;
+  }
+}
+
 // Every node count of scenarios/asymgroup/node-count.yaml (read from the file: 1 to 64), each
 // placer with the k it chooses itself: every GPU sends what its cost model says. Megatron: two
 // all-reduces per layer; autoddl-2d: Eq. 1 at its k (which divides the count); asymgroup: where
@@ -158,12 +182,42 @@ TEST(AsymGroup, AsymmetricSystemSimulatesAsPredicted) {
   }
 }
 
+// `cost: linears` weighs Eq. 3 by the inputs the split linears gather (per layer h, h, h, f) and
+// Eq. 4 by the outputs they scatter (3h, h, f, h); the tied head is replicated, not on the grid.
+// Under per-linear volume each linear counts a N h on both sides. `cost: eq5` is one linear's a N h.
+TEST(AsymGroup, CostOfTheLinearsWeighsWhatTheyGatherAndScatter) {
+  scheduler::Problem p = on_nodes("[2, 1, 2, 1, 1]");
+  const ag::Capabilities c = {2, 1, 2, 1, 1};
+  double gathered = 0, scattered = 0;
+  for (const Linear& l : linears()) gathered += l.in, scattered += l.out;
+  const double linears_count = static_cast<double>(linears().size());
+  for (auto [volume, bytes] : {std::pair{scheduler::LinearVolume::Exact, ag::Payload(gathered, scattered)},
+                               std::pair{scheduler::LinearVolume::PerLinear,
+                                         ag::Payload(linears_count * kHidden, linears_count * kHidden)}}) {
+    p.linear_volume = volume;
+    for (auto [spec, want] :
+         {std::pair{"{name: asymgroup, capability: gpus, cost: linears}", ag::search_groups(c, bytes)},
+          std::pair{"{name: asymgroup, capability: gpus}", ag::search_groups(c, kHidden)}}) {
+      const scheduler::PlacerResult r = run_placer(spec, p);
+      EXPECT_EQ(r.choices.at("k").get<int>(), want.k) << spec;
+      EXPECT_NEAR(r.choices.at("volume_bytes").get<double>(), want.volume.total, 1e-9 * want.volume.total) << spec;
+      std::vector<std::vector<int>> groups;
+      for (const auto& g : r.choices.at("groups")) {
+        std::vector<int>& nodes = groups.emplace_back();
+        for (const auto& name : g) nodes.push_back(std::stoi(name.get<std::string>().substr(1)));
+      }
+      EXPECT_EQ(groups, want.groups) << spec;
+    }
+  }
+}
+
 TEST(AsymGroup, BadOptionsAreErrors) {
   const scheduler::Problem p = on_nodes("[2, 1, 1]");
   for (auto [spec, what] : {std::pair{"{name: asymgroup, k: 4}", "k = 4 groups, but the GPUs are on 3 nodes"},
                             std::pair{"{name: asymgroup, capability: [1, 2]}", "capability lists 2 nodes"},
                             std::pair{"{name: asymgroup, groups: [[n0], [n9]]}", "no node 'n9'"},
                             std::pair{"{name: asymgroup, capability: [1, 0, 2]}", "expected"},
+                            std::pair{"{name: asymgroup, cost: bytes}", "test.yaml:1:25: cost must be eq5 or linears"},
                             std::pair{"{name: asymgroup, groups: []}", "test.yaml:1:27: expected auto or at least one group"},
                             std::pair{"{name: asymgroup, groups: [[n0], []]}", "test.yaml:1:34: expected a group of at least one"}}) {
     try {

@@ -110,8 +110,9 @@ std::vector<double> allgather_step_volumes(const Capabilities& c, const Grouping
   return steps;
 }
 
-Volume asym_volume(const Capabilities& c, const Grouping& groups, double bytes) {
-  const std::vector<double> steps = allgather_step_volumes(c, groups, bytes);
+Volume asym_volume(const Capabilities& c, const Grouping& groups, Payload bytes) {
+  const std::vector<double> steps = allgather_step_volumes(c, groups, bytes.gathered);
+  check_bytes("asymgroup", bytes.scattered);
   const double total = std::accumulate(c.begin(), c.end(), 0.0);
   Volume v;
   v.intergroup = std::accumulate(steps.begin(), steps.end(), 0.0);
@@ -123,7 +124,7 @@ Volume asym_volume(const Capabilities& c, const Grouping& groups, double bytes) 
     spread = std::max(spread, sum - least);
     largest = std::max(largest, g.size());
   }
-  v.intragroup = bytes * spread / total;
+  v.intragroup = bytes.scattered * spread / total;
   v.total = v.intergroup + v.intragroup;
   v.steps = static_cast<int>(groups.size() - 1 + largest - 1);
   return v;

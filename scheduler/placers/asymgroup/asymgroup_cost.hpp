@@ -15,6 +15,10 @@
 //   Eq. 4  intragroup = B * max over t of (C_{G_t} - c_min(G_t)) / C_sys
 //          (the reduce-scatter inside each group, all groups at once)
 //   Eq. 5  total = intergroup + intragroup
+// Eq. 5 counts one linear: its input B gathered and its output B scattered. A transformer block's
+// linears gather their inputs and scatter their outputs, which differ (GPT: h, h, h, 4h in and 3h,
+// h, 4h, h out, so 7 b h gathered and 9 b h scattered per block); since Eq. 2-4 are linear in the
+// bytes, that is Eq. 3 of the gathered bytes plus Eq. 4 of the scattered ones (a Payload).
 // Volumes are bytes through the busiest node; the steps are (k - 1) for the all-gather plus
 // (largest group size - 1) for the reduce-scatter rings, and a time is alpha * steps +
 // beta * volume (alpha: latency per step, beta: seconds per byte). The ring order matters (a
@@ -70,6 +74,13 @@ struct AllReduceVolume {
   int steps = 0;     // 2 (G-1)
 };
 
+// The bytes all-gathered between groups (Eq. 2-3) and reduce-scattered inside them (Eq. 4).
+struct Payload {
+  Payload(double bytes) : gathered(bytes), scattered(bytes) {}  // NOLINT(google-explicit-constructor): Eq. 5's B
+  Payload(double gathered_bytes, double scattered_bytes) : gathered(gathered_bytes), scattered(scattered_bytes) {}
+  double gathered, scattered;
+};
+
 double seconds(const Volume& v, double alpha, double beta);           // alpha steps + beta total
 double seconds(const AllReduceVolume& v, double alpha, double beta);  // alpha steps + beta total
 
@@ -80,8 +91,9 @@ void check_grouping(const Capabilities& c, const Grouping& groups);
 
 // Eq. 2 for s = 0..k-2, of `bytes` (B >= 0, finite; else InputError).
 std::vector<double> allgather_step_volumes(const Capabilities& c, const Grouping& groups, double bytes);
-// Eq. 3-5.
-Volume asym_volume(const Capabilities& c, const Grouping& groups, double bytes);
+// Eq. 3-5: Eq. 3 of the gathered bytes, Eq. 4 of the scattered ones (each finite, >= 0, else
+// InputError).
+Volume asym_volume(const Capabilities& c, const Grouping& groups, Payload bytes);
 
 // The even start for k groups (header); InputError unless 1 <= k <= N.
 Grouping even_groups(const Capabilities& c, int k);
@@ -92,8 +104,9 @@ struct GreedyResult {
   int moves = 0;
   bool capped = false;  // stopped by max_moves, perhaps before a local optimum
 };
-// The greedy from `start` (checked); max_moves >= 0 (else InputError).
-GreedyResult greedy_groups(const Capabilities& c, const Grouping& start, double bytes, int max_moves);
+// The greedy from `start` (checked) on the total of asym_volume; max_moves >= 0, and bytes
+// gathered > 0 where any are scattered (else InputError).
+GreedyResult greedy_groups(const Capabilities& c, const Grouping& start, Payload bytes, int max_moves);
 
 struct SearchOptions {
   int k = 0;                      // 0: every k from 1 to N; else this k only
@@ -114,7 +127,7 @@ struct SearchResult {
   Volume volume;
   std::vector<KResult> per_k;  // ascending k
 };
-SearchResult search_groups(const Capabilities& c, double bytes, const SearchOptions& options = {});
+SearchResult search_groups(const Capabilities& c, Payload bytes, const SearchOptions& options = {});
 
 // Eq. 1; InputError unless G >= 1 and k divides G.
 Volume symmetric_2d_volume(int gpus, int k, double bytes);

@@ -86,8 +86,10 @@ struct PairCredit {
 
 class Greedy {
  public:
-  Greedy(const Capabilities& c, const Grouping& start)
-      : c_(c), system_(std::accumulate(c.begin(), c.end(), 0.0)), k_(static_cast<int>(start.size())), groups_(k_) {
+  // rho: bytes scattered per byte gathered, Eq. 4's weight against Eq. 3's (1 for Eq. 5).
+  Greedy(const Capabilities& c, const Grouping& start, double rho)
+      : c_(c), system_(std::accumulate(c.begin(), c.end(), 0.0)), k_(static_cast<int>(start.size())), rho_(rho),
+        groups_(k_) {
     std::vector<double> values = c;
     std::sort(values.begin(), values.end());
     values.erase(std::unique(values.begin(), values.end()), values.end());
@@ -120,7 +122,7 @@ class Greedy {
         double credit = 0;
         for (const SourceCredit& sc : credits_[a]) credit += sc.of(x->value, system_);
         const Left left = leave(ga, *x);
-        const double base = inter_ - credit + std::max((left.sum - left.least) / system_, spread_except(a, a));
+        const double base = inter_ - credit + rho_ * std::max((left.sum - left.least) / system_, spread_except(a, a));
         // Targets whose credits could bring the bound below the best: all of them, or those
         // with a pair credit and those with the largest W_dst.
         std::vector<int> targets;
@@ -217,7 +219,7 @@ class Greedy {
       // Seven tied terms may hide more: no move lowers such a step.
       if (tied < kWidth) credit(s, top, tied, cost - seventh(s));
     }
-    intra_ = spread_[spread_top_.front()];
+    intra_ = rho_ * spread_[spread_top_.front()];
     contribution_[spread_top_.front()] += intra_;
     total_ = inter_ + intra_;
     by_w_dst_.clear();
@@ -337,8 +339,8 @@ class Greedy {
     const double b_sum = gb.sum + x.value;
     const double share_a = left.sum / system_, share_b = b_sum / system_;
     const double ratio_a = left.most / left.sum, ratio_b = std::max(gb.most, x.value) / b_sum;
-    const double intra = std::max({(left.sum - left.least) / system_, (b_sum - std::min(gb.least, x.value)) / system_,
-                                   spread_except(a, b)});
+    const double intra = rho_ * std::max({(left.sum - left.least) / system_,
+                                          (b_sum - std::min(gb.least, x.value)) / system_, spread_except(a, b)});
     const auto [pairs_from, pairs_to] = pair_credits(a, b);
     double others = w_dst_[b];
     for (auto p = pairs_from; p != pairs_to; ++p) others += p->saving;
@@ -399,6 +401,7 @@ class Greedy {
   const Capabilities& c_;
   const double system_;
   const int k_;
+  const double rho_;
   std::vector<Group> groups_;
   std::vector<double> ladder_;  // ascending capabilities the rise is cached for, the least first
   std::vector<double> share_, ratio_, spread_, m_;
@@ -420,10 +423,14 @@ class Greedy {
 
 }  // namespace
 
-GreedyResult greedy_groups(const Capabilities& c, const Grouping& start, double bytes, int max_moves) {
+GreedyResult greedy_groups(const Capabilities& c, const Grouping& start, Payload bytes, int max_moves) {
   check_grouping(c, start);
   if (max_moves < 0) throw InputError(fmt::format("asymgroup: max_moves is {}; it must be >= 0", max_moves));
-  Greedy greedy(c, start);
+  // The greedy works in units of the gathered bytes (Eq. 3's shares), Eq. 4 weighted by rho.
+  if (!(bytes.gathered > 0) && bytes.scattered > 0)
+    throw InputError(fmt::format("asymgroup: {} bytes scattered but {} gathered; the search needs both > 0",
+                                 bytes.scattered, bytes.gathered));
+  Greedy greedy(c, start, bytes.gathered > 0 ? bytes.scattered / bytes.gathered : 1.0);
   GreedyResult out;
   while (out.moves < max_moves && greedy.improve()) ++out.moves;
   out.groups = greedy.groups();
@@ -433,7 +440,7 @@ GreedyResult greedy_groups(const Capabilities& c, const Grouping& start, double 
   return out;
 }
 
-SearchResult search_groups(const Capabilities& c, double bytes, const SearchOptions& options) {
+SearchResult search_groups(const Capabilities& c, Payload bytes, const SearchOptions& options) {
   check_capabilities(c);
   const int N = static_cast<int>(c.size());
   SearchResult out;

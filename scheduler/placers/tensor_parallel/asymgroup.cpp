@@ -4,7 +4,9 @@
 //     (`capability: topology`), or its GPU count (`gpus`), or a list given per node in node order;
 //   * the groups: AsymGroup's greedy reassignment (V-C) from the even start, over every k from 1 to
 //     the node count (or the `k` given), least Eq. 5 volume first (scheduler/placers/asymgroup/
-//     asymgroup_cost.hpp), or the `groups` given (lists of node names);
+//     asymgroup_cost.hpp), or the `groups` given (lists of node names). `cost: linears` weighs
+//     Eq. 3 and Eq. 4 by what the plan's linears gather and scatter (their inputs and outputs,
+//     as the problem's LinearVolume has them) instead of Eq. 5's one activation on both sides;
 //   * the plan (grid_design.hpp, capability mode): every linear split by columns between the groups
 //     in proportion to their capability and by rows within a group in proportion to each GPU's,
 //     an inter-group all-gather sliced by capability before it and a capability-weighted
@@ -36,6 +38,10 @@ class AsymGroup final : public Placer {
   explicit AsymGroup(const PlacerOptions& o) : devices_(o.get("devices")) {
     k_ = tp::count_option(o.get("k"), "k", "auto");
     k_loc_ = o.get("k").loc();
+    const Yaml cost = o.get("cost");
+    if (cost.str() != "eq5" && cost.str() != "linears")
+      cost.fail(fmt::format("cost must be eq5 or linears, got '{}'", cost.str()));
+    by_linears_ = cost.str() == "linears";
     const Yaml cap = o.get("capability");
     cap_loc_ = cap.loc();
     if (cap.is_seq()) {
@@ -95,18 +101,11 @@ class AsymGroup final : public Placer {
       }
     }
     if (!so.groups.empty() && k_ > 0) throw InputError(k_loc_, "asymgroup: give k or groups, not both");
-    // B: the input of the first linear layer (a N h), the volume Eq. 2-5 scale.
     const models::Graph& g = *p.graph;
-    double B = 1;
-    for (const tp::DecoderOp& op : ops) {
-      if (op.role != tp::Role::ColumnIn) continue;
-      for (int e : g.in_edges(op.node))
-        if (g.nodes[g.edges[e].src].kind == models::NodeKind::Op) B = g.nodes[g.edges[e].src].output_bytes;
-      break;
-    }
-    const asymgroup::SearchResult found = asymgroup::search_groups(c, B, so);
+    const asymgroup::SearchResult found = asymgroup::search_groups(c, payload(g, ops, p.linear_volume), so);
     tp::Grid grid;
     grid.capability = true;
+    grid.per_linear = p.linear_volume == LinearVolume::PerLinear;
     for (const std::vector<int>& grp : found.groups) {
       std::vector<int>& devs = grid.groups.emplace_back();
       std::vector<double>& w = grid.weight.emplace_back();
@@ -131,14 +130,41 @@ class AsymGroup final : public Placer {
       nlohmann::ordered_json& names = group_names.emplace_back(nlohmann::ordered_json::array());
       for (int n : grp) names.push_back(nodes[n].name);
     }
-    r.message = fmt::format("k = {}: {}; volume {} per linear (its cost model)", found.k, groups, units::format_bytes(found.volume.total));
+    r.message = fmt::format("k = {}: {}; volume {} {} (its cost model)", found.k, groups,
+                            units::format_bytes(found.volume.total), by_linears_ ? "over every linear" : "per linear");
     r.choices = {{"k", found.k}, {"groups", group_names}, {"volume_bytes", found.volume.total}};
     return r;
   }
 
  private:
   DeviceOption devices_;
+  // What the search weighs: Eq. 5's B = the first linear's input (a N h) on both sides, or every
+  // split linear's input gathered and output scattered (grid_design.hpp: the narrower of the two
+  // on both sides under per-linear volume).
+  asymgroup::Payload payload(const models::Graph& g, const std::vector<tp::DecoderOp>& ops, LinearVolume volume) const {
+    double B = 1, gathered = 0, scattered = 0;
+    bool first = true;
+    for (const tp::DecoderOp& op : ops) {
+      if (op.role != tp::Role::ColumnIn && op.role != tp::Role::RowOut) continue;
+      double in = 0;
+      bool fed = false;  // an op feeds it (not only graph inputs)
+      for (int e : g.in_edges(op.node))
+        if (g.nodes[g.edges[e].src].kind == models::NodeKind::Op) in = g.nodes[g.edges[e].src].output_bytes, fed = true;
+      if (first && op.role == tp::Role::ColumnIn) {
+        if (fed) B = in;
+        first = false;
+      }
+      if (!tp::owns_params(g, op.node)) continue;  // a tied head: replicated, not on the grid
+      const double out = g.nodes[op.node].output_bytes;
+      const double narrower = std::min(in, out);
+      gathered += volume == LinearVolume::PerLinear ? narrower : in;
+      scattered += volume == LinearVolume::PerLinear ? narrower : out;
+    }
+    return by_linears_ ? asymgroup::Payload(gathered, scattered) : asymgroup::Payload(B);
+  }
+
   int k_ = 0;  // 0: every k
+  bool by_linears_ = false;
   SourceLoc k_loc_, cap_loc_, groups_loc_;
   bool by_gpu_count_ = false;
   std::vector<double> given_;
@@ -154,7 +180,10 @@ void register_asymgroup(Registry<PlacerEntry>& r) {
          {DeviceOption::spec(),
           {"k", "auto", "number of groups, or auto: every k from 1 to the node count"},
           {"groups", "auto", "fixed groups as lists of node names (no search), or auto"},
-          {"capability", "topology", "per node: topology (its GPUs' peaks), gpus (GPU count) or a list of numbers"}},
+          {"capability", "topology", "per node: topology (its GPUs' peaks), gpus (GPU count) or a list of numbers"},
+          {"cost", "eq5",
+           "what the group search weighs: eq5 (one linear's activation gathered and scattered, the paper's) or "
+           "linears (every linear's input gathered and output scattered, as the plan sends them)"}},
          PlacerKind::Heuristic,
          [](const PlacerOptions& o) { return std::make_unique<AsymGroup>(o); },
          /*splits_ops=*/true, /*offload=*/false, PlacerNeeds{.transformer = true}});

@@ -35,6 +35,7 @@ class AutoDdl2d final : public Placer {
     for (int k = 1; k <= G; ++k) {
       if (G % k != 0 || (k_ > 0 && k != k_)) continue;
       tp::Grid grid;
+      grid.per_linear = p.linear_volume == LinearVolume::PerLinear;
       for (int t = 0; t < k; ++t) {
         grid.groups.emplace_back(gpus.begin() + t * (G / k), gpus.begin() + (t + 1) * (G / k));
         std::vector<double>& weight = grid.weight.emplace_back();

@@ -1,6 +1,8 @@
 #include "scheduler/placers/tensor_parallel/grid_design.hpp"
 
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <numeric>
 
 namespace placesim::scheduler::tp {
@@ -92,7 +94,9 @@ class Builder {
     const int in = input_of(g_, op);
     // Row position r of every group multiplies the same input rows: they gather them, each
     // bringing its 1/G of the input (a N K in all) to the k of them.
-    const double input_bytes = g_.nodes[in].output_bytes;
+    const double narrower = std::min(g_.nodes[in].output_bytes, n.output_bytes);
+    const double input_bytes = grid_.per_linear ? narrower : g_.nodes[in].output_bytes;
+    const double output_bytes = grid_.per_linear ? narrower : n.output_bytes;
     if (grid_.capability && grid_.groups.size() > 1) {
       PlanCollective ag = collective(name + ".gather", engine::CollectiveOp::AllGather, all_, input_bytes, {in}, {op});
       ag.algorithm = "proportional";
@@ -112,7 +116,7 @@ class Builder {
     // collective only orders the consumers after it).
     for (size_t t = 0; t < grid_.groups.size(); ++t) {
       PlanCollective rs = collective(fmt::format("{}.scatter{}", name, t), engine::CollectiveOp::ReduceScatter,
-                                     grid_.groups[t], n.output_bytes * group_total_[t] / total_, {op}, consumers(g_, op));
+                                     grid_.groups[t], output_bytes * group_total_[t] / total_, {op}, consumers(g_, op));
       if (grid_.capability) {
         rs.algorithm = "proportional";
         rs.weights = grid_.weight[t];

@@ -17,6 +17,9 @@
 // `proportional` collective over every member with its group and weight (the ring between
 // groups, each step sliced by capability on both sides, S = the whole input a N K), and the
 // reduce-scatter is `proportional` inside each group with the members' weights.
+// Per-linear volume (scheduler/problem.hpp LinearVolume): a linear's all-gather and reduce-scatter
+// both carry the narrower of its input and output, the block's activation b h (QKV's 3h output
+// and the MLP's 4h activation count as h), as Eq. 1 and Eq. 5 count one linear.
 #pragma once
 
 #include <vector>
@@ -30,6 +33,7 @@ struct Grid {
   std::vector<std::vector<int>> groups;     // devices of each group, in rank order (symmetric: equal sizes)
   std::vector<std::vector<double>> weight;  // per group, per member: its weight (> 0)
   bool capability = false;                  // AsymGroup's proportional collectives (else rings)
+  bool per_linear = false;                  // LinearVolume::PerLinear: each linear's collectives carry b h
 };
 
 TpDesign grid_design(const models::Graph& g, const std::vector<DecoderOp>& ops, const Grid& grid);
