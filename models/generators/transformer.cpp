@@ -118,7 +118,7 @@ void build_layers(Graph& g, const std::vector<Block>& blocks, double w) {
 }  // namespace
 
 Graph generate_transformer(const TransformerSpec& spec) {
-  const TransformerArch& arch = find_transformer_arch(spec.arch);
+  const TransformerArch& arch = arch_of(spec);
   if (spec.phase == Phase::Generate)
     throw InputError("phase generate is a whole generation (a prefill, then decode steps), not one graph");
   if (spec.batch < 1) throw InputError(fmt::format("batch must be >= 1, got {}", spec.batch));
@@ -146,7 +146,7 @@ Graph generate_transformer(const TransformerSpec& spec) {
 }
 
 Generation transformer_generation(const TransformerSpec& spec) {
-  const TransformerArch& arch = find_transformer_arch(spec.arch);
+  const TransformerArch& arch = arch_of(spec);
   if (spec.phase != Phase::Generate)
     throw InputError(fmt::format("phase {} is one step, not a generation", to_string(spec.phase)));
   if (spec.output < 1) throw InputError(fmt::format("output must be >= 1, got {}", spec.output));

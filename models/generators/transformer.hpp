@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,8 @@ enum class Granularity { Op, Layer };
 
 struct TransformerSpec {
   std::string arch = "gpt2-large";
+  // From `config:` (a Hugging Face config.json, hf_config.hpp): used instead of the built-in `arch`.
+  std::optional<TransformerArch> config;
   int batch = 1;
   int seq = 128;
   Phase phase = Phase::Prefill;
@@ -84,7 +87,10 @@ struct TransformerSpec {
   std::uint64_t seed = 1;   // of the sampled load (the scenario's seed)
 };
 
-// Keys: generator (optional, must be "transformer"), arch, batch, seq, phase (prefill | decode |
+// The spec's architecture: its config's, else the built-in `arch` (InputError when unknown).
+const TransformerArch& arch_of(const TransformerSpec& spec);
+
+// Keys: generator (optional, must be "transformer"), arch or config, batch, seq, phase (prefill | decode |
 // generate), output and kv_stride (generate only; output required), dtype, granularity (op |
 // layer), layers, and for MoE archs experts: {load: sampled | [n, ...] | [[n, ...], ...],
 // top_k: k}; each error located at the offending key or value. `seed` is the scenario's.

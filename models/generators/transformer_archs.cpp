@@ -63,6 +63,10 @@ const TransformerArch& find_transformer_arch(const std::string& name) {
   throw InputError(fmt::format("unknown arch '{}' (known: {})", name, known));
 }
 
+const TransformerArch& arch_of(const TransformerSpec& spec) {
+  return spec.config ? *spec.config : find_transformer_arch(spec.arch);
+}
+
 int head_dim(const TransformerArch& a) { return a.hidden / a.heads; }
 bool is_moe(const TransformerArch& a) { return a.moe.experts > 0; }
 

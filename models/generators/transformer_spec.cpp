@@ -1,8 +1,10 @@
 // Reads a transformer model spec from a scenario's `model:` map, every error at its key or value,
 // and registers the generator with the keys it reads.
 #include <climits>
+#include <filesystem>
 #include <fmt/format.h>
 
+#include "models/generators/hf_config.hpp"
 #include "models/generators/transformer.hpp"
 #include "models/generators/transformer_moe.hpp"
 #include "models/workload.hpp"
@@ -44,7 +46,10 @@ const std::vector<OptionSpec>& transformer_options() {
   static const std::vector<OptionSpec> options = [] {
     const TransformerSpec d;
     return std::vector<OptionSpec>{
-        {"arch", "", "architecture (placesim list models)"},
+        {"arch", "", "architecture (placesim list models), unless config gives one"},
+        {"config", "none",
+         "a Hugging Face config.json instead of arch (model_type llama, mistral, mixtral, qwen2, qwen2_moe, gpt2 or "
+         "opt), relative to the scenario's folder"},
         {"batch", fmt::format("{}", d.batch), "sequences per batch"},
         {"seq", fmt::format("{}", d.seq),
          "prefill: tokens per sequence; decode: tokens in the KV cache; generate: prompt tokens"},
@@ -134,8 +139,18 @@ TransformerSpec parse_transformer_spec(const Yaml& model, std::uint64_t seed) {
   if (model.has("generator") && model.at("generator").str() != "transformer")
     model.at("generator").fail("expected generator 'transformer', got '" + model.at("generator").str() + "'");
   TransformerSpec spec;
-  const Yaml arch_y = model.at("arch");
-  const TransformerArch& arch = at(arch_y, [&]() -> const TransformerArch& { return find_transformer_arch(arch_y.str()); });
+  if (!model.has("arch") && !model.has("config"))
+    model.fail("missing key 'arch' (a built-in architecture) or 'config' (a Hugging Face config.json)");
+  if (model.has("arch") && model.has("config")) model.at("config").fail("give arch or config, not both");
+  if (model.has("config")) {
+    const Yaml config = model.at("config");
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(config.str(), ec)) config.fail(fmt::format("no config file '{}'", config.str()));
+    spec.config = at(config, [&] { return arch_from_hf_config(config.str()); });
+  }
+  const TransformerArch& arch =
+      spec.config ? *spec.config
+                  : at(model.at("arch"), [&]() -> const TransformerArch& { return find_transformer_arch(model.at("arch").str()); });
   spec.arch = arch.name;
   if (model.has("batch")) spec.batch = positive_int(model.at("batch"));
   if (model.has("seq")) {

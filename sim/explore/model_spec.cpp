@@ -5,19 +5,25 @@
 
 namespace placesim::explore {
 
+std::string workload_name(const Yaml& spec) {
+  if (spec.has("generator")) return spec.at("generator").str();
+  if (spec.has("file") && spec.at("file").is_scalar()) return models::importer_for(spec.at("file").str());
+  if (spec.has("config")) return "transformer";
+  return "";
+}
+
 models::Graph build_model(const Yaml& spec, std::uint64_t seed) {
-  if (!spec.is_map())
-    spec.fail("expected a model: {generator: NAME, ...} (placesim list workloads) or {file: graph.json | model.onnx}");
-  if (!spec.has("generator") && spec.has("file"))
-    return models::workloads().get(models::importer_for(spec.at("file").str())).build(spec, seed);
-  const Yaml name = spec.at("generator");
-  return models::workloads().get(name.str(), name.loc()).build(spec, seed);
+  if (!spec.is_map() || workload_name(spec).empty())
+    spec.fail("expected a model: {generator: NAME, ...} (placesim list workloads), {file: graph.json | model.onnx} or "
+              "{config: config.json}");
+  const SourceLoc at = spec.has("generator") ? spec.at("generator").loc() : spec.loc();
+  return models::workloads().get(workload_name(spec), at).build(spec, seed);
 }
 
 std::optional<models::Generation> build_generation(const Yaml& spec, std::uint64_t seed) {
-  if (!spec.is_map() || !spec.has("generator")) return std::nullopt;
-  const Yaml name = spec.at("generator");
-  const models::WorkloadEntry& e = models::workloads().get(name.str(), name.loc());
+  if (!spec.is_map() || workload_name(spec).empty()) return std::nullopt;
+  const SourceLoc at = spec.has("generator") ? spec.at("generator").loc() : spec.loc();
+  const models::WorkloadEntry& e = models::workloads().get(workload_name(spec), at);
   if (!e.generation) return std::nullopt;
   return e.generation(spec, seed);
 }

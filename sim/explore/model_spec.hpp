@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "models/cost/cost_model.hpp"
 #include "models/generation.hpp"
@@ -15,8 +16,12 @@ namespace placesim::explore {
 // {generator: NAME, key: value, ...} for any registered workload (placesim list workloads), or
 // {file: graph.json} / {file: model.onnx, dims: {name: value}}: the importer the file's name
 // picks (models::importer_for).
+// {config: config.json, ...} (no generator) is the transformer generator's Hugging Face config.
 // `seed` is the scenario's (models::WorkloadEntry::build).
 models::Graph build_model(const Yaml& spec, std::uint64_t seed);
+// The registered workload a model map names: its generator, the importer its `file` picks, or
+// the transformer for a `config`; "" when it names none of these (a map without them).
+std::string workload_name(const Yaml& spec);
 // The whole generation `spec` describes (a workload's phase: generate), or none when it is one
 // graph, which build_model makes.
 std::optional<models::Generation> build_generation(const Yaml& spec, std::uint64_t seed);

@@ -52,8 +52,8 @@ std::vector<std::string> keys_of(const Yaml& root, const std::string& entry) {
   if (!e.is_map()) return {};
   const std::vector<OptionSpec>* options = nullptr;
   const std::string name_key = entry == "model" ? "generator" : "name";
-  if (entry == "model" && !e.has("generator") && e.has("file") && e.at("file").is_scalar()) {
-    options = &models::workloads().get(models::importer_for(e.at("file").str())).options;
+  if (entry == "model" && !e.has("generator") && !workload_name(e).empty()) {
+    options = &models::workloads().get(workload_name(e)).options;
   } else if (e.has(name_key) && e.at(name_key).is_scalar()) {
     const std::string name = e.at(name_key).str();
     if (entry == "model" && models::workloads().has(name)) options = &models::workloads().get(name).options;
@@ -188,13 +188,13 @@ void resolve_path(YAML::Node n, const fs::path& dir) {
 }
 
 
-// A swept hardware or model file, relative to the scenario's directory `dir` like the one it
-// replaces. Resolved once, in the axis's own value nodes, which every point shares.
+// A swept hardware file, model file or model config, relative to the scenario's directory `dir`
+// like the one it replaces. Resolved once, in the axis's own value nodes, which every point shares.
 void resolve_swept_paths(const std::vector<Dimension>& dims, const fs::path& dir) {
   for (const Dimension& d : dims)
     for (const Dimension::Axis& a : d.axes)
       for (size_t j = 0; j < a.keys.size(); ++j) {
-        if (a.keys[j] != "hardware" && a.keys[j] != "model.file") continue;
+        if (a.keys[j] != "hardware" && a.keys[j] != "model.file" && a.keys[j] != "model.config") continue;
         for (const Yaml& v : a.values) resolve_path(a.keys.size() == 1 ? v.node() : v.node()[j], dir);
       }
 }
@@ -244,8 +244,10 @@ Yaml read_scenario(const Yaml& file, const std::vector<std::string>& overrides, 
   const YAML::Node& root = doc.root();
   const fs::path dir = fs::path(file.file()).parent_path();
   if (root["hardware"] && !by_set("hardware")) resolve_path(root["hardware"], dir);
-  if (root["model"] && root["model"].IsMap() && root["model"]["file"] && !by_set("model.file") && !by_set("model"))
-    resolve_path(root["model"]["file"], dir);
+  for (const char* key : {"file", "config"})
+    if (root["model"] && root["model"].IsMap() && root["model"][key] && !by_set(std::string("model.") + key) &&
+        !by_set("model"))
+      resolve_path(root["model"][key], dir);
   return doc.yaml();
 }
 

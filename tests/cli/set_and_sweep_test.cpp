@@ -198,6 +198,15 @@ TEST(SetAndSweep, RelativePathsAreTakenFromTheFileThatNamesThem) {
   // The same file named on the command line is the working directory's.
   EXPECT_EQ(in_cwd("run ../sc/elsewhere.yaml --set hardware=here.yaml -o r4.h5").code, 0);
   EXPECT_EQ(in_cwd("run ../sc/named.yaml --set hardware=beside.yaml -o r5.h5").code, 2);
+  // A model's Hugging Face config follows the same rule.
+  write_file(dir + "/sc", "llama.json", read_all(kSrc + "/models/configs/llama-2-7b.json"));
+  write_file(dir + "/sc", "config.yaml",
+             "hardware: beside.yaml\nmodel: {config: llama.json, layers: 1, seq: 32}\nplacers: [single-device]\n");
+  EXPECT_EQ(in_cwd("run ../sc/config.yaml --dry-run").code, 0);
+  EXPECT_EQ(in_cwd("run ../sc/config.yaml --set model.config=../sc/llama.json --dry-run").code, 0);
+  const auto no_config = in_cwd("run ../sc/config.yaml --set model.config=llama.json --dry-run");
+  EXPECT_EQ(no_config.code, 2);
+  EXPECT_NE(no_config.err.find("no config file 'llama.json'"), std::string::npos) << no_config.err;
 }
 
 }  // namespace

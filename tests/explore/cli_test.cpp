@@ -336,8 +336,9 @@ TEST(Cli, ListsWorkloadsAndCostModelsFromTheirRegistries) {
     if (e["name"] == "transformer") {
       EXPECT_EQ(e["options"][0]["name"], "arch");
       EXPECT_TRUE(e["options"][0]["default"].is_null());  // required
-      EXPECT_EQ(e["options"][1]["name"], "batch");
-      EXPECT_EQ(e["options"][1]["default"], "1");
+      EXPECT_EQ(e["options"][1]["name"], "config");
+      EXPECT_EQ(e["options"][2]["name"], "batch");
+      EXPECT_EQ(e["options"][2]["default"], "1");
     }
   const auto c = run_cli("list cost-models --json");
   ASSERT_EQ(c.code, 0) << c.err;
@@ -349,7 +350,7 @@ TEST(Cli, ListsWorkloadsAndCostModelsFromTheirRegistries) {
   const auto text = run_cli("list workloads");
   ASSERT_EQ(text.code, 0);
   EXPECT_NE(text.out.find("random-dag"), std::string::npos);
-  EXPECT_NE(text.out.find("arch: architecture (placesim list models) (required)"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("arch: architecture (placesim list models), unless config gives one (required)"), std::string::npos) << text.out;
 }
 
 TEST(Cli, PlanThenSimulateGivesTheSameMakespan) {

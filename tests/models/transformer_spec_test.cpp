@@ -45,7 +45,7 @@ TEST(TransformerSpec, Defaults) {
 
 TEST(TransformerSpec, ErrorsNameTheLocation) {
   EXPECT_EQ(error_of("arch: gpt2-xl\nbatchsize: 2"),
-            "s.yaml:2:1: unknown key 'batchsize' (expected one of: generator, arch, batch, seq, phase, output, "
+            "s.yaml:2:1: unknown key 'batchsize' (expected one of: generator, arch, config, batch, seq, phase, output, "
             "kv_stride, dtype, granularity, layers, experts)");
   EXPECT_EQ(error_of("arch: gpt5"),
             "s.yaml:1:7: unknown arch 'gpt5' (known: gpt2-large, gpt2-xl, gpt3-small, gpt3-medium, gpt3-large, "
@@ -63,7 +63,10 @@ TEST(TransformerSpec, ErrorsNameTheLocation) {
             "s.yaml:2:9: expected layers between 0 (all) and 48 for gpt2-xl");
   EXPECT_EQ(error_of("generator: lstm\narch: gpt2-xl"),
             "s.yaml:1:12: expected generator 'transformer', got 'lstm'");
-  EXPECT_EQ(error_of("batch: 1"), "s.yaml:1:1: missing key 'arch'");
+  EXPECT_EQ(error_of("batch: 1"),
+            "s.yaml:1:1: missing key 'arch' (a built-in architecture) or 'config' (a Hugging Face config.json)");
+  EXPECT_EQ(error_of("{arch: gpt2-xl, config: c.json}"), "s.yaml:1:25: give arch or config, not both");
+  EXPECT_EQ(error_of("{config: no/such.json}"), "s.yaml:1:10: no config file 'no/such.json'");
 }
 
 TEST(TransformerSpec, ReadsAGeneration) {
