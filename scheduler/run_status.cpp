@@ -14,12 +14,14 @@ const char* to_string(RunStatus s) {
     case RunStatus::Timeout: return "timeout";
     case RunStatus::Error: return "error";
     case RunStatus::Refused: return "refused";
+    case RunStatus::Interrupted: return "interrupted";
   }
   return "error";
 }
 
 RunStatus parse_run_status(const std::string& s) {
-  for (RunStatus r : {RunStatus::Ok, RunStatus::Infeasible, RunStatus::Timeout, RunStatus::Error, RunStatus::Refused})
+  for (RunStatus r : {RunStatus::Ok, RunStatus::Infeasible, RunStatus::Timeout, RunStatus::Error, RunStatus::Refused,
+                      RunStatus::Interrupted})
     if (s == to_string(r)) return r;
   throw InputError(fmt::format("unknown run status '{}'", s));
 }

@@ -5,6 +5,8 @@
 //   Infeasible  no plan fits: a placer found none, or the simulated plan's peak memory exceeds
 //               a device's capacity (the message names it)
 //   Timeout     a MILP placer hit a time or node limit; its best plan stands
+//   Interrupted a stop was requested (Ctrl-C, sim/core/stop_request.hpp) while the placer
+//               searched: its best plan so far stands, and `run --resume` runs the point again
 //   Error       the placer, or lowering or simulating its plan, failed (the message says why)
 //   Refused     validation only: the backend cannot execute the plan on this machine
 #pragma once
@@ -14,9 +16,9 @@
 
 namespace placesim::scheduler {
 
-enum class RunStatus { Ok, Infeasible, Timeout, Error, Refused };
+enum class RunStatus { Ok, Infeasible, Timeout, Error, Refused, Interrupted };
 
-const char* to_string(RunStatus s);  // "ok", "infeasible", "timeout", "error", "refused"
+const char* to_string(RunStatus s);  // "ok", "infeasible", "timeout", "error", "refused", "interrupted"
 RunStatus parse_run_status(const std::string& s);  // InputError for any other text
 std::ostream& operator<<(std::ostream& os, RunStatus s);
 

@@ -14,7 +14,8 @@
 // gone without it, and the solver loses little on these models: their structure is big-M
 // sequencing, which preprocessing barely tightens.
 //
-// Wall-clock time: a CbcEventHandler answers `stop` to every CBC event after the deadline
+// Wall-clock time: a CbcEventHandler answers `stop` to every CBC event after the deadline (or a
+// stop request: Ctrl-C, sim/core/stop_request.hpp)
 // (std::chrono::steady_clock: node done, solution, heuristic pass, cuts generated, also inside
 // CBC's sub-MIPs). CBC's own "-sec" is not used: it counts CPU time unless told otherwise, and
 // it is what stopped preprocessing part-way. A single LP solve (Clp) runs to its end: it is what
@@ -63,6 +64,7 @@
 #include "sim/core/module.hpp"
 #include "sim/core/activity.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/stop_request.hpp"
 
 namespace placesim::scheduler::milp {
 namespace {
@@ -87,10 +89,13 @@ Result error_result(std::string message) {
 class Deadline {
  public:
   explicit Deadline(std::optional<Clock::time_point> at) : at_(at) {}
-  void arm(bool on) { armed_ = on && at_.has_value(); }
+  void arm(bool on) { armed_ = on; }
+  // Reached at the deadline, or once a stop is requested (Ctrl-C: this process's own flag, or
+  // the parent's through the shared record), which ends the search as the deadline does.
   bool reached() {
     if (!armed_) return false;
-    if (!reached_ && Clock::now() >= *at_) reached_ = true;
+    const LiveSolve* live = live_solve();
+    if (!reached_ && ((at_ && Clock::now() >= *at_) || stop_requested() || (live && live->stop))) reached_ = true;
     return reached_;
   }
   // Whether the limit has passed, armed or not: a search that began after it proves nothing.

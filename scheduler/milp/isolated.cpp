@@ -10,10 +10,12 @@
 #include <new>
 #include <string>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "sim/core/activity.hpp"
+#include "sim/core/stop_request.hpp"
 
 namespace placesim::scheduler::milp {
 namespace {
@@ -22,8 +24,11 @@ using Clock = std::chrono::steady_clock;
 
 LiveSolve* t_live = nullptr;  // set in the child only (one thread: the one that forked)
 
-// How often the parent shows what the search has found.
+// How often the parent shows what the search has found (and looks for a stop request).
 constexpr int kLiveEveryMs = 500;
+// How long a search may take to end once a stop is requested: CBC stops at its next event, but
+// not inside one LP.
+constexpr auto kStopGrace = std::chrono::seconds(3);
 
 // "incumbent 0.0123, bound 0.0101 (gap 17.9%), 1520 nodes": in the MILP's own objective units.
 std::string live_text(const LiveSolve& live) {
@@ -132,6 +137,7 @@ Result run_isolated(const std::function<Result()>& solve, std::optional<Clock::t
   if (::pipe(fds) != 0) return failed(Status::Error, std::string("cannot start the solver: pipe: ") + std::strerror(errno));
   void* shared = ::mmap(nullptr, sizeof(LiveSolve), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   LiveSolve* live = shared == MAP_FAILED ? nullptr : new (shared) LiveSolve;
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
     ::close(fds[0]);
@@ -140,6 +146,9 @@ Result run_isolated(const std::function<Result()>& solve, std::optional<Clock::t
     return failed(Status::Error, std::string("cannot start the solver: fork: ") + std::strerror(errno));
   }
   if (pid == 0) {  // the child: solve, report, and leave without running the parent's exit code
+    // Ends with placesim, however that ends (a second Ctrl-C, a kill): no orphan keeps solving.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(0);
     ::close(fds[0]);
     t_live = live;
     write_all(fds[1], encode(solve()));
@@ -150,7 +159,14 @@ Result run_isolated(const std::function<Result()>& solve, std::optional<Clock::t
   std::string data;
   bool killed = false;
   char buf[1 << 16];
+  bool stop_passed_on = false;
   for (;;) {
+    if (!stop_passed_on && stop_requested()) {
+      stop_passed_on = true;
+      if (live) live->stop = true;
+      const Clock::time_point soon = Clock::now() + kStopGrace;
+      kill_at = kill_at ? std::min(*kill_at, soon) : soon;
+    }
     int wait_ms = kLiveEveryMs;
     bool kill_due = false;
     if (kill_at) {
@@ -184,8 +200,11 @@ Result run_isolated(const std::function<Result()>& solve, std::optional<Clock::t
     ::munmap(shared, sizeof(LiveSolve));
   }
   if (killed) {
-    return failed(Status::NoSolution, "CBC did not stop within its time limit and grace (one LP can run that long); "
-                                      "stopped, its incumbent lost");
+    return failed(Status::NoSolution, stop_passed_on
+                                          ? "a stop was requested and CBC did not end within 3 s (one LP can run that "
+                                            "long); stopped, its incumbent lost"
+                                          : "CBC did not stop within its time limit and grace (one LP can run that "
+                                            "long); stopped, its incumbent lost");
   }
   if (WIFSIGNALED(wstatus)) {
     const int sig = WTERMSIG(wstatus);

@@ -6,6 +6,8 @@
 // parent reads it. A child that dies gives Status::Error naming the signal; a child still
 // running at `kill_at` (the time limit plus a grace: CBC cannot stop inside one LP) is killed,
 // and the result is NoSolution with a message saying so, so the caller's warm start stands in.
+// A stop request (Ctrl-C) is passed on to the child (LiveSolve::stop) and brings `kill_at` to
+// within kStopGrace of it, so a stopped sweep returns in seconds.
 // Copy-on-write makes the fork cheap (about a millisecond); nothing but the pipe is shared.
 #pragma once
 
@@ -26,6 +28,9 @@ struct LiveSolve {
   std::atomic<double> incumbent{kInf};  // the model's objective; +inf without an incumbent
   std::atomic<double> bound{-kInf};
   std::atomic<std::int64_t> nodes{0};
+  // Set by the parent once a stop is requested (sim/core/stop_request.hpp): the child's search
+  // then ends at its next event as at its deadline, with its incumbent.
+  std::atomic<bool> stop{false};
 };
 // In the child running a solve: its shared record; elsewhere null.
 LiveSolve* live_solve();

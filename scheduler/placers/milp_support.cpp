@@ -8,6 +8,7 @@
 
 #include "scheduler/score_plan.hpp"
 #include "sim/core/log.hpp"
+#include "sim/core/stop_request.hpp"
 
 namespace placesim::scheduler {
 
@@ -79,6 +80,7 @@ void MilpSettings::dump(const milp::Model& m, int k, int n) const {
 SolveBudget::SolveBudget(double limit_s) : start_(std::chrono::steady_clock::now()), limit_s_(limit_s) {}
 
 double SolveBudget::share(int k, int n) const {
+  if (stop_requested()) return 0;  // the stop's: the solves left keep their warm starts
   const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   return std::max(0.0, limit_s_ - used) / std::max(1, n - k);
 }

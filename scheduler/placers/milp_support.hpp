@@ -14,6 +14,8 @@
 //   timeout     some solve hit its time or node limit (or had no time left of the budget); the
 //               best plan found is returned, and `gap` is the largest relative gap of those
 //               solves (+inf: a solve found nothing and the warm start stood in)
+//   interrupted as timeout, but a stop was requested (Ctrl-C) while it searched (the runner
+//               marks it so: explore::run_placer)
 //   infeasible  the model has no solution (the placer names the binding device in `message`)
 //   error       CBC failed (never thrown: the warm start is returned with the solver's message)
 // time_limit 0 returns the warm start with status timeout, without solving (with warm: none an
@@ -62,7 +64,8 @@ struct MilpSettings {
 // start included) to the last solve, so a placement cut into many windows or submodels still
 // returns within time_limit plus what one solve may overrun (CBC cannot stop inside one LP).
 // Solve k of n gets what is left, shared equally by solves k..n-1: a solve that ends early
-// leaves its time to the later ones. Reproducible plans come from node_limit, not from this.
+// leaves its time to the later ones; once a stop is requested (sim/core/stop_request.hpp) none
+// gets any. Reproducible plans come from node_limit, not from this.
 class SolveBudget {
  public:
   explicit SolveBudget(double limit_s);

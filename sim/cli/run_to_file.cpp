@@ -1,12 +1,15 @@
 #include "sim/cli/run_to_file.hpp"
 
 #include <signal.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <cstring>
 #include <fmt/format.h>
 #include <set>
 
 #include "sim/core/error.hpp"
+#include "sim/core/stop_request.hpp"
 #include "sim/explore/axis_values.hpp"
 #include "sim/explore/results_file.hpp"
 #ifdef PLACESIM_HAVE_MPI
@@ -17,16 +20,37 @@ namespace placesim::cli {
 
 namespace {
 
-std::atomic<bool> g_stop{false};  // lock-free, so the signal handler may set it
-static_assert(std::atomic<bool>::is_always_lock_free);
+// The results file's lock, for the second signal to remove (a handler may not allocate).
+char g_lock_path[4096];
+std::atomic<int> g_signals{0};
+static_assert(std::atomic<int>::is_always_lock_free);
 
-// The first Ctrl-C stops handing out points; SA_RESETHAND makes a second one end the process.
-void on_signal(int) { g_stop = true; }
+void say(const char* text) { [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, text, std::strlen(text)); }
 
-void catch_stop_signals() {
+// The first Ctrl-C (or SIGTERM) requests a stop (sim/core/stop_request.hpp) and says so at once;
+// a second ends the process as the signal would, removing the lock first (the results file
+// holds every point written before; the next run removes a temporary file left half-written).
+// Only async-signal-safe calls here.
+void on_signal(int sig) {
+  if (g_signals.fetch_add(1) == 0) {
+    request_stop();
+    say("\nplacesim: stopping: no new sweep points start, and searches under way end within seconds with their "
+        "best plan so far (again to quit at once)\n");
+    return;
+  }
+  if (g_lock_path[0] != '\0') ::unlink(g_lock_path);
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+void catch_stop_signals(const std::string& results_path) {
+  const std::string lock = results_path + ".lock";
+  g_lock_path[0] = '\0';
+  if (lock.size() < sizeof g_lock_path) std::memcpy(g_lock_path, lock.c_str(), lock.size() + 1);
+  g_signals = 0;
+  clear_stop_request();
   struct sigaction sa {};
   sa.sa_handler = on_signal;
-  sa.sa_flags = SA_RESETHAND;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
@@ -53,10 +77,9 @@ std::optional<explore::RunSet> run_to_file(const explore::Scenario& s, explore::
   header.command = out.command;
   explore::ResultsFile file(out.path, std::move(header), out.resume);
 
-  g_stop = false;
-  catch_stop_signals();
+  catch_stop_signals(out.path);
   ro.skip = file.done();
-  ro.stop = &g_stop;
+  ro.stop = &stop_flag();
   ro.on_point = [&](std::vector<explore::RunResult> runs) { file.add(std::move(runs)); };
   try {
     explore::run_scenario(s, ro);
@@ -68,12 +91,20 @@ std::optional<explore::RunSet> run_to_file(const explore::Scenario& s, explore::
     throw;
   }
   const explore::RunSet& set = file.finish();
-  std::set<int> points;
-  for (const explore::RunResult& r : set.runs) points.insert(r.point_index);
-  if (g_stop && points.size() < s.points.size()) {  // a signal after the last point ends nothing
-    throw Interrupted(fmt::format("interrupted: {} of {} sweep points are in {}; run the same command with --resume "
-                                  "to run the rest",
-                                  points.size(), s.points.size(), out.path));
+  // Finished points: those with every run whole (an `interrupted` one is run again by --resume).
+  std::set<int> points, cut;
+  for (const explore::RunResult& r : set.runs) {
+    points.insert(r.point_index);
+    if (r.status == scheduler::RunStatus::Interrupted) cut.insert(r.point_index);
+  }
+  const size_t finished = points.size() - cut.size();
+  if (stop_requested() && finished < s.points.size()) {  // a signal after the last point ends nothing
+    throw Interrupted(fmt::format("interrupted: {} of {} sweep points are finished in {}{}; run the same command with "
+                                  "--resume to run the rest",
+                                  finished, s.points.size(), out.path,
+                                  cut.empty() ? "" : fmt::format(" ({} more with runs marked interrupted, their best "
+                                                                 "plans so far)",
+                                                                 cut.size())));
   }
   return set;
 }

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
@@ -54,6 +55,11 @@ OutputLock::OutputLock(const std::string& path) : lock_path_(path + ".lock") {
     struct stat held {}, named {};
     if (::fstat(fd, &held) == 0 && ::stat(lock_path_.c_str(), &named) == 0 && held.st_ino == named.st_ino &&
         held.st_dev == named.st_dev) {
+      // A holder removes the file as it lets go: one that names a pid was left by a process that
+      // ended without (killed); its lock went with it, and this one takes the file over.
+      if (const std::string left = holder_pid(fd); !left.empty())
+        std::fprintf(stderr, "placesim: note: %s was left by process %s, which ended without removing it; taken over\n",
+                     lock_path_.c_str(), left.c_str());
       const std::string pid = std::to_string(::getpid());
       // The pid is only for the message a second writer gets; the lock holds without it.
       [[maybe_unused]] const bool wrote = ::ftruncate(fd, 0) == 0 && ::pwrite(fd, pid.data(), pid.size(), 0) >= 0;

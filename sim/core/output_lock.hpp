@@ -11,7 +11,8 @@ namespace placesim {
 class OutputLock {
  public:
   // Takes the lock for `path`, or throws InputError naming `path` and the holder's pid when
-  // another process holds it. Creates missing parent directories.
+  // another process holds it. Creates missing parent directories. A lock file a killed process
+  // left behind holds no lock: it is taken over, with a note on stderr naming that process.
   explicit OutputLock(const std::string& path);
   ~OutputLock();
   OutputLock(const OutputLock&) = delete;

@@ -49,8 +49,15 @@ ResultsFile::ResultsFile(std::string path, RunSet header, bool resume) : path_(s
                                    "--resume continues only the run that wrote it; name another file with -o, or "
                                    "leave out --resume to start again",
                                    was, now));
-    set_.runs = std::move(old.runs);
-    for (const RunResult& r : set_.runs) done_.insert(r.point_index);
+    // A point with a run a stop cut short (`interrupted`) is run again: its runs go.
+    std::set<int> cut;
+    for (const RunResult& r : old.runs)
+      if (r.status == scheduler::RunStatus::Interrupted) cut.insert(r.point_index);
+    for (RunResult& r : old.runs) {
+      if (cut.count(r.point_index)) continue;
+      done_.insert(r.point_index);
+      set_.runs.push_back(std::move(r));
+    }
     return;
   }
   write();

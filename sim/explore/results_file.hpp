@@ -31,7 +31,8 @@ class ResultsFile {
   ResultsFile(std::string path, RunSet header, bool resume);
 
   const std::string& path() const { return path_; }
-  // Point::index of the points the file held when opened (--resume skips them).
+  // Point::index of the points the file held whole when opened (--resume skips them; a point
+  // with an `interrupted` run is not one, and its runs are dropped to be run again).
   const std::set<int>& done() const { return done_; }
   // One finished point's runs; written now, or at the next add() or finish() when the last
   // write was too recent (see above).

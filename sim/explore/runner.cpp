@@ -11,6 +11,7 @@
 
 #include "scheduler/score_plan.hpp"
 #include "sim/core/activity.hpp"
+#include "sim/core/stop_request.hpp"
 #include "sim/explore/axis_values.hpp"
 #include "sim/explore/generation_run.hpp"
 #include "sim/explore/report.hpp"
@@ -35,6 +36,8 @@ SingleRun run_placer(const scheduler::Problem& p, const scheduler::PlacerSpec& p
     return out;
   }
   r.placement_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  // A search cut short while a stop was requested (Ctrl-C) is the stop's doing, not its limit's.
+  if (pr.status == scheduler::RunStatus::Timeout && stop_requested()) pr.status = scheduler::RunStatus::Interrupted;
   r.status = pr.status;
   r.message = pr.message;
   r.choices = pr.choices;
@@ -59,7 +62,8 @@ SingleRun run_placer(const scheduler::Problem& p, const scheduler::PlacerSpec& p
   if (!score.fits()) {
     r.status = scheduler::RunStatus::Infeasible;
     r.message = score.memory_message();
-  } else if (r.status == scheduler::RunStatus::Ok || r.status == scheduler::RunStatus::Timeout) {
+  } else if (r.status == scheduler::RunStatus::Ok || r.status == scheduler::RunStatus::Timeout ||
+             r.status == scheduler::RunStatus::Interrupted) {
     r.makespan_s = score.makespan_s();
   }
   if (!trace_path.empty()) trace::write_chrome_trace_file(trace_path, score.lowered.graph, score.trace);
