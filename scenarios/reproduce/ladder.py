@@ -8,11 +8,12 @@ import sys
 
 
 def read_runs(stream=sys.stdin):
-    """{tuple of the point's values, in the sweep's axis order: {placer label: run}}."""
+    """{tuple of the point's values as text (a numeric axis's 8 as "8"), in the sweep's axis
+    order: {placer label: run}}."""
     doc = json.load(stream)
     runs = {}
     for r in doc["runs"]:
-        runs.setdefault(tuple(r["point"].values()), {})[r["placer"]] = r
+        runs.setdefault(tuple(str(v) for v in r["point"].values()), {})[r["placer"]] = r
     return runs
 
 

@@ -35,7 +35,7 @@ def label(key, value):
         return value.split("memory:")[-1].strip(" }]")
     if key == "hardware.include":
         return value.replace("scheinfer-", "").upper()
-    return value.strip("[]").replace(", ", " ")
+    return str(value).strip("[]").replace(", ", " ")
 
 
 points, order = {}, []

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
+#include "sim/explore/axis_values.hpp"
 #include "sim/explore/results_h5.hpp"
 
 namespace placesim::cli {
@@ -44,14 +45,11 @@ int print_points(const explore::Scenario& s, bool json) {
   nlohmann::ordered_json points = nlohmann::ordered_json::array(), placers = nlohmann::ordered_json::array();
   std::string text = fmt::format("scenario {}: {} sweep point(s) x {} placer(s)\n\npoints (--point N):\n", s.name,
                                  s.points.size(), s.placers.size());
+  const std::vector<bool> numeric = explore::numeric_axes(s);
   for (const explore::Point& p : s.points) {
-    nlohmann::ordered_json values = nlohmann::ordered_json::object();
     std::string line;
-    for (auto& [axis, value] : p.values) {
-      values[axis] = value;
-      line += (line.empty() ? "" : " ") + axis + "=" + value;
-    }
-    points.push_back({{"index", p.index}, {"point", values}});
+    for (auto& [axis, value] : p.values) line += (line.empty() ? "" : " ") + axis + "=" + value;
+    points.push_back({{"index", p.index}, {"point", explore::point_json(p.values, s.axes, numeric)}});
     text += fmt::format("  {:>3}  {}\n", p.index, line.empty() ? "(single point)" : line);
   }
   text += "\nplacers (--placer LABEL):\n";

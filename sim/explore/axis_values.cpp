@@ -1,7 +1,10 @@
 #include "sim/explore/axis_values.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
+#include <cstdint>
 
 namespace placesim::explore {
 
@@ -15,6 +18,23 @@ std::optional<double> axis_number(const std::string& text) {
   const auto [end, ec] = std::from_chars(begin, text.data() + text.size(), v);
   if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
   return v;
+}
+
+nlohmann::ordered_json point_json(const std::vector<std::pair<std::string, std::string>>& point,
+                                  const std::vector<std::string>& axes, const std::vector<bool>& numeric) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (const auto& [axis, text] : point) {
+    const size_t k = static_cast<size_t>(std::find(axes.begin(), axes.end(), axis) - axes.begin());
+    const std::optional<double> v = k < numeric.size() && numeric[k] ? axis_number(text) : std::nullopt;
+    if (!v) {
+      j[axis] = text;
+    } else if (std::floor(*v) == *v && std::abs(*v) < 9.0e15) {
+      j[axis] = static_cast<std::int64_t>(*v);
+    } else {
+      j[axis] = *v;
+    }
+  }
+  return j;
 }
 
 std::vector<bool> numeric_axes(const Scenario& s) {

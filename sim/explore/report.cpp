@@ -7,6 +7,7 @@
 #include "models/generation.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
+#include "sim/explore/axis_values.hpp"
 
 namespace placesim::explore {
 
@@ -46,8 +47,7 @@ static void add_generation_json(nlohmann::ordered_json& j, const GenerationResul
 nlohmann::ordered_json runs_to_json(const RunSet& set, bool timing) {
   nlohmann::ordered_json runs = nlohmann::ordered_json::array();
   for (const RunResult& r : set.runs) {
-    nlohmann::ordered_json point = nlohmann::ordered_json::object();
-    for (auto& [axis, value] : r.point) point[axis] = value;
+    const nlohmann::ordered_json point = point_json(r.point, set.axes, set.axis_numeric);
     nlohmann::ordered_json mem = nlohmann::ordered_json::object();
     for (auto& [dev, bytes] : r.peak_mem_bytes) mem[dev] = bytes;
     nlohmann::ordered_json j;
@@ -127,6 +127,8 @@ Comparison compare(const RunSet& set, const std::string& baseline, Metric metric
   Comparison c;
   c.metric = metric;
   c.baseline = baseline.empty() ? set.baseline : baseline;
+  c.axes = set.axes;
+  c.axis_numeric = set.axis_numeric;
   std::map<std::string, size_t> col;
   for (const RunResult& r : set.runs)
     if (col.emplace(r.placer, c.placers.size()).second) c.placers.push_back(r.placer);
@@ -282,8 +284,7 @@ nlohmann::ordered_json comparison_to_json(const Comparison& c) {
   j["baseline"] = c.baseline.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(c.baseline);
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const Comparison::Row& r : c.rows) {
-    nlohmann::ordered_json point = nlohmann::ordered_json::object();
-    for (auto& [axis, value] : r.point) point[axis] = value;
+    const nlohmann::ordered_json point = point_json(r.point, c.axes, c.axis_numeric);
     nlohmann::ordered_json placers = nlohmann::ordered_json::object();
     for (size_t k = 0; k < c.placers.size(); ++k)
     {

@@ -41,6 +41,8 @@ struct Comparison {
   std::string baseline;
   Metric metric = Metric::Makespan;
   std::vector<std::string> placers;  // labels in scenario order
+  std::vector<std::string> axes;     // the set's, with which of them are numeric (point_json)
+  std::vector<bool> axis_numeric;
   struct Row {
     std::vector<std::pair<std::string, std::string>> point;
     std::vector<std::optional<double>> value;    // per placer: the metric, seconds

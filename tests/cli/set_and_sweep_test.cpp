@@ -66,7 +66,7 @@ TEST(SetAndSweep, SetOnASweptKeyReplacesItsAxis) {
   ASSERT_EQ(dry.code, 0) << dry.err;
   const auto points = nlohmann::json::parse(dry.out)["points"];
   ASSERT_EQ(points.size(), 2u);
-  EXPECT_EQ(points[1], (nlohmann::json{{"index", 1}, {"point", {{"model.batch", "2"}}}}));
+  EXPECT_EQ(points[1], (nlohmann::json{{"index", 1}, {"point", {{"model.batch", 2}}}}));
 
   const auto a = run_cli("run " + swept + " --set model.seq=16 --json -o " + dir + "/a.h5");
   const auto b = run_cli("run " + fixed + " --json -o " + dir + "/b.h5");

@@ -303,7 +303,31 @@ TEST(Cli, SetOverridesAKeyBeforeTheSweep) {
   ASSERT_EQ(a.code, 0) << a.err;
   const auto j = nlohmann::json::parse(a.out);
   ASSERT_EQ(j["runs"].size(), 3u);
-  EXPECT_EQ(j["runs"][0]["point"]["model.seq"], "16");
+  EXPECT_EQ(j["runs"][0]["point"]["model.seq"], 16);  // a number, as in the CSV and the HDF5 file
+}
+
+// A point's values in JSON are typed as the results file types its axes: a numeric axis's as
+// numbers (whole ones as integers, others as they read), any other axis's as text.
+TEST(Cli, JsonPointValuesAreNumbersWhereTheAxisIs) {
+  const std::string dir = temp_dir("json-types");
+  const std::string s = write_file(dir, "s.yaml",
+                                   "hardware: sortinghat-v100\n"
+                                   "model: {generator: lstm, layers: 1, seq: 2}\n"
+                                   "placers: [single-device]\n"
+                                   "sweep:\n  model.seq: [2, 3]\n  model.dtype: [fp32, fp16]\n");
+  const auto dry = run_cli("run " + s + " --dry-run --json");
+  ASSERT_EQ(dry.code, 0) << dry.err;
+  const auto p = nlohmann::json::parse(dry.out)["points"][1]["point"];
+  EXPECT_EQ(p["model.seq"], 2);
+  EXPECT_TRUE(p["model.seq"].is_number_integer());
+  EXPECT_EQ(p["model.dtype"], "fp16");
+  const auto run = run_cli("run " + s + " --json -o " + dir + "/r.h5");
+  ASSERT_EQ(run.code, 0) << run.err;
+  const auto r = nlohmann::json::parse(run.out)["runs"][3]["point"];
+  EXPECT_EQ(r, (nlohmann::json{{"model.seq", 3}, {"model.dtype", "fp16"}}));
+  const auto c = run_cli("compare " + dir + "/r.h5 --json");
+  ASSERT_EQ(c.code, 0) << c.err;
+  EXPECT_EQ(nlohmann::json::parse(c.out)["points"][3]["point"], r);
 }
 
 TEST(Cli, ListsPlacersPresetsAndModels) {
