@@ -16,6 +16,7 @@
 
 #include "sim/core/activity.hpp"
 #include "sim/core/stop_request.hpp"
+#include "sim/core/units.hpp"
 
 namespace placesim::scheduler::milp {
 namespace {
@@ -30,12 +31,16 @@ constexpr int kLiveEveryMs = 500;
 // not inside one LP.
 constexpr auto kStopGrace = std::chrono::seconds(3);
 
-// "incumbent 0.0123, bound 0.0101 (gap 17.9%), 1520 nodes": in the MILP's own objective units.
-std::string live_text(const LiveSolve& live) {
+// "incumbent 12.34 ms, bound 10.10 ms (gap 17.9%), 1520 nodes": as times where the objective's
+// unit is known, else in the MILP's own objective units.
+std::string live_text(const LiveSolve& live, double seconds_per_unit) {
   const double inc = live.incumbent.load(), bound = live.bound.load();
+  auto value = [&](double v) {
+    return seconds_per_unit > 0 ? units::format_seconds(v * seconds_per_unit) : fmt::format("{:.4g}", v);
+  };
   std::string s = "MILP ";
-  s += inc < kInf ? fmt::format("incumbent {:.4g}", inc) : std::string("no incumbent yet");
-  if (bound > -kInf) s += fmt::format(", bound {:.4g}", bound);
+  s += inc < kInf ? "incumbent " + value(inc) : std::string("no incumbent yet");
+  if (bound > -kInf) s += ", bound " + value(bound);
   if (inc < kInf && bound > -kInf) s += fmt::format(" (gap {:.1f}%)", 100 * relative_gap(inc, bound));
   return s + fmt::format(", {} nodes", live.nodes.load());
 }
@@ -132,7 +137,8 @@ void write_all(int fd, const std::string& data) {
 
 LiveSolve* live_solve() { return t_live; }
 
-Result run_isolated(const std::function<Result()>& solve, std::optional<Clock::time_point> kill_at) {
+Result run_isolated(const std::function<Result()>& solve, std::optional<Clock::time_point> kill_at,
+                    double seconds_per_unit) {
   int fds[2];
   if (::pipe(fds) != 0) return failed(Status::Error, std::string("cannot start the solver: pipe: ") + std::strerror(errno));
   void* shared = ::mmap(nullptr, sizeof(LiveSolve), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -178,7 +184,7 @@ Result run_isolated(const std::function<Result()>& solve, std::optional<Clock::t
     const int ready = ::poll(&p, 1, wait_ms);
     if (ready < 0 && errno == EINTR) continue;
     if (ready == 0 && !kill_due) {
-      if (live) note_activity(live_text(*live));
+      if (live) note_activity(live_text(*live, seconds_per_unit));
       continue;
     }
     if (ready == 0) {

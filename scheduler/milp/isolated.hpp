@@ -35,7 +35,9 @@ struct LiveSolve {
 // In the child running a solve: its shared record; elsewhere null.
 LiveSolve* live_solve();
 
-Result run_isolated(const std::function<Result()>& solve,
-                    std::optional<std::chrono::steady_clock::time_point> kill_at);
+// `seconds_per_unit`: the objective's time unit, so the progress line shows the incumbent and
+// bound as times ("incumbent 12.54 ms"); 0 shows them as the model's numbers.
+Result run_isolated(const std::function<Result()>& solve, std::optional<std::chrono::steady_clock::time_point> kill_at,
+                    double seconds_per_unit = 0);
 
 }  // namespace placesim::scheduler::milp

@@ -50,6 +50,7 @@ struct SolveOptions {
   int seed = 1;                                             // CBC's and Clp's random seeds
   int threads = 1;                                          // reproducible only with 1
   bool verbose = false;                                     // solver log to stderr (-v)
+  double seconds_per_unit = 0;  // the objective's time unit, for the progress line; 0: not a time
   // A full or partial assignment, e.g. from a heuristic plan. CBC fixes the given integer
   // variables and solves the LP for the rest; when that completion is integral and feasible it
   // is the incumbent from the start (so give every integer variable; continuous ones may be

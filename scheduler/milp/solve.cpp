@@ -42,7 +42,7 @@ Result solve(const Model& model, const SolveOptions& options) {
   }
   Result r = options.time_limit && options.time_limit->count() <= 0
                  ? solver.complete_warm_start(model, options)
-                 : run_isolated([&] { return solver.search(model, options, at); }, kill_at);
+                 : run_isolated([&] { return solver.search(model, options, at); }, kill_at, options.seconds_per_unit);
   r.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return r;
 }

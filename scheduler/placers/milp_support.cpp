@@ -9,6 +9,7 @@
 #include "scheduler/score_plan.hpp"
 #include "sim/core/log.hpp"
 #include "sim/core/stop_request.hpp"
+#include "sim/core/units.hpp"
 
 namespace placesim::scheduler {
 
@@ -125,6 +126,8 @@ void SolveSummary::add(const milp::Result& r, double seconds_per_unit) {
   if (r.status == milp::Status::Optimal) ++optimal;
   if (!r.has_solution()) ++without_solution;
   if (r.status == milp::Status::Error && error.empty()) error = r.message;
+  if (r.status == milp::Status::Feasible || r.status == milp::Status::NoSolution)
+    ++(node_limit > 0 && r.nodes >= node_limit ? at_node_limit : at_time_limit);
   gap = std::max(gap, r.status == milp::Status::Optimal ? 0.0 : r.gap);
   nodes += r.nodes;
 }
@@ -133,7 +136,10 @@ std::string SolveSummary::describe() const {
   if (solves == 0) return "no MILP solved";
   // No wall-clock figure: with node limits two runs must print the same (placement_s, under
   // --timing, has the time).
-  return fmt::format("{} solve{}, {} optimal, gap {}, {} nodes{}{}", solves, solves == 1 ? "" : "s", optimal,
+  std::string limits;
+  if (at_node_limit > 0) limits += fmt::format(", {} at the node limit", at_node_limit);
+  if (at_time_limit > 0) limits += fmt::format(", {} at the time limit", at_time_limit);
+  return fmt::format("{} solve{}, {} optimal{}, gap {}, {} nodes{}{}", solves, solves == 1 ? "" : "s", optimal, limits,
                      std::isfinite(gap) ? fmt::format("{:.3g}%", 100 * gap) : std::string("inf"), nodes,
                      note.empty() ? "" : "; ", note);
 }
@@ -167,10 +173,11 @@ PlacerResult finish_milp(const Problem& p, std::optional<Plan> milp_plan, std::o
     // No prediction: the MILP's model did not time this plan, and the heuristic's own estimate
     // would be charged to the MILP's model. The MILP plan's prediction goes in the message.
     r.plan = warm->plan;
-    r.message = milp_plan ? fmt::format("{}; warm start ({}) kept: simulated {:.6g} s against the MILP plan's {:.6g} s "
-                                        "(its model: {:.6g} s)",
-                                        s.describe(), warm->placer, warm->simulated_s, own,
-                                        milp_predicted_s.value_or(std::numeric_limits<double>::quiet_NaN()))
+    r.message = milp_plan ? fmt::format("{}; warm start ({}) kept: simulated {} against the MILP plan's {} "
+                                        "(its model: {})",
+                                        s.describe(), warm->placer, units::format_seconds(warm->simulated_s),
+                                        units::format_seconds(own),
+                                        milp_predicted_s ? units::format_seconds(*milp_predicted_s) : "none")
                           : fmt::format("{}; warm start ({}) returned", s.describe(), warm->placer);
   } else {
     if (milp_plan) m.plan_source = "milp";

@@ -102,6 +102,10 @@ struct SolveSummary {
   int without_solution = 0;  // NoSolution or Error: the warm start stood in for that solve
   double gap = 0;            // largest gap over the solves
   std::int64_t nodes = 0;
+  // Which limit ended the solves that proved nothing: `node_limit` (the placer's, 0: none) when
+  // a solve used that many nodes, else the time limit (or no time left of the budget).
+  std::int64_t node_limit = 0;
+  int at_node_limit = 0, at_time_limit = 0;
   std::string error;         // the first solver error, if any
   std::string note;          // how the solves were arranged, when that is news (MOIRAI's fallback)
   // The model's objective and best bound so far, seconds, combined as `chained` says; none once
@@ -109,7 +113,8 @@ struct SolveSummary {
   std::optional<double> objective_s, bound_s;
   // `seconds_per_unit`: the model's time unit (the placers scale time for CBC's tolerances).
   void add(const milp::Result& r, double seconds_per_unit);
-  // "3 solves, 2 optimal, gap 1.2%, 5210 nodes", then the note after a semicolon
+  // "3 solves, 2 optimal, 1 at the node limit, gap 1.2%, 5210 nodes", then the note after a
+  // semicolon
   std::string describe() const;
 };
 

@@ -28,6 +28,22 @@ TEST(TextTable, MarkdownEscapesPipesAndAlignsNumbersRight) {
             "p     x\n-------\nab    1\n-------\nall  22\n");
 }
 
+// A head wider than 24 characters and than its column's figures is broken after ',' and '{'
+// onto lines no wider than that, the last on the head's last line; short heads stay one line.
+TEST(TextTable, ALongHeadIsBrokenOverLines) {
+  const std::string label = "milp-sortinghat{node_limit=10,time_limit=600,submodel_limit=600}";
+  EXPECT_EQ(render_table({{"point", "heft", label}, {"a=1", "1.0 ms", "2.0 ms"}}, TableStyle::Text),
+            "                  milp-sortinghat{\n"
+            "                    node_limit=10,\n"
+            "                   time_limit=600,\n"
+            "point    heft  submodel_limit=600}\n"
+            "----------------------------------\n"
+            "a=1    1.0 ms               2.0 ms\n");
+  // Figures as wide as the head leave it whole.
+  EXPECT_EQ(render_table({{"p", "placer{k=1,j=2}"}, {"a", "1.00000000000000 ms"}}, TableStyle::Text),
+            "p      placer{k=1,j=2}\n----------------------\na  1.00000000000000 ms\n");
+}
+
 RunResult run(int point, std::string placer, double makespan) {
   RunResult r;
   r.point_index = point;

@@ -7,6 +7,7 @@
 
 #include "../support/run_cli.hpp"
 
+using placesim::testing::read_all;
 using placesim::testing::run_cli;
 using placesim::testing::temp_dir;
 
@@ -16,6 +17,13 @@ TEST(Quickstart, RunsAndPrintsATable) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("geomean speed-up"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("single-device"), std::string::npos);
+  // docs/results.md shows this run's first table as it prints.
+  const std::string doc = read_all(std::string(PLACESIM_SOURCE_DIR) + "/docs/results.md");
+  const size_t from = doc.find("```text\n", doc.find("scenarios/quickstart.yaml` prints, first:"));
+  ASSERT_NE(from, std::string::npos);
+  const std::string shown = doc.substr(from + 8, doc.find("```", from + 8) - from - 8);
+  EXPECT_NE(r.out.find(shown), std::string::npos) << "docs/results.md's table is not what the quickstart prints:\n"
+                                                   << shown << "\nprinted:\n" << r.out;
   // The MILP solver's own log (CBC's "Cbc0026I ...", Clp's "Clp0006I ...") stays out of the terminal.
   for (const char* solver : {"Cbc0", "Clp0", "Coin0"}) {
     EXPECT_EQ(r.out.find(solver), std::string::npos) << r.out;

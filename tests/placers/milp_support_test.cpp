@@ -130,7 +130,13 @@ TEST(MilpSupport, TheMilpPlanWinsTiesAndALimitIsATimeoutWithItsGap) {
   EXPECT_EQ(r.status, scheduler::RunStatus::Timeout);
   EXPECT_DOUBLE_EQ(*r.gap, 0.25);
   EXPECT_DOUBLE_EQ(*r.predicted_s, 3.0);
-  EXPECT_EQ(r.message, "2 solves, 1 optimal, gap 25%, 14 nodes");
+  EXPECT_EQ(r.message, "2 solves, 1 optimal, 1 at the time limit, gap 25%, 14 nodes");
+  // With a node limit the solve used up, the message says that limit ended it.
+  scheduler::SolveSummary limited;
+  limited.node_limit = 7;
+  limited.add(result(scheduler::milp::Status::Feasible, 0.25), 1);
+  limited.add(result(scheduler::milp::Status::NoSolution, 0.25), 1);
+  EXPECT_EQ(limited.describe(), "2 solves, 0 optimal, 2 at the node limit, gap 25%, 14 nodes");
   ASSERT_TRUE(r.milp);
   EXPECT_EQ(r.milp->plan_source, "milp");
   EXPECT_EQ(r.milp->makespan_s, 3.0);  // round-robin's plan: the two ops side by side

@@ -209,12 +209,14 @@ class MilpMoirai final : public Placer {
     const Coarse c = moirai::coarse_tasks(p, rules_);
     const std::optional<ScoredPlan> warm = best_heuristic(p, settings_.warm);
     SolveSummary summary;
+    summary.node_limit = settings_.node_limit;
     if (settings_.time_limit_s <= 0) return finish_milp(p, std::nullopt, std::nullopt, summary, warm);
     if (window_ > 0) return *solve_windows(p, c, windows(p, c, window_), warm, budget, 0, true, summary);
 
     // window: auto. One MILP over the whole graph, as MOIRAI solves it, with half the time left
     // for the windows should it end without a plan of its own.
     SolveSummary whole;
+    whole.node_limit = settings_.node_limit;
     if (std::optional<PlacerResult> r = solve_windows(p, c, {c.order}, warm, budget, 1, false, whole)) return *r;
     summary.note = fmt::format("the whole graph's MILP ({} tasks) found no plan in its limits; windows of {} tasks stood in",
                                c.order.size(), kFallbackWindow);
@@ -257,6 +259,7 @@ class MilpMoirai final : public Placer {
       const moirai::Built b = moirai::build_model(in, std::max(bound * (1 + 1e-6), 1e-12));
       settings_.dump(b.model, static_cast<int>(w), static_cast<int>(parts.size()));
       milp::SolveOptions opts = settings_.solve_options(p, budget.share(static_cast<int>(w), shares));
+      opts.seconds_per_unit = b.unit;
       if (warm_slot) {
         const std::vector<int> canon = moirai::canonical(b, in, *warm_slot);
         opts.warm_start = moirai::warm_start(b, in, canon, moirai::evaluate(in, canon, task_key, flow_key));

@@ -56,6 +56,7 @@ PlacerResult place(const Problem& p, const ShConfig& cfg, const MilpSettings& se
   const std::optional<ScoredPlan> warm = best_heuristic(p, settings.warm);
   SolveSummary summary;
   summary.chained = cfg.chain;
+  summary.node_limit = settings.node_limit;
   if (settings.time_limit_s == 0) return finish_milp(p, std::nullopt, std::nullopt, summary, warm);
 
   const models::Partition part = models::partition_by_dominators(g, cfg.ndom);
@@ -83,6 +84,7 @@ PlacerResult place(const Problem& p, const ShConfig& cfg, const MilpSettings& se
     settings.dump(model.model, static_cast<int>(s), static_cast<int>(subs.size()));
     const double share = budget.share(static_cast<int>(s), static_cast<int>(subs.size()));
     milp::SolveOptions opts = settings.solve_options(p, std::min(share, cfg.submodel_limit_s));
+    opts.seconds_per_unit = 1 / model.scale;
     std::vector<int> start;
     if (settings.warm_start) {
       std::optional<std::vector<int>> from_plan;
