@@ -78,7 +78,7 @@ struct ParamDelivery {
   // with `weights: resident`: no copy, its bytes held there for the whole run.
   enum class Via { Copy, Dha, Parallel, Resident } via = Via::Copy;
   int neighbour = -1;                 // Parallel: topology index of the neighbour GPU
-  double fraction = 0;                // Parallel: share staged through the neighbour, in (0, 1)
+  double fraction = 0;                // Parallel: share staged through the neighbour, in (0, 1] (1: all of it)
   int source = -1;                    // host memory holding it; -1: the one nearest the device
   std::optional<HostBuffer> buffer;   // unset: the plan's default
   // Copy, Parallel: free the copy on the device once its last reader there has ended (a weight

@@ -208,8 +208,8 @@ OptionProblem check_delivery(const Plan& plan, const models::Graph& g, const hw:
       return {fmt::format("'{}': direct host access reads pinned host memory, not pageable", key), "memory"};
     return {};
   }
-  if (!(d.fraction > 0 && d.fraction < 1))
-    return {fmt::format("'{}': via: parallel needs a fraction in (0, 1), got {}", key, d.fraction), "fraction"};
+  if (!(d.fraction > 0 && d.fraction <= 1))
+    return {fmt::format("'{}': via: parallel needs a fraction in (0, 1], got {}", key, d.fraction), "fraction"};
   if (!is_gpu(topo, d.neighbour) || d.neighbour == device)
     return {fmt::format("'{}': the neighbour must be another GPU", key), "neighbour"};
   const int host = param_source(plan, topo, param, device);

@@ -1,4 +1,5 @@
 // DeepPlan on the SortingHat V100 station (two GPUs per PCIe bus, NVLink between all GPUs).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "models/generators/transformer.hpp"
@@ -56,6 +57,41 @@ TEST(DeepPlan, ReadsAWeightDirectlyWhenThatEndsItsOpEarlier) {
   EXPECT_EQ(r.plan->params.begin()->second.via, scheduler::ParamDelivery::Via::Dha);
   const double simulated = simulate(p, *r.plan).makespan;
   EXPECT_NEAR(*r.predicted_s, simulated, 0.05 * simulated);  // alone on the bus: only latency differs
+}
+
+// parallel: blocks (DeepPlan's own), without DHA: four ops in a chain, each copying an 80 MB
+// weight, S = 320 MB over two routes (the GPU's own
+// bus and one neighbour's): blocks of 160 MB, the first two weights over the own bus, the last
+// two whole through the neighbour and NVLink (fraction 1); nothing split. The prediction is the
+// simulation's, both routes streaming at once.
+TEST(DeepPlan, BlocksSendWholeWeightsOneBlockPerRoute) {
+  std::string nodes, edges;
+  for (int i = 0; i < 4; ++i) {
+    nodes += (i ? ", " : "") + fmt::format(R"({{"name": "w{0}", "param_bytes": 8e7}}, {{"name": "op{0}", "type": "matmul", "flops": 1e9, "bytes": 1e6}})", i);
+    edges += (i ? ", " : "") + fmt::format(R"({{"src": "w{0}", "dst": "op{0}"}})", i);
+    if (i) edges += fmt::format(R"(, {{"src": "op{}", "dst": "op{}"}})", i - 1, i);
+  }
+  const auto g = models::parse_graph(Json::load_string("{\"nodes\": [" + nodes + "], \"edges\": [" + edges + "]}", "g.json"));
+  const auto p = problem(g, hw::load_topology(Yaml(YAML::Node("sortinghat-v100"), "t")), scheduler::WeightsMode::Host);
+  const auto r = run_placer("{name: deepplan, parallel: blocks, dha: false}", p);
+  ASSERT_TRUE(r.plan);
+  const int gpu = r.plan->device_of[p.graph->ops().front()];
+  for (int i = 0; i < 4; ++i) {
+    const int w = p.graph->find("w" + std::to_string(i));
+    const scheduler::ParamDelivery d = r.plan->delivery(w, gpu);
+    if (i < 2) {
+      EXPECT_EQ(d.via, scheduler::ParamDelivery::Via::Copy) << i;
+    } else {
+      EXPECT_EQ(d.via, scheduler::ParamDelivery::Via::Parallel) << i;
+      EXPECT_EQ(d.fraction, 1.0) << i;
+      EXPECT_EQ(r.plan->delivery(p.graph->find("w2"), gpu).neighbour, d.neighbour);
+    }
+  }
+  const double simulated = simulate(p, *r.plan).makespan;
+  EXPECT_NEAR(*r.predicted_s, simulated, 0.01 * simulated);
+  // Two routes at once beat the own bus alone (every weight after the other on it).
+  const auto split_free = run_placer("{name: deepplan, parallel: false, dha: false}", p);
+  EXPECT_LT(simulated, simulate(p, *split_free.plan).makespan);
 }
 
 TEST(DeepPlan, WithoutDhaOrParallelItIsSingleDevice) {
