@@ -33,7 +33,8 @@
 // block past that starts the next, and the last takes what is left), the first copied over the
 // GPU's own route and block i over neighbour i's, then forwarded whole over NVLink. Which
 // parameters DHA reads is decided first, by the walk above without parallel transmission (as
-// DeepPlan plans DHA on the load times of one route); the prediction then walks the ops again
+// DeepPlan plans DHA on the load times of one route), every Embedding layer's by DHA whatever
+// else reads them (its plan.py); the prediction then walks the ops again
 // with a clock per route: a copied parameter arrives when its route has copied every earlier
 // parameter of its block (and, through a neighbour, forwarded it), DHA reads still on the own
 // route's clock.
@@ -59,7 +60,10 @@ class DeepPlan final : public Placer {
  public:
   explicit DeepPlan(const PlacerOptions& o) : dha_(o.get("dha").boolean()) {
     const Yaml pt = o.get("parallel");
-    pt_ = pt.is_scalar() && pt.str() == "blocks" ? Pt::Blocks : pt.boolean() ? Pt::Split : Pt::None;
+    const std::string v = pt.is_scalar() ? pt.str() : "";
+    if (v != "blocks" && v != "true" && v != "false")
+      pt.fail(fmt::format("parallel must be true, false or blocks, got '{}'", v));
+    pt_ = v == "blocks" ? Pt::Blocks : v == "true" ? Pt::Split : Pt::None;
   }
 
   PlacerResult place(const Problem& p) const override {
@@ -89,7 +93,7 @@ class DeepPlan final : public Placer {
     Walk w;
     if (pt_ == Pt::Blocks && !s.neighbours.empty()) {
       // DHA as planned on one route, then the copies cut into blocks and timed per route.
-      const Walk one_route = walk(s, 0.0, {});
+      const Walk one_route = walk(s, 0.0, {}, /*embeddings_by_dha=*/true);
       w = walk(s, 0.0, blocks(s, one_route));
     } else {
       w = walk(s, s.neighbours.empty() ? 0.0 : m * b1 / (s.b0 + m * b1), {});
@@ -144,8 +148,10 @@ class DeepPlan final : public Placer {
   }
 
   // The walk of the header: DHA or copy per parameter (`fixed`, when given: copies on these
-  // routes, DHA for every other parameter read), f of each copy through a neighbour.
-  Walk walk(const Setup& s, double f, const Blocks& fixed) const {
+  // routes, DHA for every other parameter read; `embeddings_by_dha`: an embedding op's
+  // parameters by DHA whatever else reads them, DeepPlan's rule), f of each copy through a
+  // neighbour. A parameter read by DHA is read again by each later reader, on the route's clock.
+  Walk walk(const Setup& s, double f, const Blocks& fixed, bool embeddings_by_dha = false) const {
     const Problem& p = s.p;
     const models::Graph& g = *p.graph;
     const hw::Topology& topo = *p.topo;
@@ -166,13 +172,19 @@ class DeepPlan final : public Placer {
         throw InputError(fmt::format("op '{}' cannot run on '{}'", g.nodes[v].name, topo.devices[s.gpu].id));
       double ready = std::max(w.t_gpu, dispatch.ready(0, s.gpu)), bytes = 0, load = 0;  // bytes: what DHA reads
       double arrived = 0;  // by blocks: when the last of v's copied parameters is on the GPU
+      double again = 0;    // bytes of parameters read by DHA before, read again by v
       bool single = true, dha_fixed = false;
       std::vector<int> fresh;
       for (int e : g.in_edges(v)) {
         const int u = g.edges[e].src;
         if (g.nodes[u].kind == models::NodeKind::Op) {
           ready = std::max(ready, finish[u]);
-        } else if (!loaded[u]) {
+        } else if (loaded[u]) {
+          // Read by DHA before: this reader reads it again over the route (a tied lm_head).
+          const auto it = w.opts.params.find({u, s.gpu});
+          if (it != w.opts.params.end() && it->second.via == ParamDelivery::Via::Dha)
+            again += models::param_read_bytes(g.nodes[v].shape, g.dtype, g.edges[e].bytes);
+        } else {
           fresh.push_back(u);
           bytes += models::param_read_bytes(g.nodes[v].shape, g.dtype, g.edges[e].bytes);
           single = single && readers[u] == 1;
@@ -197,8 +209,9 @@ class DeepPlan final : public Placer {
       }
       const double copy_end = by_blocks ? std::max(ready, arrived) + d : std::max(ready, t_copy + load) + d;
       const double dha_end = ready + std::max(d, bytes / s.b0);
+      const bool embedding = embeddings_by_dha && g.nodes[v].type == "embedding";
       const bool dha = s.host_weights && !fresh.empty() &&
-                       (by_blocks ? dha_fixed : dha_ && single && dha_end < copy_end);
+                       (by_blocks ? dha_fixed : dha_ && (embedding || (single && dha_end < copy_end)));
       for (int u : fresh) {
         loaded[u] = true;
         if (!s.host_weights) continue;
@@ -217,8 +230,9 @@ class DeepPlan final : public Placer {
         pd.fraction = by_blocks ? 1.0 : f;
         w.opts.params[{u, s.gpu}] = pd;
       }
-      if (s.host_weights) t_copy += dha ? bytes / s.b0 : by_blocks ? 0 : load;
-      w.t_gpu = finish[v] = dha ? dha_end : copy_end;
+      if (s.host_weights) t_copy += (dha ? bytes / s.b0 : by_blocks ? 0 : load) + again / s.b0;
+      w.t_gpu = finish[v] = dha ? ready + std::max(d, (bytes + again) / s.b0)
+                                : std::max(copy_end, ready + std::max(d, again / s.b0));
       dispatch.book(0, v, s.gpu, w.t_gpu);
     }
     w.opts.dispatch = dispatch.orders();
@@ -250,7 +264,8 @@ void register_deepplan(Registry<PlacerEntry>& r) {
          {{"dha", "true", "read a parameter by direct host access when that ends its op earlier than a copy"},
           {"parallel", "true",
            "parallel transmission over NVLink neighbours on other PCIe routes: true (every copy split), blocks "
-           "(whole parameters in contiguous blocks, one per route: DeepPlan's own) or false"}},
+           "(as DeepPlan's own code: embedding tables by direct host access, the other weights whole in contiguous "
+           "blocks, one per route) or false"}},
          PlacerKind::Heuristic,
          [](const PlacerOptions& o) { return std::make_unique<DeepPlan>(o); },
          /*splits_ops=*/false, /*offload=*/false, PlacerNeeds{.gpu = true}});

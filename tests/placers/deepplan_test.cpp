@@ -94,6 +94,40 @@ TEST(DeepPlan, BlocksSendWholeWeightsOneBlockPerRoute) {
   EXPECT_LT(simulated, simulate(p, *split_free.plan).makespan);
 }
 
+// DeepPlan's own rule with its blocks: an embedding op's tables by DHA whatever else reads them,
+// so GPT-2's tied table (read by the lm_head too) is never copied and the lm_head reads it again
+// over the route, which the prediction counts (within 1% of the simulation).
+TEST(DeepPlan, BlocksReadEmbeddingsDirectlyAsDeepPlanDoes) {
+  models::TransformerSpec spec;
+  spec.arch = "gpt2-large";
+  spec.layers = 2;
+  spec.seq = 32;
+  const auto p = problem(models::generate_transformer(spec), hw::load_topology(Yaml(YAML::Node("sortinghat-v100"), "t")),
+                         scheduler::WeightsMode::Host);
+  const auto r = run_placer("{name: deepplan, parallel: blocks}", p);
+  ASSERT_TRUE(r.plan);
+  const int gpu = r.plan->device_of[p.graph->ops().front()];
+  for (const char* table : {"embed.wte", "embed.wpe"})
+    EXPECT_EQ(r.plan->delivery(p.graph->find(table), gpu).via, scheduler::ParamDelivery::Via::Dha) << table;
+  const double simulated = simulate(p, *r.plan).makespan;
+  EXPECT_NEAR(*r.predicted_s, simulated, 0.01 * simulated);
+  // The default (every weight split) copies the tied table: its lm_head is a second reader.
+  const auto split = run_placer("deepplan", p);
+  EXPECT_NE(split.plan->delivery(p.graph->find("embed.wte"), gpu).via, scheduler::ParamDelivery::Via::Dha);
+}
+
+TEST(DeepPlan, ParallelIsTrueFalseOrBlocks) {
+  const auto p = problem(gpt2_large_2_layers(models::Phase::Prefill),
+                         hw::load_topology(Yaml(YAML::Node("sortinghat-v100"), "t")), scheduler::WeightsMode::Host);
+  try {
+    run_placer("{name: deepplan, parallel: halves}", p);
+    ADD_FAILURE() << "accepted parallel: halves";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("parallel must be true, false or blocks, got 'halves'"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(DeepPlan, WithoutDhaOrParallelItIsSingleDevice) {
   models::TransformerSpec spec;
   spec.layers = 2;
