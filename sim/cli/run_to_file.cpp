@@ -25,7 +25,9 @@ char g_lock_path[4096];
 std::atomic<int> g_signals{0};
 static_assert(std::atomic<int>::is_always_lock_free);
 
-void say(const char* text) { [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, text, std::strlen(text)); }
+constexpr char kStopping[] =
+    "\nplacesim: stopping: no new sweep points start, and searches under way end within seconds with their best "
+    "plan so far (again to quit at once)\n";
 
 // The first Ctrl-C (or SIGTERM) requests a stop (sim/core/stop_request.hpp) and says so at once;
 // a second ends the process as the signal would, removing the lock first (the results file
@@ -34,8 +36,7 @@ void say(const char* text) { [[maybe_unused]] const ssize_t n = ::write(STDERR_F
 void on_signal(int sig) {
   if (g_signals.fetch_add(1) == 0) {
     request_stop();
-    say("\nplacesim: stopping: no new sweep points start, and searches under way end within seconds with their "
-        "best plan so far (again to quit at once)\n");
+    [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, kStopping, sizeof kStopping - 1);
     return;
   }
   if (g_lock_path[0] != '\0') ::unlink(g_lock_path);

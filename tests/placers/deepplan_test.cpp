@@ -98,12 +98,8 @@ TEST(DeepPlan, BlocksSendWholeWeightsOneBlockPerRoute) {
 // so GPT-2's tied table (read by the lm_head too) is never copied and the lm_head reads it again
 // over the route, which the prediction counts (within 1% of the simulation).
 TEST(DeepPlan, BlocksReadEmbeddingsDirectlyAsDeepPlanDoes) {
-  models::TransformerSpec spec;
-  spec.arch = "gpt2-large";
-  spec.layers = 2;
-  spec.seq = 32;
-  const auto p = problem(models::generate_transformer(spec), hw::load_topology(Yaml(YAML::Node("sortinghat-v100"), "t")),
-                         scheduler::WeightsMode::Host);
+  const auto p = problem(gpt2_large_2_layers(models::Phase::Prefill),
+                         hw::load_topology(Yaml(YAML::Node("sortinghat-v100"), "t")), scheduler::WeightsMode::Host);
   const auto r = run_placer("{name: deepplan, parallel: blocks}", p);
   ASSERT_TRUE(r.plan);
   const int gpu = r.plan->device_of[p.graph->ops().front()];
