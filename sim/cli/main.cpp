@@ -1,8 +1,10 @@
 // placesim: simulate and compare placements of DL inference on heterogeneous hardware.
-// Exit codes: 0 success, 2 bad input (with file:line:column), 1 internal failure, 130 a sweep
-// stopped by Ctrl-C (its results file whole, resumable).
+// Exit codes: 0 success, 2 bad input (with file:line:column), 1 internal failure or output that
+// could not be written, 130 a sweep stopped by Ctrl-C (its results file whole, resumable).
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <fmt/format.h>
 #include <string>
@@ -27,8 +29,18 @@ static void print_help(std::FILE* to) {
   std::fputs(text.c_str(), to);
 }
 
-int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
+// Output that never reached stdout (a full disk, /dev/full) fails the command: a 0 would say the
+// table or JSON was written. Buffered output meets its error at the flush.
+static int check_stdout(int rc) {
+  const bool earlier = std::ferror(stdout) != 0;  // a write already failed: its errno is gone
+  errno = 0;
+  if (std::fflush(stdout) == 0 && !earlier) return rc;
+  const std::string why = !earlier && errno ? std::strerror(errno) : "a write to it failed";
+  std::fprintf(stderr, "placesim: error: cannot write standard output: %s\n", why.c_str());
+  return rc == 0 ? 1 : rc;
+}
+
+static int run(const std::vector<std::string>& args) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     print_help(args.empty() ? stderr : stdout);
     return args.empty() ? 2 : 0;
@@ -52,3 +64,5 @@ int main(int argc, char** argv) {
     return 1;
   }
 }
+
+int main(int argc, char** argv) { return check_stdout(run(std::vector<std::string>(argv + 1, argv + argc))); }

@@ -61,5 +61,19 @@ TEST(Usage, DryRunChecksEachPlacersOptionsAtEveryPoint) {
   EXPECT_EQ(good.code, 0) << good.err;
 }
 
+// Output that cannot be written (a full disk: /dev/full) fails the command with a message,
+// where it used to exit 0 having written nothing (a table, CSV or JSON on stdout alike).
+TEST(Usage, AnUnwritableStdoutIsAnError) {
+  const std::string scenario = std::string(PLACESIM_SOURCE_DIR) + "/scenarios/quickstart.yaml";
+  for (const std::string& args : std::vector<std::string>{"list presets", "list placers --json", "run " + scenario + " --dry-run --json"}) {
+    const auto r = testing::run_command("(" + std::string(PLACESIM_BINARY) + " " + args + " > /dev/full)");
+    EXPECT_EQ(r.code, 1) << args;
+    // The reason where the failing write is the last flush's ("No space left on device"); an
+    // earlier one's errno is gone by the time placesim checks.
+    EXPECT_NE(r.err.find("placesim: error: cannot write standard output: "), std::string::npos) << args << ": " << r.err;
+  }
+  EXPECT_EQ(testing::run_command(std::string(PLACESIM_BINARY) + " list presets > /dev/null").code, 0);
+}
+
 }  // namespace
 }  // namespace placesim
