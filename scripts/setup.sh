@@ -24,3 +24,14 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >&2
 # the tests and benchmarks when it runs.
 cmake --build build -j"$jobs" --target placesim >&2
 echo "setup: built build/placesim (scripts/test.sh builds the tests)" >&2
+
+# The Python module (docs/python.md), for Debian's Python: build/python goes on its path through
+# a .pth file in the user's site-packages, so `/usr/bin/python3 -c "import placesim"` works from
+# any folder.
+if grep -q '^PLACESIM_WITH_PYTHON:BOOL=ON' build/CMakeCache.txt; then
+  cmake --build build -j"$jobs" --target placesim_python >&2
+  site=$(/usr/bin/python3 -c 'import site; print(site.getusersitepackages())')
+  mkdir -p "$site"
+  echo "$PWD/build/python" >"$site/placesim.pth"
+  echo "setup: built the Python module: /usr/bin/python3 -c 'import placesim' (path set in $site/placesim.pth)" >&2
+fi

@@ -298,6 +298,7 @@ Result run_cbc(const Model& m, const SolveOptions& o, Deadline& deadline) {
   data.noPrinting_ = !o.verbose;
   data.useSignalHandler_ = false;  // SIGINT belongs to the application
   if (o.verbose) model.passInMessageHandler(&to_stderr);
+  else model.messageHandler()->setLogLevel(0);  // passInPriorities below logs at level 1
   const CbcDeadlineHandler cbc_handler(&deadline);
   model.passInEventHandler(&cbc_handler);
   // Branching priorities (Variable::priority) go to CBC's integer objects, which the driver

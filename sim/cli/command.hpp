@@ -35,6 +35,24 @@ bool parse_args(const Command& cmd, const std::vector<std::string>& args, po::op
 
 void print_json(const nlohmann::ordered_json& j);  // one document on stdout, newline-terminated
 
+// While one is alive on a thread, print_json on that thread hands the document to it instead of
+// stdout: how the Python module gets a command's `--json` document as its answer.
+class JsonCapture {
+ public:
+  JsonCapture();
+  ~JsonCapture();
+  JsonCapture(const JsonCapture&) = delete;
+  JsonCapture& operator=(const JsonCapture&) = delete;
+  const nlohmann::ordered_json& document() const { return doc_; }
+  bool captured() const { return captured_; }
+  void take(const nlohmann::ordered_json& j);
+
+ private:
+  JsonCapture* outer_;
+  nlohmann::ordered_json doc_;
+  bool captured_ = false;
+};
+
 // "placesim NAME ARGS...", each word quoted for a POSIX shell where it needs it: what results
 // files record as the command that wrote them.
 std::string command_line(const std::string& name, const std::vector<std::string>& args);

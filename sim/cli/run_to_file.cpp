@@ -44,18 +44,33 @@ void on_signal(int sig) {
   ::raise(sig);
 }
 
-void catch_stop_signals(const std::string& results_path) {
-  const std::string lock = results_path + ".lock";
-  g_lock_path[0] = '\0';
-  if (lock.size() < sizeof g_lock_path) std::memcpy(g_lock_path, lock.c_str(), lock.size() + 1);
-  g_signals = 0;
-  clear_stop_request();
-  struct sigaction sa {};
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
-}
+// SIGINT and SIGTERM caught for one sweep; the handlers found before come back when it ends, so
+// that a program calling run_to_file (the Python module's interpreter) keeps its own.
+class StopSignals {
+ public:
+  explicit StopSignals(const std::string& results_path) {
+    const std::string lock = results_path + ".lock";
+    g_lock_path[0] = '\0';
+    if (lock.size() < sizeof g_lock_path) std::memcpy(g_lock_path, lock.c_str(), lock.size() + 1);
+    g_signals = 0;
+    clear_stop_request();
+    struct sigaction sa {};
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int_);
+    sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~StopSignals() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
 
 }  // namespace
 
@@ -78,7 +93,7 @@ std::optional<explore::RunSet> run_to_file(const explore::Scenario& s, explore::
   header.command = out.command;
   explore::ResultsFile file(out.path, std::move(header), out.resume);
 
-  catch_stop_signals(out.path);
+  const StopSignals signals(out.path);
   ro.skip = file.done();
   ro.stop = &stop_flag();
   ro.on_point = [&](std::vector<explore::RunResult> runs) { file.add(std::move(runs)); };
