@@ -10,7 +10,10 @@ import sys
 def read_runs(stream=sys.stdin):
     """{tuple of the point's values as text (a numeric axis's 8 as "8"), in the sweep's axis
     order: {placer label: run}}."""
-    doc = json.load(stream)
+    text = stream.read()
+    if not text.strip():  # the placesim before the pipe failed: its error is above
+        sys.exit("no runs on standard input: the placesim run --json piped into this printed nothing")
+    doc = json.loads(text)
     runs = {}
     for r in doc["runs"]:
         runs.setdefault(tuple(str(v) for v in r["point"].values()), {})[r["placer"]] = r
