@@ -81,7 +81,7 @@ void place(benchmark::State& state, const std::shared_ptr<const models::Graph>& 
     wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   using scheduler::RunStatus;
-  const int status = r.status == RunStatus::Ok ? 0 : r.status == RunStatus::Timeout ? 1 : r.status == RunStatus::Infeasible ? 2 : 3;
+  const int status = r.status == RunStatus::Ok ? 0 : r.status == RunStatus::Limit ? 1 : r.status == RunStatus::Infeasible ? 2 : 3;
   state.counters["nodes"] = static_cast<double>(g->ops().size());
   state.counters["status"] = status;
   state.counters["gap"] = r.gap && std::isfinite(*r.gap) ? *r.gap : -1;

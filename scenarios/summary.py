@@ -42,18 +42,18 @@ print(f"# {doc['scenario']}\n")
 if command:
     print(f"Made by: `{command}`\n")
 print(f"Baseline: {doc['baseline']}. Prediction error: (predicted - simulated) / simulated.\n")
-print("| placer | ok | timeout | infeasible | error | geomean speed-up | n | mean abs prediction error | "
+print("| placer | ok | limit | infeasible | error | geomean speed-up | n | mean abs prediction error | "
       "mean prediction error | worst abs prediction error | worst gap | mean placement time |")
 print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 for name in placers:
     runs = [r for r in doc["runs"] if r["placer"] == name]
-    count = {s: sum(1 for r in runs if r["status"] == s) for s in ("ok", "timeout", "infeasible", "error")}
+    count = {s: sum(1 for r in runs if r["status"] == s) for s in ("ok", "limit", "infeasible", "error")}
     speedups = [r["speedup"] for r in runs if r["speedup"]]
     geo = geomean(speedups)
     errors = [r["prediction_error"] for r in runs if r["prediction_error"] is not None]
     gaps = [r["gap"] for r in runs if r.get("gap") is not None]
     times = [r["placement_s"] for r in runs if "placement_s" in r]
-    print(f"| {name} | {count['ok']} | {count['timeout']} | {count['infeasible']} | {count['error']} | "
+    print(f"| {name} | {count['ok']} | {count['limit']} | {count['infeasible']} | {count['error']} | "
           f"{'-' if geo is None else f'{geo:.3f}x'} | {len(errors)} | "
           f"{pct(mean([abs(e) for e in errors]))} | {pct(mean(errors))} | "
           f"{pct(max((abs(e) for e in errors), default=None))} | "

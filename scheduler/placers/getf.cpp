@@ -208,7 +208,7 @@ class GetfPlacer final : public Placer {
     const Getf s = getf_schedule(p, time_limit_s_);
     PlacerResult r;
     if (!s.error.empty()) {
-      r.status = s.timed_out ? RunStatus::Timeout : RunStatus::Error;
+      r.status = s.timed_out ? RunStatus::Limit : RunStatus::Error;
       r.message = s.error;
       return r;
     }

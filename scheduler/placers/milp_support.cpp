@@ -159,7 +159,7 @@ PlacerResult finish_milp(const Problem& p, std::optional<Plan> milp_plan, std::o
   PlacerResult r;
   r.gap = s.gap;
   const bool proven = s.solves > 0 && s.optimal == s.solves;
-  r.status = proven ? RunStatus::Ok : s.error.empty() ? RunStatus::Timeout : RunStatus::Error;
+  r.status = proven ? RunStatus::Ok : s.error.empty() ? RunStatus::Limit : RunStatus::Error;
   const double own = milp_plan ? simulated_makespan(p, *milp_plan) : std::numeric_limits<double>::infinity();
   MilpRecord& m = r.milp.emplace(record_of(s));
   if (milp_plan) {

@@ -15,7 +15,7 @@ static nlohmann::ordered_json opt(const std::optional<double>& v) {
 // "ok 3, infeasible 1": the status words in scheduler::RunStatus order, then "bound".
 static std::string status_cell(const std::map<std::string, int>& status) {
   std::string s;
-  for (const char* word : {"ok", "infeasible", "timeout", "error", "refused", "interrupted", "bound"})
+  for (const char* word : {"ok", "infeasible", "limit", "error", "refused", "interrupted", "bound"})
     if (auto it = status.find(word); it != status.end())
       s += fmt::format("{}{} {}", s.empty() ? "" : ", ", word, it->second);
   return s.empty() ? "-" : s;

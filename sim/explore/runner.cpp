@@ -37,7 +37,7 @@ SingleRun run_placer(const scheduler::Problem& p, const scheduler::PlacerSpec& p
   }
   r.placement_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   // A search cut short while a stop was requested (Ctrl-C) is the stop's doing, not its limit's.
-  if (pr.status == scheduler::RunStatus::Timeout && stop_requested()) pr.status = scheduler::RunStatus::Interrupted;
+  if (pr.status == scheduler::RunStatus::Limit && stop_requested()) pr.status = scheduler::RunStatus::Interrupted;
   r.status = pr.status;
   r.message = pr.message;
   r.choices = pr.choices;
@@ -62,7 +62,7 @@ SingleRun run_placer(const scheduler::Problem& p, const scheduler::PlacerSpec& p
   if (!score.fits()) {
     r.status = scheduler::RunStatus::Infeasible;
     r.message = score.memory_message();
-  } else if (r.status == scheduler::RunStatus::Ok || r.status == scheduler::RunStatus::Timeout ||
+  } else if (r.status == scheduler::RunStatus::Ok || r.status == scheduler::RunStatus::Limit ||
              r.status == scheduler::RunStatus::Interrupted) {
     r.makespan_s = score.makespan_s();
   }

@@ -26,7 +26,7 @@ const Point kP[4] = {{{"a", "1"}, {"b", "x"}}, {{"a", "1"}, {"b", "y"}}, {{"a", 
 // Four points (a in 1, 2 by b in x, y). Makespans in ms:
 //   base   4     9     2     8        peak 3 GiB (gpu0), placement 0.25 s each
 //   fast   2     3     4     8.04     speed-ups 2, 3, 0.5, 8/8.04 (within 1%: a tie)
-//   flaky  infeasible, error, 1 (2x), timeout with 16 (0.5x)
+//   flaky  infeasible, error, 1 (2x), limit with 16 (0.5x)
 //   cp     a bound of 1 ms at every point
 explore::RunSet grid() {
   std::vector<explore::RunResult> runs;
@@ -42,7 +42,7 @@ explore::RunSet grid() {
   runs.push_back(run_of(0, kP[0], "flaky", std::nullopt, std::nullopt, RunStatus::Infeasible));
   runs.push_back(run_of(1, kP[1], "flaky", std::nullopt, std::nullopt, RunStatus::Error));
   runs.push_back(run_of(2, kP[2], "flaky", 1e-3));
-  runs.push_back(run_of(3, kP[3], "flaky", 16e-3, std::nullopt, RunStatus::Timeout));
+  runs.push_back(run_of(3, kP[3], "flaky", 16e-3, std::nullopt, RunStatus::Limit));
   return set_of("grid", "base", {"a", "b"}, std::move(runs));
 }
 
@@ -65,7 +65,7 @@ TEST_F(CompareTest, GeomeanMinMaxAndWinTieLossByHand) {
   EXPECT_DOUBLE_EQ(fast["speedup"]["max"].get<double>(), 3.0);
   EXPECT_EQ(fast["speedup"]["points"], 4);
   EXPECT_EQ(fast["versus_baseline"], (nlohmann::json{{"wins", 2}, {"ties", 1}, {"losses", 1}}));
-  // flaky: speed-ups only where it has a makespan (2x and 0.5x), a timeout's makespan included.
+  // flaky: speed-ups only where it has a makespan (2x and 0.5x), a limit's makespan included.
   const auto& flaky = j["summary"]["placers"]["flaky"];
   EXPECT_NEAR(flaky["speedup"]["geomean"].get<double>(), 1.0, 1e-15);
   EXPECT_EQ(flaky["speedup"]["points"], 2);
@@ -83,7 +83,7 @@ TEST_F(CompareTest, GeomeanMinMaxAndWinTieLossByHand) {
 TEST_F(CompareTest, StatusCountsMemoryAndPlacementTime) {
   const auto j = json_of(grid_h5);
   const auto& p = j["summary"]["placers"];
-  EXPECT_EQ(p["flaky"]["status"], (nlohmann::json{{"error", 1}, {"infeasible", 1}, {"ok", 1}, {"timeout", 1}}));
+  EXPECT_EQ(p["flaky"]["status"], (nlohmann::json{{"error", 1}, {"infeasible", 1}, {"ok", 1}, {"limit", 1}}));
   EXPECT_EQ(p["cp"]["status"], (nlohmann::json{{"bound", 4}}));
   EXPECT_EQ(p["base"]["status"], (nlohmann::json{{"ok", 4}}));
   EXPECT_EQ(p["base"]["peak_mem_bytes"].get<double>(), 3 * GiB);

@@ -146,7 +146,7 @@ TEST(Interrupt, ResumeRunsAPointWithAnInterruptedRunAgain) {
   set.axes = {"a"};
   set.axis_numeric = {true};
   placesim::explore::RunSet header = set;
-  set.runs = {run_of(0, "p", RunStatus::Ok), run_of(0, "q", RunStatus::Timeout), run_of(1, "p", RunStatus::Ok),
+  set.runs = {run_of(0, "p", RunStatus::Ok), run_of(0, "q", RunStatus::Limit), run_of(1, "p", RunStatus::Ok),
               run_of(1, "q", RunStatus::Interrupted)};
   placesim::explore::write_results_h5(dir + "/r.h5", set);
   {

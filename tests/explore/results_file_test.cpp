@@ -172,7 +172,7 @@ TEST(RunResultWire, RoundTripsEveryFieldBitForBit) {
   r.comm_bytes = scheduler::CommBytes{4.5e9, 1.5e9, {{"gpu0", 1.5e9}}, {{"all-reduce", 3e9}}};
   r.generation = GenerationResult{128, 33, 4, 0.025, std::nullopt, false};
   r.milp = scheduler::MilpRecord{"warm:heft", 0.25, std::nullopt, 0.125, 3, 0, 5000000000};
-  r.status = scheduler::RunStatus::Timeout;
+  r.status = scheduler::RunStatus::Limit;
   r.message = "ünïcode\nline";
   r.choices = nlohmann::ordered_json::parse(R"({"z": 1, "a": [1.5, "x"], "m": null})");
   r.seed = 18446744073709551615ull;

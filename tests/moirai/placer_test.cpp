@@ -106,7 +106,7 @@ TEST(MoiraiPlacer, TimeLimitZeroReturnsTheWarmStart) {
   const Tiny t = tiny(7, 6, 3, 0.4);
   const PlacerResult r = run_placer("{name: milp-moirai, time_limit: 0, warm: [heft]}", t.problem);
   const PlacerResult heft = run_placer("heft", t.problem);
-  EXPECT_EQ(r.status, scheduler::RunStatus::Timeout);
+  EXPECT_EQ(r.status, scheduler::RunStatus::Limit);
   ASSERT_TRUE(r.plan);
   EXPECT_TRUE(*r.plan == *heft.plan);
   EXPECT_FALSE(r.predicted_s) << "the warm start is not the MILP model's plan";

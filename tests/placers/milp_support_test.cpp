@@ -127,7 +127,7 @@ TEST(MilpSupport, TheMilpPlanWinsTiesAndALimitIsATimeoutWithItsGap) {
   s.add(result(scheduler::milp::Status::Feasible, 0.25), 1);
   const auto own = run_placer("round-robin", p);
   const auto r = scheduler::finish_milp(p, own.plan, 3.0, s, warm);
-  EXPECT_EQ(r.status, scheduler::RunStatus::Timeout);
+  EXPECT_EQ(r.status, scheduler::RunStatus::Limit);
   EXPECT_DOUBLE_EQ(*r.gap, 0.25);
   EXPECT_DOUBLE_EQ(*r.predicted_s, 3.0);
   EXPECT_EQ(r.message, "2 solves, 1 optimal, 1 at the time limit, gap 25%, 14 nodes");
@@ -173,7 +173,7 @@ TEST(MilpSupport, NoSolveReturnsTheWarmStartAsATimeout) {
   const auto p = two_ops();
   const auto warm = scheduler::best_heuristic(p, {"round-robin"});
   const auto r = scheduler::finish_milp(p, std::nullopt, std::nullopt, scheduler::SolveSummary{}, warm);
-  EXPECT_EQ(r.status, scheduler::RunStatus::Timeout);
+  EXPECT_EQ(r.status, scheduler::RunStatus::Limit);
   EXPECT_EQ(*r.plan, warm->plan);
   EXPECT_NE(r.message.find("no MILP solved"), std::string::npos) << r.message;
   ASSERT_TRUE(r.milp);

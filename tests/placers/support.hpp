@@ -42,14 +42,14 @@ inline scheduler::Problem random_dag_on(const std::string& preset, std::uint64_t
 }
 
 // A MILP placer run by a suite over every placer: a quarter second each, so the suite stays
-// fast; the status is then "ok" or "timeout", and the plan the better of the MILP's and the
+// fast; the status is then "ok" or "limit", and the plan the better of the MILP's and the
 // warm start's (whichever it is, it must pass the suite).
 inline bool is_milp(const std::string& name) { return scheduler::placers().get(name).kind == scheduler::PlacerKind::Milp; }
 inline std::string suite_spec(const std::string& name) {
   return is_milp(name) ? "{name: " + name + ", time_limit: 0.25}" : name;
 }
 inline bool solved(const scheduler::PlacerResult& r, const std::string& name) {
-  return r.status == scheduler::RunStatus::Ok || (is_milp(name) && r.status == scheduler::RunStatus::Timeout);
+  return r.status == scheduler::RunStatus::Ok || (is_milp(name) && r.status == scheduler::RunStatus::Limit);
 }
 
 // The tensor-parallel tests' model: gpt2-large cut to 2 layers, fp16, batch 8 over 128 positions.

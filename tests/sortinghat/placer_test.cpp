@@ -87,7 +87,7 @@ TEST(SortingHatPlacer, TimeLimitZeroReturnsTheWarmStart) {
   const auto p = v100_problem(make_graph(spec));
   for (const char* name : {"milp-sortinghat", "efficientmip"}) {
     const auto r = run_placer(fmt::format("{{name: {}, time_limit: 0, warm: [single-device]}}", name), p);
-    EXPECT_EQ(r.status, scheduler::RunStatus::Timeout) << name;
+    EXPECT_EQ(r.status, scheduler::RunStatus::Limit) << name;
     ASSERT_TRUE(r.plan);
     EXPECT_EQ(r.plan->placer, "single-device");
   }
@@ -113,7 +113,7 @@ TEST(SortingHatPlacer, ShortTimeLimitsNeverCrash) {
   const auto p = random_dag_on("sortinghat-v100", 1, 6, 4, 0.5);
   for (const char* limit : {"0.1", "0.25", "0.5"}) {
     const auto r = run_placer(fmt::format("{{name: milp-sortinghat, time_limit: {}}}", limit), p);
-    EXPECT_TRUE(r.status == scheduler::RunStatus::Ok || r.status == scheduler::RunStatus::Timeout) << limit << ": " << r.status << ": " << r.message;
+    EXPECT_TRUE(r.status == scheduler::RunStatus::Ok || r.status == scheduler::RunStatus::Limit) << limit << ": " << r.status << ": " << r.message;
     EXPECT_TRUE(r.plan) << limit;
   }
 }
