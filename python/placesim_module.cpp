@@ -69,6 +69,8 @@ PYBIND11_MODULE(_placesim, m) {
       if (p) std::rethrow_exception(p);
     } catch (const InputError& e) {
       input_error(e.what());
+    } catch (const OutputError& e) {  // a full disk: the results file keeps what was written
+      PyErr_SetString(PyExc_OSError, e.what());
     } catch (const cli::Interrupted& e) {  // Ctrl-C during a sweep: the file is whole and resumable
       PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
     }

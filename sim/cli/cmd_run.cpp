@@ -38,10 +38,10 @@ int cmd_run(const std::vector<std::string>& args) {
   // An unwritable -o fails at once, before a large sweep's scenario takes its time to expand.
   if (a.vm.count("output")) check_writable(a.vm["output"].as<std::string>());
   const explore::Scenario s = load_scenario_args(a.vm);
-  if (a.vm.count("dry-run")) {
-    explore::check_placer_options(s);
-    return print_points(s, a.json);
-  }
+  // Every point's problem built and checked before the first point runs: an error the input
+  // holds stops the run here, not at point 7 with six finished (what --dry-run checks).
+  explore::check_placer_options(s);
+  if (a.vm.count("dry-run")) return print_points(s, a.json);
   explore::RunOptions ro;
   ro.jobs = a.vm["jobs"].as<int>();
   if (ro.jobs < 1) throw InputError(SourceLoc{"placesim run"}, "--jobs must be at least 1");

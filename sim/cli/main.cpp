@@ -1,8 +1,9 @@
 // placesim: simulate and compare placements of DL inference on heterogeneous hardware.
 // Exit codes: 0 success, 2 bad input (with file:line:column), 1 internal failure or output that
-// could not be written, 130 a sweep stopped by Ctrl-C (its results file whole, resumable).
+// could not be written (a full disk: the files written before stay), 130 a sweep stopped by Ctrl-C (its results file whole, resumable).
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -56,6 +57,9 @@ static int run(const std::vector<std::string>& args) {
   } catch (const InputError& e) {
     std::fprintf(stderr, "placesim: error: %s\n", e.what());
     return 2;
+  } catch (const OutputError& e) {  // a full disk, the file size limit: what was written before stays
+    std::fprintf(stderr, "placesim: error: %s\n", e.what());
+    return 1;
   } catch (const cli::Interrupted& e) {
     std::fprintf(stderr, "\nplacesim: %s\n", e.what());
     return 130;
@@ -65,4 +69,9 @@ static int run(const std::vector<std::string>& args) {
   }
 }
 
-int main(int argc, char** argv) { return check_stdout(run(std::vector<std::string>(argv + 1, argv + argc))); }
+int main(int argc, char** argv) {
+  // Past `ulimit -f` a write fails with EFBIG, which the writers report (OutputError), instead of
+  // SIGXFSZ ending the process with its lock and temporary files left behind.
+  std::signal(SIGXFSZ, SIG_IGN);
+  return check_stdout(run(std::vector<std::string>(argv + 1, argv + argc)));
+}

@@ -31,6 +31,14 @@ class InputError : public std::runtime_error {
   std::string detail_;
 };
 
+// Output that could not be written once work had begun (a full disk, the file size limit, an I/O
+// error), not the user's input: the command line prints it and exits with code 1. What was
+// written before stays (file_io.hpp: a failed write never replaces or removes a file).
+class OutputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 [[noreturn]] void assertion_failed(const char* expr, const char* file, int line, const std::string& msg);
 
 }  // namespace placesim

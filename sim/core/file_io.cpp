@@ -5,8 +5,11 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fmt/format.h>
 #include <fstream>
+#include <streambuf>
 #include <iterator>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "sim/core/error.hpp"
@@ -80,27 +83,72 @@ void commit_temp_file(const std::string& tmp, const std::string& path) {
   }
 }
 
+namespace {
+
+// An ostream's buffer over a file descriptor that keeps the errno of the first write(2) that
+// failed: std::ofstream loses it, and "No space left on device" or "File too large" is what a
+// user needs to read.
+class FdBuf final : public std::streambuf {
+ public:
+  explicit FdBuf(int fd) : fd_(fd) { setp(buf_, buf_ + sizeof buf_); }
+  int error() const { return error_; }
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (!drain()) return traits_type::eof();
+    if (!traits_type::eq_int_type(c, traits_type::eof())) {
+      *pptr() = traits_type::to_char_type(c);
+      pbump(1);
+    }
+    return traits_type::not_eof(c);
+  }
+  int sync() override { return drain() ? 0 : -1; }
+
+ private:
+  bool drain() {
+    const char* p = pbase();
+    while (p < pptr() && !error_) {
+      const ssize_t n = ::write(fd_, p, static_cast<size_t>(pptr() - p));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) error_ = n < 0 ? errno : EIO;
+      else p += n;
+    }
+    setp(buf_, buf_ + sizeof buf_);
+    return !error_;
+  }
+
+  int fd_;
+  int error_ = 0;
+  char buf_[1 << 16];
+};
+
+}  // namespace
+
 void write_file_atomic(const std::string& path, const std::function<void(std::ostream&)>& write) {
   std::error_code ec;
   const fs::path parent = fs::path(path).parent_path();
   if (!parent.empty()) fs::create_directories(parent, ec);
   const std::string tmp = temp_path_for(path);
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError(SourceLoc{path}, "cannot write file (is the directory writable?)");
-    try {
-      write(out);
-    } catch (...) {
-      out.close();
-      fs::remove(tmp, ec);
-      throw;
-    }
-    out.flush();
-    if (!out) {
-      out.close();
-      fs::remove(tmp, ec);
-      throw InputError(SourceLoc{path}, "cannot write file (disk full?)");
-    }
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) throw InputError(SourceLoc{path}, std::string("cannot write file: ") + std::strerror(errno));
+  FdBuf buf(fd);
+  std::ostream out(&buf);
+  try {
+    write(out);
+  } catch (...) {
+    ::close(fd);
+    fs::remove(tmp, ec);
+    throw;
+  }
+  // A write the device refused (ENOSPC, EFBIG past `ulimit -f`, EIO) is kept by the buffer; a
+  // close can still report one (NFS).
+  out.flush();
+  int why = buf.error();
+  if (::close(fd) != 0 && !why) why = errno;
+  if (why || !out) {
+    fs::remove(tmp, ec);
+    throw OutputError(fmt::format("cannot write {}: {}{}", path, std::strerror(why ? why : EIO),
+                                  fs::exists(path, ec) ? " (the file there is left as it was)" : ""));
   }
   commit_temp_file(tmp, path);
 }

@@ -11,7 +11,9 @@ namespace placesim {
 // The whole of an input file; InputError naming the path for a directory or an unreadable file.
 std::string read_input_file(const std::string& path);
 
-// Creates missing parent directories. Throws InputError naming the path when it cannot write.
+// Creates missing parent directories. Throws InputError naming the path when it cannot create
+// the file (a bad path), OutputError when writing it failed (a full disk, the file size limit):
+// either way the temporary file is removed and whatever was at `path` stays as it was.
 void write_file_atomic(const std::string& path, const std::function<void(std::ostream&)>& write);
 void write_file_atomic(const std::string& path, const std::string& text);
 

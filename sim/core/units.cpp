@@ -47,6 +47,13 @@ double take_prefix(std::string_view& u, bool allow_binary) {
   return 1.0;
 }
 
+// A value with its unit applied: 1e300 is finite, 1e300TB/s is not, and would reach the engine as
+// an infinite capacity.
+double finite(double v, std::string_view text, const char* what) {
+  if (!std::isfinite(v)) throw InputError(fmt::format("{} '{}' is beyond the largest representable value", what, text));
+  return v;
+}
+
 [[noreturn]] void bad_unit(std::string_view text, const char* expected) {
   throw InputError(fmt::format("unknown unit in '{}': expected {}", text, expected));
 }
@@ -57,8 +64,8 @@ double parse_bytes(std::string_view text) {
   auto [v, u] = split(text, "a size");
   if (u.empty()) return v;
   const double m = take_prefix(u, true);
-  if (u == "B") return v * m;
-  if (u == "b" || u == "bit") return v * m / 8.0;
+  if (u == "B") return finite(v * m, text, "a size");
+  if (u == "b" || u == "bit") return finite(v * m / 8.0, text, "a size");
   bad_unit(text, "B, kB, MB, GB, TB, KiB, MiB, GiB or TiB");
 }
 
@@ -66,8 +73,8 @@ double parse_bandwidth(std::string_view text) {
   auto [v, u] = split(text, "a bandwidth");
   if (u.empty()) return v;
   const double m = take_prefix(u, true);
-  if (u == "B/s" || u == "Bps") return v * m;
-  if (u == "b/s" || u == "bps" || u == "bit/s") return v * m / 8.0;
+  if (u == "B/s" || u == "Bps") return finite(v * m, text, "a bandwidth");
+  if (u == "b/s" || u == "bps" || u == "bit/s") return finite(v * m / 8.0, text, "a bandwidth");
   bad_unit(text, "a rate such as 16GB/s, 12.5GiB/s or 100Gb/s");
 }
 
@@ -78,8 +85,8 @@ double parse_duration(std::string_view text) {
   if (u == "us" || u == "\xc2\xb5s") return v * 1e-6;
   if (u == "ns") return v * 1e-9;
   if (u == "ps") return v * 1e-12;
-  if (u == "min") return v * 60.0;
-  if (u == "h") return v * 3600.0;
+  if (u == "min") return finite(v * 60.0, text, "a duration");
+  if (u == "h") return finite(v * 3600.0, text, "a duration");
   bad_unit(text, "s, ms, us, ns, ps, min or h");
 }
 
@@ -87,7 +94,7 @@ double parse_flops(std::string_view text) {
   auto [v, u] = split(text, "a compute rate");
   if (u.empty()) return v;
   const double m = take_prefix(u, false);
-  if (u == "FLOPS" || u == "FLOP/s" || u == "flops" || u == "flop/s" || u == "OPS" || u == "OP/s") return v * m;
+  if (u == "FLOPS" || u == "FLOP/s" || u == "flops" || u == "flop/s" || u == "OPS" || u == "OP/s") return finite(v * m, text, "a compute rate");
   bad_unit(text, "a rate such as 125TFLOPS or 15.7 TFLOP/s");
 }
 
@@ -95,7 +102,7 @@ double parse_frequency(std::string_view text) {
   auto [v, u] = split(text, "a frequency");
   if (u.empty()) return v;
   const double m = take_prefix(u, false);
-  if (u == "Hz") return v * m;
+  if (u == "Hz") return finite(v * m, text, "a frequency");
   bad_unit(text, "Hz, MHz or GHz");
 }
 

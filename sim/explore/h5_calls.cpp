@@ -19,8 +19,7 @@ const h5::H5Api& h5_module() { return module_api<h5::H5Api>("h5"); }
 
 [[gnu::used]] const void* const kModuleImports[] = {
     module_import(&axis_number), module_import(&scheduler::parse_run_status),
-    module_import(static_cast<const char* (*)(scheduler::RunStatus)>(&scheduler::to_string)),
-    module_import(&temp_path_for), module_import(&commit_temp_file)};
+    module_import(static_cast<const char* (*)(scheduler::RunStatus)>(&scheduler::to_string))};
 
 }  // namespace
 
@@ -37,12 +36,14 @@ std::string scenario_hash(const std::string& scenario_text, const std::string& h
   return out;
 }
 
-void write_results_h5(const std::string& path, const RunSet& set) { h5_module().write_results(path, set); }
+void write_results_h5(const std::string& path, const RunSet& set) {
+  write_file_atomic(path, h5_module().results_image(set));
+}
 
 RunSet read_results_h5(const std::string& path) { return h5_module().read_results(path); }
 
 void write_validate_h5(const std::string& path, const ValidateSet& v, const std::string& command) {
-  h5_module().write_validate(path, v, command);
+  write_file_atomic(path, h5_module().validate_image(v, command));
 }
 
 void check_validate_h5(const std::string& path) { h5_module().check_validate(path); }

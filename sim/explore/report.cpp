@@ -132,6 +132,10 @@ Comparison compare(const RunSet& set, const std::string& baseline, Metric metric
   std::map<std::string, size_t> col;
   for (const RunResult& r : set.runs)
     if (col.emplace(r.placer, c.placers.size()).second) c.placers.push_back(r.placer);
+  if (set.runs.empty())  // a sweep that ended (Ctrl-C, a full disk) before its first point finished
+    throw InputError(fmt::format("results of '{}' hold no runs: the sweep that wrote them ended before a point "
+                                 "finished (run it again, or with --resume)",
+                                 set.scenario));
   if (!c.baseline.empty() && !col.count(c.baseline)) {
     std::string known;
     for (auto& p : c.placers) known += (known.empty() ? "" : ", ") + p;

@@ -9,6 +9,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/file_io.hpp"
+#include "sim/core/stop_request.hpp"
 #include "sim/explore/results_h5.hpp"
 
 namespace placesim::explore {
@@ -30,6 +31,12 @@ void remove_stale_temps(const std::string& path) {
     if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos || pid.size() > 9) continue;
     if (::kill(static_cast<pid_t>(std::stol(pid)), 0) != 0 && errno == ESRCH) fs::remove(e.path(), ec);
   }
+}
+
+std::size_t distinct_points(const std::vector<RunResult>& runs) {
+  std::set<int> points;
+  for (const RunResult& r : runs) points.insert(r.point_index);
+  return points.size();
 }
 
 }  // namespace
@@ -58,6 +65,7 @@ ResultsFile::ResultsFile(std::string path, RunSet header, bool resume) : path_(s
       done_.insert(r.point_index);
       set_.runs.push_back(std::move(r));
     }
+    points_written_ = distinct_points(set_.runs);
     return;
   }
   write();
@@ -72,7 +80,8 @@ void ResultsFile::add(std::vector<RunResult> runs) {
                                    [](int i, const RunResult& r) { return i < r.point_index; });
   set_.runs.insert(at, std::make_move_iterator(runs.begin()), std::make_move_iterator(runs.end()));
   dirty_ = true;
-  if (std::chrono::steady_clock::now() >= next_write_) write();
+  // After a stop request every point is written as it finishes: the process may end soon.
+  if (stop_requested() || std::chrono::steady_clock::now() >= next_write_) write();
 }
 
 const RunSet& ResultsFile::finish() {
@@ -80,14 +89,18 @@ const RunSet& ResultsFile::finish() {
   return set_;
 }
 
+std::size_t ResultsFile::points_finished() const { return distinct_points(set_.runs); }
+
 void ResultsFile::discard() {
   std::error_code ec;
-  if (created_) fs::remove(path_, ec);
+  if (created_ && set_.runs.empty()) fs::remove(path_, ec);
+  else finish();
 }
 
 void ResultsFile::write() {
   const auto start = std::chrono::steady_clock::now();
-  write_results_h5(path_, set_);
+  write_results_h5(path_, set_);  // OutputError (a full disk) leaves the last file whole
+  points_written_ = distinct_points(set_.runs);
   const auto end = std::chrono::steady_clock::now();
   next_write_ = end + 9 * (end - start);
   dirty_ = false;

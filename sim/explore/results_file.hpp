@@ -39,7 +39,13 @@ class ResultsFile {
   void add(std::vector<RunResult> runs);
   // Writes what add() has not yet written; the whole set, points in order.
   const RunSet& finish();
-  // Removes the file when this run created it: bad input found mid-sweep leaves nothing.
+  // Points finished (resumed ones included), and those the file on disk holds: the last write
+  // that succeeded.
+  std::size_t points_finished() const;
+  std::size_t points_written() const { return points_written_; }
+  // After bad input: removes the file when this run created it and no point finished (nothing is
+  // left of the run); otherwise writes the finished points and keeps it. Finished points are
+  // never removed.
   void discard();
 
  private:
@@ -50,6 +56,7 @@ class ResultsFile {
   RunSet set_;
   std::set<int> done_;
   bool created_ = false;
+  std::size_t points_written_ = 0;
   bool dirty_ = false;
   std::chrono::steady_clock::time_point next_write_{};
 };

@@ -124,16 +124,24 @@ TEST(ResultsFile, AnUnwritablePathFailsAtOnceNamingThePath) {
   }
 }
 
-TEST(ResultsFile, DiscardRemovesOnlyAFileItCreated) {
+// Bad input found before any point finished leaves nothing; found later, it never takes the
+// finished points with it (a late error used to delete the file holding six of them).
+TEST(ResultsFile, DiscardRemovesOnlyAFileItCreatedAndNoPointWasWrittenTo) {
   const std::string dir = temp_dir("rf-discard");
   {
     ResultsFile file(dir + "/r.h5", header(), false);
-    file.add(point(0));
     file.discard();
     EXPECT_FALSE(fs::exists(dir + "/r.h5"));
   }
-  ResultsFile(dir + "/r.h5", header(), false).finish();
+  {
+    ResultsFile file(dir + "/r.h5", header(), false);
+    file.add(point(0));  // written now or, when the last write was too recent, by discard()
+    file.discard();
+    ASSERT_TRUE(fs::exists(dir + "/r.h5"));
+    EXPECT_EQ(indices(read_results_h5(dir + "/r.h5")), (std::vector<int>{0, 0}));
+  }
   ResultsFile resumed(dir + "/r.h5", header(), true);
+  EXPECT_EQ(resumed.points_written(), 1u);
   resumed.discard();
   EXPECT_TRUE(fs::exists(dir + "/r.h5"));
 }

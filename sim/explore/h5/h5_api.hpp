@@ -10,17 +10,18 @@
 
 namespace placesim::explore::h5 {
 
+// The writers return the file's bytes (h5_file.hpp, MemoryFile), which the program writes.
 struct H5Api {
-  void (*write_results)(const std::string& path, const RunSet& set);
+  std::string (*results_image)(const RunSet& set);
   RunSet (*read_results)(const std::string& path);
-  void (*write_validate)(const std::string& path, const ValidateSet& v, const std::string& command);
+  std::string (*validate_image)(const ValidateSet& v, const std::string& command);
   void (*check_validate)(const std::string& path);
 };
 
 // The module's own functions behind H5Api (results_h5.cpp, validate_h5.cpp).
-void write_results(const std::string& path, const RunSet& set);
+std::string results_image(const RunSet& set);
 RunSet read_results(const std::string& path);
-void write_validate(const std::string& path, const ValidateSet& v, const std::string& command);
+std::string validate_image(const ValidateSet& v, const std::string& command);
 void check_validate(const std::string& path);
 
 }  // namespace placesim::explore::h5

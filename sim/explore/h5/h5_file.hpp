@@ -64,6 +64,34 @@ inline void write_int_attr(hid_t file, const char* name, int value) {
   check(H5Awrite(attr, H5T_NATIVE_INT, &value), name);
 }
 
+// A file built in memory (HDF5's core driver, nothing on disk) whose bytes image() returns: the
+// program writes them (h5_calls.cpp, through file_io.hpp), so a full disk or the file size limit
+// is a plain failed write there, never a failure inside HDF5 that leaves its state broken for
+// the next file and for its teardown at exit.
+class MemoryFile {
+ public:
+  MemoryFile() : access_(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access"), file_(create(access_), H5Fclose, "create") {}
+  operator hid_t() const { return file_; }
+  std::string image() const {
+    check(H5Fflush(file_, H5F_SCOPE_GLOBAL), "flush");  // the metadata cache into the image
+    const ssize_t size = H5Fget_file_image(file_, nullptr, 0);
+    if (size < 0) throw H5Failure{"file image"};
+    std::string bytes(static_cast<std::size_t>(size), '\0');
+    if (H5Fget_file_image(file_, bytes.data(), bytes.size()) != size) throw H5Failure{"file image"};
+    return bytes;
+  }
+
+ private:
+  static hid_t create(hid_t access) {
+    check(H5Pset_fapl_core(access, 1 << 20, false), "core driver");
+    static int files = 0;  // a name of its own per file: HDF5 tells open files apart by name
+    const std::string name = "placesim-memory-file-" + std::to_string(++files);
+    return H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access);
+  }
+  Handle access_;
+  Handle file_;
+};
+
 // Creation properties of datasets and groups without modification times, so that the same
 // content gives the same bytes.
 inline Handle untimed(hid_t cls) {

@@ -2,7 +2,6 @@
 // the layout it writes and reads is docs/formats.md, "Results files".
 #include "sim/explore/results_h5.hpp"
 
-#include "sim/core/file_io.hpp"
 
 #include <hdf5.h>
 #include <unistd.h>
@@ -198,8 +197,8 @@ void write_axes(hid_t file, const RunSet& set) {
   }
 }
 
-void write_file(const std::string& path, const RunSet& set) {
-  Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, "create");
+std::string file_image(const RunSet& set) {
+  const MemoryFile file;
   write_provenance(file, kResultsSchemaVersion, set.command);
   write_string_attr(file, "scenario", set.scenario);
   write_string_attr(file, "scenario_text", set.scenario_text);
@@ -247,7 +246,7 @@ void write_file(const std::string& path, const RunSet& set) {
   write_table(file, "generation", generation_type(), generations);
   write_table(file, "milp", milp_type(str), milps);
   write_axes(file, set);
-  check(H5Fflush(file, H5F_SCOPE_GLOBAL), "flush");
+  return file.image();
 }
 
 // --- reading ---
@@ -404,22 +403,13 @@ RunSet read_file(const std::string& path) {
 
 }  // namespace
 
-void h5::write_results(const std::string& path, const RunSet& set) {
+std::string h5::results_image(const RunSet& set) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // failures are reported by our exceptions
-  std::error_code ec;
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-  const std::string tmp = temp_path_for(path);
   try {
-    write_file(tmp, set);
+    return file_image(set);
   } catch (const H5Failure& f) {
-    std::filesystem::remove(tmp, ec);
-    throw InputError("cannot write results file " + path + " (HDF5: " + f.what + ")");
-  } catch (...) {
-    std::filesystem::remove(tmp, ec);
-    throw;
+    throw std::runtime_error("cannot make the results file (HDF5: " + f.what + ")");
   }
-  commit_temp_file(tmp, path);
 }
 
 RunSet h5::read_results(const std::string& path) {

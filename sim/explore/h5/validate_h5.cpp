@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "sim/core/error.hpp"
-#include "sim/core/file_io.hpp"
 #include "sim/explore/h5/h5_api.hpp"
 #include "sim/explore/h5/h5_file.hpp"
 
@@ -36,7 +35,7 @@ struct TaskRow {
   double predicted_s, measured_s;
 };
 
-void write_file(const std::string& path, const ValidateSet& v, const std::string& command) {
+std::string file_image(const ValidateSet& v, const std::string& command) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   std::vector<std::string> points;
   for (const ValidateRun& r : v.runs) {
@@ -93,7 +92,7 @@ void write_file(const std::string& path, const ValidateSet& v, const std::string
   check(H5Tinsert(task_type, "predicted_s", HOFFSET(TaskRow, predicted_s), H5T_NATIVE_DOUBLE), "predicted_s");
   check(H5Tinsert(task_type, "measured_s", HOFFSET(TaskRow, measured_s), H5T_NATIVE_DOUBLE), "measured_s");
 
-  Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, "create file");
+  const MemoryFile file;
   write_table(file, "validation", run_type, runs);
   write_table(file, "validation_tasks", task_type, tasks);
   char date[32];
@@ -105,22 +104,18 @@ void write_file(const std::string& path, const ValidateSet& v, const std::string
   write_string_attr(file, "scenario_text", v.scenario_text);
   write_string_attr(file, "hardware_text", v.hardware_text);
   write_string_attr(file, "created", date);
+  return file.image();
 }
 
 }  // namespace
 
-void h5::write_validate(const std::string& path, const ValidateSet& v, const std::string& command) {
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  std::error_code ec;
-  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-  const std::string tmp = temp_path_for(path);
+std::string h5::validate_image(const ValidateSet& v, const std::string& command) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // failures are reported by our exceptions
   try {
-    write_file(tmp, v, command);
+    return file_image(v, command);
   } catch (const H5Failure& f) {
-    std::filesystem::remove(tmp, ec);
-    throw InputError(SourceLoc{path}, "cannot write the validation file (" + f.what + ")");
+    throw std::runtime_error("cannot make the validation file (HDF5: " + f.what + ")");
   }
-  commit_temp_file(tmp, path);
 }
 
 void h5::check_validate(const std::string& path) {
