@@ -91,4 +91,27 @@ std::vector<RunResult> runs_from_wire(const std::vector<std::uint8_t>& bytes) {
   return runs;
 }
 
+std::vector<std::uint8_t> set_to_wire(const RunSet& set) {
+  Json runs = Json::array();
+  for (const RunResult& r : set.runs) runs.push_back(to_wire(r));
+  return Json::to_cbor(Json{{"scenario", set.scenario},   {"scenario_text", set.scenario_text},
+                            {"hardware_text", set.hardware_text}, {"baseline", set.baseline},
+                            {"axes", set.axes},           {"axis_numeric", set.axis_numeric},
+                            {"command", set.command},     {"runs", std::move(runs)}});
+}
+
+RunSet set_from_wire(const std::vector<std::uint8_t>& bytes) {
+  const Json j = Json::from_cbor(bytes);
+  RunSet set;
+  set.scenario = j.at("scenario").get<std::string>();
+  set.scenario_text = j.at("scenario_text").get<std::string>();
+  set.hardware_text = j.at("hardware_text").get<std::string>();
+  set.baseline = j.at("baseline").get<std::string>();
+  set.axes = j.at("axes").get<std::vector<std::string>>();
+  set.axis_numeric = j.at("axis_numeric").get<std::vector<bool>>();
+  set.command = j.at("command").get<std::string>();
+  for (const Json& r : j.at("runs")) set.runs.push_back(from_wire(r));
+  return set;
+}
+
 }  // namespace placesim::explore

@@ -361,12 +361,24 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   doc.allow_keys(kScenarioKeys);
   s.root = doc;
   s.name = doc.str_or("name", fs::path(path).stem().string());
-  // The name makes the default output path (results/<name>.h5): it must stay a file name there.
+  // The name makes the default output path (results/<name>.h5): it must stay a file name there,
+  // and one a terminal shows as it is. A NUL would cut the path short (the lock's removal then
+  // took the results with it); an escape sequence would reach file names and terminals.
+  const bool control = std::any_of(s.name.begin(), s.name.end(), [](char c) {
+    return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+  });
   if (s.name.empty() || s.name == "." || s.name == ".." || s.name.find('/') != std::string::npos ||
-      s.name.find('\\') != std::string::npos)
+      s.name.find('\\') != std::string::npos || control) {
+    std::string shown;  // the name as the message can carry it: control characters as \xNN
+    for (const char c : s.name)
+      shown += static_cast<unsigned char>(c) < 0x20 || c == 0x7f
+                   ? fmt::format("\\x{:02x}", static_cast<unsigned char>(c))
+                   : std::string(1, c);
     (doc.has("name") ? doc.at("name") : doc).fail(
-        fmt::format("scenario name '{}' must be a file name (no '/', not '.' or '..'): results go to results/<name>.h5",
-                    s.name));
+        fmt::format("scenario name '{}' must be a file name (no '/', no control characters, not '.' or '..'): results "
+                    "go to results/<name>.h5",
+                    shown));
+  }
   if (doc.has("seed") && doc.at("seed").integer() < 0)
     doc.at("seed").fail(fmt::format("seed must be a whole number >= 0, got {}", doc.at("seed").str()));
   s.seed = static_cast<std::uint64_t>(doc.integer_or("seed", 1));

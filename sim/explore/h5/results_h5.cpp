@@ -344,7 +344,11 @@ RunSet read_file(const std::string& path) {
     r.point_index = row.point_index;
     r.point = parse_point(text_of(row.point));
     r.placer = text_of(row.placer);
-    r.status = scheduler::parse_run_status(text_of(row.status));
+    try {
+      r.status = scheduler::parse_run_status(text_of(row.status));
+    } catch (const InputError& e) {
+      throw InputError("results file " + path + ": runs row " + std::to_string(set.runs.size()) + ": " + e.what());
+    }
     r.makespan_s = from_nan(row.makespan_s);
     r.predicted_s = from_nan(row.predicted_s);
     r.speedup = from_nan(row.speedup);

@@ -1,0 +1,101 @@
+#include "sim/core/child_call.hpp"
+
+#include <poll.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+
+namespace placesim {
+
+namespace {
+
+void write_all(int fd, const std::string& bytes) {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+// The child's report: one tag byte, then the answer ('a') or an error message ('i' an
+// InputError, 'x' any other exception).
+std::string report(const std::function<std::string()>& work) {
+  try {
+    return "a" + work();
+  } catch (const InputError& e) {
+    return std::string("i") + e.what();
+  } catch (const std::exception& e) {
+    return std::string("x") + e.what();
+  } catch (...) {
+    return "xan unknown exception";
+  }
+}
+
+}  // namespace
+
+std::string call_in_child(const std::function<std::string()>& work, const std::string& where,
+                          std::chrono::milliseconds limit) {
+  int fds[2];
+  if (::pipe(fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  }
+  if (pid == 0) {  // the child: work, report, leave without the parent's exit handlers
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(0);
+    ::close(fds[0]);
+    write_all(fds[1], report(work));
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  std::string data;
+  bool late = false;
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  char buf[1 << 16];
+  for (;;) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    if (left <= 0) {
+      late = true;
+      ::kill(pid, SIGKILL);
+      break;
+    }
+    pollfd p{fds[0], POLLIN, 0};
+    const int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, 1000)));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) continue;
+    const ssize_t n = ::read(fds[0], buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    data.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  const SourceLoc at{where};
+  if (late) throw InputError(at, fmt::format("reading it did not end within {} s", limit.count() / 1000.0));
+  if (WIFSIGNALED(status))
+    throw InputError(at, fmt::format("reading it crashed ({}): the file is damaged", strsignal(WTERMSIG(status))));
+  if (data.empty()) throw InputError(at, "reading it ended without an answer: the file is damaged");
+  const char tag = data[0];
+  data.erase(0, 1);
+  if (tag == 'a') return data;
+  if (tag == 'i') throw InputError(data);
+  throw InputError(at, "reading it failed: " + data);
+}
+
+}  // namespace placesim

@@ -1,0 +1,19 @@
+// Work that may crash or hang on what it is given, run in a child process so that it cannot take
+// placesim down: HDF5 reading a damaged file (a corrupt global heap makes H5HG_read fault, a
+// corrupt B-tree can loop). The child's answer comes back as bytes through a pipe.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <string>
+
+namespace placesim {
+
+// Runs `work` in a forked child and returns what it returned. An InputError it throws is thrown
+// here with its message (located at `where`); a crash, another exception or a run past `limit`
+// (the child is then killed) throws InputError at `where` saying which. Only for work that
+// writes nothing the parent needs but its answer: the child's memory is its own.
+std::string call_in_child(const std::function<std::string()>& work, const std::string& where,
+                          std::chrono::milliseconds limit);
+
+}  // namespace placesim
