@@ -202,7 +202,13 @@ Device parse_device(const std::vector<Yaml>& layers, const DeviceTemplates& temp
   if (Yaml v = f.get("launch"); v.defined()) d.launch_s = nonnegative_duration(v);
   if (Yaml v = f.get("dispatch"); v.defined()) d.dispatch_s = nonnegative_duration(v);
   if (Yaml v = f.get("concurrent_kernels"); v.defined()) d.concurrent_kernels = v.boolean();
-  if (Yaml v = f.get("cores"); v.defined()) d.cores = positive_count(v);
+  if (Yaml v = f.get("cores"); v.defined()) {
+    // Each core is a resource of the simulation: 2^31 of them took 24 GB. The largest CPU
+    // sockets have 192 cores; 4096 leaves room for a whole node's as one device.
+    constexpr int kMaxCores = 4096;
+    d.cores = positive_count(v);
+    if (d.cores > kMaxCores) v.fail(fmt::format("expected at most {} cores, got '{}'", kMaxCores, v.str()));
+  }
   if (Yaml v = f.get("h2d_engines"); v.defined()) d.h2d_engines = positive_count(v);
   if (Yaml v = f.get("d2h_engines"); v.defined()) d.d2h_engines = positive_count(v);
   if (Yaml v = f.get("copy_engine_bw"); v.defined()) d.copy_engine_bw = v.positive_bandwidth();

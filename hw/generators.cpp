@@ -17,7 +17,9 @@ Generated run_generator(const Yaml& generator, const Yaml& root) {
   if (nodes.is_map()) {  // {count: N, gpus: 1}: N alike nodes, as a sweep over node counts wants
     nodes.allow_keys({"count", "gpus"});
     const std::int64_t count = nodes.at("count").integer();
-    if (count < 1 || count > 4096) nodes.at("count").fail(fmt::format("expected 1 to 4096 nodes, got '{}'", nodes.at("count").str()));
+    if (count < 1 || count > kMaxClusterNodes)
+      nodes.at("count").fail(fmt::format("expected 1 to {} nodes, got '{}' (loading grows with the square of the node count)",
+                                         kMaxClusterNodes, nodes.at("count").str()));
     add(nodes.at("gpus"), static_cast<int>(count));
     return g;
   }

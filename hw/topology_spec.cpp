@@ -24,6 +24,7 @@ std::vector<NodeGroup> read_nodes(const Yaml& nodes) {
   if (!nodes.is_seq() || nodes.node().size() == 0)
     nodes.fail("a cluster with zero nodes: expected a list such as [{template: dgx, count: 4}]");
   std::vector<NodeGroup> out;
+  long long total = 0;
   for (const Yaml& item : nodes.items()) {
     if (!item.is_map()) item.fail("expected a node group such as {template: dgx, count: 4}");
     item.allow_keys({"template", "count"});
@@ -31,9 +32,16 @@ std::vector<NodeGroup> read_nodes(const Yaml& nodes) {
     NodeGroup g{tmpl.str(), tmpl.loc(), 1};
     if (const Yaml c = item.get("count"); c.defined()) {
       const std::int64_t n = c.integer();
-      if (n < 1 || n > 1'000'000) c.fail(fmt::format("a node group needs a count of at least 1, got '{}'", c.str()));
+      if (n < 1 || n > kMaxClusterNodes)
+        c.fail(fmt::format("expected 1 to {} nodes, got '{}' (loading grows with the square of the node count)",
+                           kMaxClusterNodes, c.str()));
       g.count = static_cast<int>(n);
     }
+    total += g.count;
+    if (total > kMaxClusterNodes)
+      item.fail(fmt::format("the cluster reaches {} nodes here, more than the {} allowed (loading grows with the square "
+                            "of the node count)",
+                            total, kMaxClusterNodes));
     out.push_back(std::move(g));
   }
   return out;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "sim/core/activity.hpp"
+#include "sim/core/child_call.hpp"
 #include "sim/core/stop_request.hpp"
 #include "sim/core/units.hpp"
 
@@ -121,16 +122,6 @@ std::optional<Result> decode(const std::string& in) {
   r.values.resize(count);
   if (count) std::memcpy(r.values.data(), values.data(), values.size());  // data() may be null when empty
   return r;
-}
-
-void write_all(int fd, const std::string& data) {
-  std::size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;
-    done += static_cast<std::size_t>(n);
-  }
 }
 
 }  // namespace

@@ -16,16 +16,6 @@ namespace placesim {
 
 namespace {
 
-void write_all(int fd, const std::string& bytes) {
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;
-    done += static_cast<std::size_t>(n);
-  }
-}
-
 // The child's report: one tag byte, then the answer ('a') or an error message ('i' an
 // InputError, 'x' any other exception).
 std::string report(const std::function<std::string()>& work) {
@@ -41,6 +31,17 @@ std::string report(const std::function<std::string()>& work) {
 }
 
 }  // namespace
+
+bool write_all(int fd, std::string_view bytes) {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
 
 std::string call_in_child(const std::function<std::string()>& work, const std::string& where,
                           std::chrono::milliseconds limit) {

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <functional>
 #include <string>
+#include <string_view>
 
 namespace placesim {
 
@@ -15,5 +16,9 @@ namespace placesim {
 // writes nothing the parent needs but its answer: the child's memory is its own.
 std::string call_in_child(const std::function<std::string()>& work, const std::string& where,
                           std::chrono::milliseconds limit);
+
+// All of `bytes` to `fd` (a child's report pipe), retried when a signal interrupts a write;
+// false when a write failed (the reader then sees a short report).
+bool write_all(int fd, std::string_view bytes);
 
 }  // namespace placesim
