@@ -1,14 +1,17 @@
 // placesim: simulate and compare placements of DL inference on heterogeneous hardware.
 // Exit codes: 0 success, 2 bad input (with file:line:column), 1 internal failure or output that
-// could not be written (a full disk: the files written before stay), 130 a sweep stopped by Ctrl-C (its results file whole, resumable).
+// could not be written (a full disk: the files written before stay), 3 out of memory, 130 a sweep stopped by Ctrl-C (its results file whole, resumable).
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <fmt/format.h>
+#include <new>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "sim/cli/command.hpp"
@@ -41,6 +44,18 @@ static int check_stdout(int rc) {
   return rc == 0 ? 1 : rc;
 }
 
+// Memory ran out: the sweep's files were closed on the way here (the lock removed, finished
+// points written where memory allowed). Say so and end without the exit handlers, which may wait
+// on threads (OpenBLAS's) that memory starved.
+[[noreturn]] static void out_of_memory(const std::string& what) {
+  std::fprintf(stderr,
+               "placesim: error: out of memory%s%s; a results file keeps the sweep points finished before. Give "
+               "placesim more memory (ulimit -v) or run fewer points at once (-j 1)\n",
+               what.empty() ? "" : ": ", what.c_str());
+  std::fflush(stdout);
+  std::_Exit(3);
+}
+
 static int run(const std::vector<std::string>& args) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     print_help(args.empty() ? stderr : stdout);
@@ -59,6 +74,13 @@ static int run(const std::vector<std::string>& args) {
     return 2;
   } catch (const OutputError& e) {  // a full disk, the file size limit: what was written before stays
     std::fprintf(stderr, "placesim: error: %s\n", e.what());
+    return 1;
+  } catch (const std::bad_alloc& e) {
+    out_of_memory(dynamic_cast<const OutOfMemory*>(&e) ? e.what() : "");
+  } catch (const std::system_error& e) {
+    // A thread that could not be started (EAGAIN: no memory for its stack) is memory too.
+    if (e.code() == std::errc::resource_unavailable_try_again) out_of_memory("cannot start a thread");
+    std::fprintf(stderr, "placesim: internal error: %s\n", e.what());
     return 1;
   } catch (const cli::Interrupted& e) {
     std::fprintf(stderr, "\nplacesim: %s\n", e.what());

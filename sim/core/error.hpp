@@ -3,6 +3,7 @@
 // uses assertions (PLACESIM_ASSERT), never InputError.
 #pragma once
 
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -37,6 +38,18 @@ class InputError : public std::runtime_error {
 class OutputError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// Memory ran out where placesim can say what it was doing (a module that could not be mapped);
+// any std::bad_alloc is handled alike: the command line says so and exits with code 3, the
+// finished sweep points staying in the results file.
+class OutOfMemory : public std::bad_alloc {
+ public:
+  explicit OutOfMemory(std::string what) : what_(std::move(what)) {}
+  const char* what() const noexcept override { return what_.c_str(); }
+
+ private:
+  std::string what_;
 };
 
 [[noreturn]] void assertion_failed(const char* expr, const char* file, int line, const std::string& msg);

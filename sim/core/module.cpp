@@ -1,5 +1,7 @@
 #include "sim/core/module.hpp"
 
+#include "sim/core/error.hpp"
+
 #include <dlfcn.h>
 #include <fmt/format.h>
 
@@ -70,6 +72,9 @@ const void* load_module(const std::string& name, std::string& why) {
 }
 
 void throw_module_error(const std::string& name, const std::string& why) {
+  // Under a low `ulimit -v` the loader cannot map the library: memory, not a broken install.
+  if (why.find("failed to map segment") != std::string::npos || why.find("allocate memory") != std::string::npos)
+    throw OutOfMemory(fmt::format("cannot load placesim's {} module ({})", name, why));
   throw std::runtime_error(fmt::format("placesim cannot load its {} module ({}): rebuild or reinstall placesim", name, why));
 }
 

@@ -30,6 +30,8 @@ SingleRun run_placer(const scheduler::Problem& p, const scheduler::PlacerSpec& p
     pr = placer.placer->place(p);
   } catch (const InputError&) {
     throw;
+  } catch (const std::bad_alloc&) {  // not this placer's failure: the sweep ends (exit 3)
+    throw;
   } catch (const std::exception& e) {
     r.status = scheduler::RunStatus::Error;
     r.message = e.what();
@@ -52,6 +54,8 @@ SingleRun run_placer(const scheduler::Problem& p, const scheduler::PlacerSpec& p
     engine::SimOptions so;
     so.record_usage = !trace_path.empty();
     score = scheduler::score_plan(p, *pr.plan, so);
+  } catch (const std::bad_alloc&) {
+    throw;
   } catch (const std::exception& e) {
     r.status = scheduler::RunStatus::Error;
     r.message = e.what();

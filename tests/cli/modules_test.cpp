@@ -14,7 +14,7 @@ using placesim::testing::temp_dir;
 using placesim::testing::write_file;
 
 const std::vector<std::string> kHeavy = {"libplacesim_", "libhdf5", "libCbc", "libonnx", "libprotobuf", "libmpi",
-                                         "libcudart", "libcublas"};
+                                         "libcudart", "libcublas", "libopenblas"};
 
 // The loader's record of `args`: the files it opened, one "file=NAME" per line.
 std::string loaded_by(const std::string& args) {

@@ -1,18 +1,25 @@
 #include "hw/backend/cpu/kernels.hpp"
 
-#include <cblas.h>
-
 #include <chrono>
 #include <cstring>
 
+#include "hw/backend/cpu/blas/blas_api.hpp"
+#include "sim/core/module.hpp"
+
 namespace placesim::backend::cpu {
 
-void use_one_blas_thread() { openblas_set_num_threads(1); }
+namespace {
+// Looked up once: gemm runs inside measured tasks.
+const BlasApi& blas() {
+  static const BlasApi& api = module_api<BlasApi>("blas");
+  return api;
+}
+}  // namespace
+
+void use_one_blas_thread() { blas().set_num_threads(1); }
 
 void gemm(const float* a, const float* b, float* c, long m, long n, long k, long lda, long ldb, long ldc) {
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<blasint>(m), static_cast<blasint>(n),
-              static_cast<blasint>(k), 1.0f, a, static_cast<blasint>(lda), b, static_cast<blasint>(ldb), 0.0f, c,
-              static_cast<blasint>(ldc));
+  blas().sgemm(a, b, c, m, n, k, lda, ldb, ldc);
 }
 
 void stream(const float* src, float* dst, std::size_t floats) {

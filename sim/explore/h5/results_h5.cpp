@@ -411,8 +411,8 @@ std::string h5::results_image(const RunSet& set) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // failures are reported by our exceptions
   try {
     return file_image(set);
-  } catch (const H5Failure& f) {
-    throw std::runtime_error("cannot make the results file (HDF5: " + f.what + ")");
+  } catch (const H5Failure& f) {  // in memory, with no disk involved: memory ran out
+    throw OutOfMemory("cannot build the results file in memory (HDF5: " + f.what + ")");
   }
 }
 

@@ -113,8 +113,8 @@ std::string h5::validate_image(const ValidateSet& v, const std::string& command)
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // failures are reported by our exceptions
   try {
     return file_image(v, command);
-  } catch (const H5Failure& f) {
-    throw std::runtime_error("cannot make the validation file (HDF5: " + f.what + ")");
+  } catch (const H5Failure& f) {  // in memory, with no disk involved: memory ran out
+    throw OutOfMemory("cannot build the validation file in memory (HDF5: " + f.what + ")");
   }
 }
 
