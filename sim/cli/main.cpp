@@ -1,6 +1,7 @@
 // placesim: simulate and compare placements of DL inference on heterogeneous hardware.
 // Exit codes: 0 success, 2 bad input (with file:line:column), 1 internal failure or output that
-// could not be written (a full disk: the files written before stay), 3 out of memory, 130 a sweep stopped by Ctrl-C (its results file whole, resumable).
+// could not be written (a full disk: the files written before stay), 3 out of memory, 130 a
+// sweep stopped by Ctrl-C (its results file whole, resumable).
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
