@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <map>
 #include <set>
+#include <vector>
 
 #include "sim/core/file_io.hpp"
 #include "sim/core/utf8.hpp"
@@ -50,7 +51,16 @@ Yaml Yaml::load_string(const std::string& text, const std::string& name) {
   require_utf8(text, name);
   YAML::Node root;
   try {
-    root = YAML::Load(text);
+    // Every document, so that a second one (after `---`, or text after `...`) is refused, not
+    // silently ignored as YAML::Load would.
+    const std::vector<YAML::Node> docs = YAML::LoadAll(text);
+    if (!docs.empty()) root = docs.front();
+    for (std::size_t i = 1; i < docs.size(); ++i) {
+      if (docs[i].IsNull()) continue;  // a `---` with nothing after it
+      const YAML::Mark m = docs[i].Mark();
+      throw InputError(SourceLoc{name, m.line + 1, m.column + 1},
+                       "a second YAML document: a file holds one (remove the `---` or `...` before it, or this text)");
+    }
   } catch (const YAML::Exception& e) {
     throw InputError(SourceLoc{name, e.mark.line + 1, e.mark.column + 1}, "malformed YAML/JSON: " + e.msg);
   }
