@@ -3,7 +3,6 @@
 // seconds of a search that had a minute; a second Ctrl-C ends the process and leaves no lock;
 // a lock file a killed process left is taken over with a note; --resume runs a point with an
 // interrupted run again and keeps the whole ones.
-#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -40,15 +39,7 @@ const char* kLong =
 // `placesim run SCENARIO -o OUT` with stderr into ERR; its pid once OUT exists (the sweep has
 // begun: its signal handler is in place), or -1.
 pid_t start_run(const std::string& scenario, const std::string& out, const std::string& err) {
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    const int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ::dup2(fd, STDERR_FILENO);
-    const int null = ::open("/dev/null", O_WRONLY);
-    ::dup2(null, STDOUT_FILENO);
-    ::execl(PLACESIM_BINARY, PLACESIM_BINARY, "run", scenario.c_str(), "-o", out.c_str(), nullptr);
-    ::_exit(127);
-  }
+  const pid_t pid = placesim::testing::spawn_placesim({"run", scenario, "-o", out}, err);
   for (;;) {
     if (fs::exists(out)) break;
     int status = 0;

@@ -106,14 +106,8 @@ TEST(KeepsFinishedPoints, SigtermEndsALongPointWithinFiveSeconds) {
                                           "weights: resident\nplacers: [heft]\nbaseline: heft\n"
                                           "sweep: {model.depth: [200, 4000]}\n");
   const std::string out = dir + "/slow.h5", err = dir + "/err";
-  const pid_t pid = ::fork();
+  const pid_t pid = spawn_placesim({"run", scenario, "-j", "1", "-o", out}, err);
   ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    ::execl("/bin/sh", "sh", "-c", ("exec " + std::string(PLACESIM_BINARY) + " run " + scenario + " -j 1 -o " + out +
-                                    " >/dev/null 2>" + err).c_str(),
-            static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
   // Once the first point is done (the progress line says so), the second runs for many seconds.
   using Clock = std::chrono::steady_clock;
   const Clock::time_point give_up = Clock::now() + std::chrono::seconds(120);

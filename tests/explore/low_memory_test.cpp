@@ -34,7 +34,9 @@ TEST(LowMemory, EverySeededLimitEndsWithTheResultsOrTheMessage) {
     ++refused;
     EXPECT_NE(r.err.find("placesim: error: out of memory"), std::string::npos);
     EXPECT_EQ(r.err.find("internal error"), std::string::npos);
-    if (std::filesystem::exists(out)) EXPECT_EQ(run_cli("export " + out + " --csv").code, 0);
+    if (std::filesystem::exists(out)) {
+      EXPECT_EQ(run_cli("export " + out + " --csv").code, 0);
+    }
     EXPECT_FALSE(std::filesystem::exists(out + ".lock"));
   }
   // Both ends were reached: the limits are not all too small or all too large to test anything.

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <fcntl.h>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 namespace placesim::testing {
 
@@ -52,6 +54,24 @@ inline CliResult run_command(const std::string& cmd) {
   r.out = read_all(out);
   r.err = read_all(err);
   return r;
+}
+
+// The built `placesim` started with `args` (no shell), stdout to /dev/null, stderr into the file
+// `err`; its pid, for a test to signal and wait for.
+inline pid_t spawn_placesim(const std::vector<std::string>& args, const std::string& err) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(fd, STDERR_FILENO);
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, STDOUT_FILENO);
+    std::vector<char*> argv{const_cast<char*>(PLACESIM_BINARY)};
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(PLACESIM_BINARY, argv.data());
+    ::_exit(127);
+  }
+  return pid;
 }
 
 // `args` is appended to the binary's path as shell words (the tests quote what they pass).
