@@ -7,7 +7,8 @@ linked; hw/, docs/ and results/ folders of their own), so whatever they write la
 checkout is left as it was. A YAML block that a paragraph asks the reader to write ("Write
 `my-study.yaml`") is written to that file first. A text block preceded by
 `<!-- output of: COMMAND -->` is the output COMMAND must print. A few commands cannot run here,
-each for the reason SKIPS gives, and the placeholders a reader replaces are replaced as
+each for the reason SKIPS gives (STAND_INS: one whose file a later command reads is replaced by
+a command that makes that file), and the placeholders a reader replaces are replaced as
 PLACEHOLDERS says.
 
 usage: shell_blocks.py SOURCE_DIR BUILD_DIR [--list]   (--list: the commands and what is done
@@ -27,8 +28,14 @@ SKIPS = [
     (r"^scripts/fuzz\.sh", "fuzzing: a clang build of its own and minutes per target"),
     (r"--backend cuda", "needs an NVIDIA GPU"),
     (r"about an hour|\(\d+ minutes\)", "minutes or more on 2 cores, as its comment says"),
-    (r"placesim calibrate", "measures this machine and refuses a busy one, which a parallel test suite keeps busy"),
     (r"build/bench/", "a benchmark (bench/): minutes, and speed is measured there, never as a test"),
+]
+# Commands that cannot run here but whose output later commands read: (pattern, why, the command
+# run instead). calibrate measures this machine and refuses a busy one, which a parallel test
+# suite keeps busy; the calibration the checked-in validate results used stands in for its file.
+STAND_INS = [
+    (r"placesim calibrate .*-o (\S+)", "calibrate refuses a machine a parallel test suite keeps busy",
+     r"cp scenarios/validate/local-cpu.yaml \1"),
 ]
 # What a reader puts in place of a document's placeholder: a file an earlier command made.
 PLACEHOLDERS = {
@@ -86,19 +93,28 @@ def steps(source):
                     yield doc, line, "output", (marked.group(1), body)
 
 
+def tracked(source, folder):
+    """The entries of a folder a clean clone has (ignored files such as a calibration this
+    checkout made would hide a command that fails on one); all of them outside a git checkout."""
+    listed = subprocess.run(["git", "-C", source, "ls-files", "--", folder], capture_output=True, text=True)
+    if listed.returncode != 0 or not listed.stdout:
+        return sorted(os.listdir(os.path.join(source, folder)))
+    return sorted({path[len(folder) + 1:].split("/")[0] for path in listed.stdout.splitlines()})
+
+
 def prepare(source, build, work):
     for name in LINKED:
         target = build if name == "build" else os.path.join(source, name)
         os.symlink(os.path.abspath(target), os.path.join(work, name))
     for name in COPIED:
         os.mkdir(os.path.join(work, name))
-        for entry in os.listdir(os.path.join(source, name)):
+        for entry in tracked(source, name):
             os.symlink(os.path.join(source, name, entry), os.path.join(work, name, entry))
     os.mkdir(os.path.join(work, "tmp"))
     # Outputs written into a linked folder of these would reach the checkout: make them real.
     for sub in ["docs/plots", "results/validate"]:
         path = os.path.join(work, sub)
-        entries = os.listdir(path)
+        entries = tracked(source, sub)
         os.unlink(path)
         os.mkdir(path)
         for entry in entries:
@@ -111,6 +127,10 @@ def plan_for(cmd, build):
     for pattern, why in SKIPS:
         if re.search(pattern, cmd):
             return None, why
+    for pattern, why, instead in STAND_INS:
+        m = re.search(pattern, cmd)
+        if m:
+            return m.expand(instead), why
     for pattern, value in PLACEHOLDERS.items():
         cmd = re.sub(pattern, value, cmd)
     return cmd, None
@@ -135,11 +155,14 @@ def main():
                         f.write(text)
                 continue
             cmd, why = plan_for(payload if kind == "run" else payload[0], build)
-            if why:
+            if why and cmd is None:
                 print(f"{where}: skip  {payload}\n    ({why})", flush=True)
                 skipped += 1
                 continue
-            print(f"{where}: {'run ' if kind == 'run' else 'check'} {cmd}", flush=True)
+            if why:
+                print(f"{where}: stand-in for {payload}\n    ({why}): {cmd}", flush=True)
+            else:
+                print(f"{where}: {'run ' if kind == 'run' else 'check'} {cmd}", flush=True)
             if listing:
                 continue
             start = time.monotonic()
