@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Builds one libFuzzer target (fuzz/TARGET.cpp) with clang, AddressSanitizer and UBSan in its
 # own tree (build-fuzz/, apart from build/) and runs it for SECONDS, seeded from the
-# repository's inputs of that format. Usage: scripts/fuzz.sh yaml|graph|plan|onnx SECONDS [libFuzzer flags]
+# repository's inputs of that format. Usage: scripts/fuzz.sh yaml|graph|plan|onnx|results SECONDS [libFuzzer flags]
 # A crash leaves its input in build-fuzz/crashes/TARGET/; replay it with
 # build-fuzz/fuzz/fuzz_TARGET FILE. The corpus grown so far is kept in build-fuzz/corpus/TARGET/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [[ $# -lt 2 ]]; then
-  echo "usage: scripts/fuzz.sh yaml|graph|plan|onnx SECONDS [libFuzzer flags]" >&2
+  echo "usage: scripts/fuzz.sh yaml|graph|plan|onnx|results SECONDS [libFuzzer flags]" >&2
   exit 2
 fi
 target=$1 seconds=$2
@@ -18,7 +18,8 @@ case "$target" in
   graph) seeds=(tests/golden tests/bad_inputs/graph tests/bad_inputs/fixtures) ext=json ;;
   plan) seeds=(tests/bad_inputs/plan tests/bad_inputs/fixtures) ext=json ;;
   onnx) seeds=(tests/models/data tests/bad_inputs/onnx) ext=onnx ;;
-  *) echo "scripts/fuzz.sh: unknown target '$target' (expected yaml, graph, plan or onnx)" >&2; exit 2 ;;
+  results) seeds=(results tests/bad_inputs/results) ext=h5 ;;
+  *) echo "scripts/fuzz.sh: unknown target '$target' (expected yaml, graph, plan, onnx or results)" >&2; exit 2 ;;
 esac
 
 cxx=${PLACESIM_FUZZ_CXX:-clang++-14}
