@@ -1,6 +1,7 @@
 #include "hw/link_yaml.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 #include <vector>
 
@@ -47,6 +48,11 @@ void read_link_figures(const Yaml& node, Link& l) {
   }
   l.bw_ab *= l.count;
   l.bw_ba *= l.count;
+  // A bundle's rate is its links' together: checked here, as each figure was, since a product
+  // past the largest double would reach the engine as an infinite capacity.
+  if (!std::isfinite(l.bw_ab) || !std::isfinite(l.bw_ba))
+    node.at("count").fail(fmt::format("count {} times the link's bandwidth is beyond the largest representable value",
+                                      l.count));
   if (node.has("latency")) l.latency_s = nonnegative_duration(node.at("latency"));
   l.kind = node.str_or("kind", "");
 }

@@ -235,7 +235,7 @@ void Lowering::fill_compute(engine::Task& t, int n, const QueueRole& queue) {
   if (dev < 0) throw InputError(fmt::format("plan puts op '{}' on no device", g.nodes[n].name));
   double d = p.duration(n, dev, plan.cores(dev));
   if (d == models::kCannotRun)
-    throw InputError(fmt::format("op '{}' cannot run on '{}'", g.nodes[n].name, topo.devices[dev].id));
+    throw InputError(plan.origin.device(n), fmt::format("op '{}' cannot run on '{}'", g.nodes[n].name, topo.devices[dev].id));
   // A launched kernel's Launch task pays the launch the cost model adds to it (an op known by
   // explicit durations has none added: it keeps them).
   if (launch.count({n, -1}) && g.nodes[n].durations.empty()) d = std::max(0.0, d - topo.devices[dev].launch_s);

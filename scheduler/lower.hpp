@@ -77,6 +77,8 @@ struct Lowered {
   engine::TaskGraph graph;
   std::vector<int> pool_device;        // per engine pool: topology device index
   std::vector<int> resource_link;      // per engine resource: link index, -1 for devices
+  // Per plan collective, the tasks its steps became: [first, end) of the graph's task ids.
+  std::vector<std::pair<engine::TaskId, engine::TaskId>> collective_tasks;
 };
 
 Lowered lower(const Problem& p, const Plan& plan);

@@ -86,7 +86,9 @@ void Lowering::add_collectives() {
     for (int op : c.after)
       for (int r = 0; r < n; ++r)
         if (rank_of(op) == n || rank_of(op) == r) spec.after[r].push_back(compute[op]);
+    const auto first = static_cast<engine::TaskId>(tg.tasks.size());
     const std::vector<engine::TaskId> done = engine::lower_collective(tg, spec, net);
+    out.collective_tasks.emplace_back(first, static_cast<engine::TaskId>(tg.tasks.size()));
     for (int op : c.before) {
       engine::DepList& deps = tg.tasks[compute[op]].deps;
       if (rank_of(op) < n) deps.push_back(done[rank_of(op)]);

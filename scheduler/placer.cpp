@@ -59,7 +59,12 @@ PlacerSpec make_placer(const Yaml& spec) {
   out.label = placer_label(spec);
   out.placer = e.make(opts);
   out.kind = e.kind;
+  out.where = spec.loc();
   return out;
+}
+
+InputError located(const PlacerSpec& placer, const InputError& e) {
+  return e.loc().file.empty() && e.loc().line == 0 ? InputError(placer.where, e.detail()) : e;
 }
 
 std::vector<std::string> describe(const PlacerNeeds& n) {

@@ -120,8 +120,12 @@ struct PlacerSpec {
   std::string label;   // name, plus its options when given ("round-robin{unit=op}")
   std::shared_ptr<const Placer> placer;
   PlacerKind kind = PlacerKind::Heuristic;
+  SourceLoc where;  // its entry in the scenario (or --placer)
 };
 PlacerSpec make_placer(const Yaml& spec);
+// What a placer found wrong with the problem it was given, at the placer's entry when the error
+// names no place of its own ("no device of 'nc' can run every op": the placer was asked for).
+InputError located(const PlacerSpec& placer, const InputError& e);
 // The label a placer spec gets in results: "round-robin", or "round-robin{unit=op}".
 std::string placer_label(const Yaml& spec);
 

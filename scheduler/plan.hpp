@@ -152,10 +152,12 @@ class PlanOrigin {
     device_[static_cast<size_t>(op)] = {line, column};
   }
   void add_task(int line, int column) { task_.push_back({line, column}); }  // the next task in queue order
+  void add_collective(int line, int column) { collective_.push_back({line, column}); }  // the next collective
   // The entry's location, or an empty one (a plan built in code, an op or task the file does not
   // give).
   SourceLoc device(int op) const { return located(device_, static_cast<size_t>(op)); }
   SourceLoc task(size_t k) const { return located(task_, k); }  // the k-th task, queue by queue
+  SourceLoc collective(size_t k) const { return located(collective_, k); }  // the k-th collective
 
  private:
   struct Position {
@@ -168,6 +170,7 @@ class PlanOrigin {
   std::string file_;               // the plan file, where every entry is
   std::vector<Position> device_;   // per op node: its `devices` entry
   std::vector<Position> task_;     // per task of the queues, in order
+  std::vector<Position> collective_;  // per collective, in order
 };
 
 struct Plan {

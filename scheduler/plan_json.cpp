@@ -101,6 +101,7 @@ void parse_collectives(const Json& list, Plan& plan, const models::Graph& g, con
         {"name", "op", "algorithm", "group", "bytes", "chunks", "weights", "groups", "senders", "after", "before"});
     PlanCollective pc;
     pc.name = c.at("name").str();
+    plan.origin.add_collective(c.line(), c.column());
     try {
       pc.op = engine::parse_collective_op(c.at("op").str());
     } catch (const InputError& e) {
@@ -272,6 +273,7 @@ nlohmann::ordered_json plan_json(const Plan& plan, const models::Graph& original
   }
   ordered_json queues = ordered_json::array();
   for (const PlanQueue& q : plan.queues) {
+    if (q.items.empty()) continue;  // orders nothing; a plan file refuses one (a slip of an edit)
     ordered_json tasks = ordered_json::array();
     for (const PlanItem& it : q.items) tasks.push_back(item_name(it, g, topo));
     queues.push_back({{"name", q.name}, {"tasks", tasks}});
@@ -306,8 +308,15 @@ Plan parse_plan(const Json& doc, const models::Graph& original, const hw::Topolo
   }
   plan.device_of.assign(plan.splits.empty() ? original.nodes.size() : nodes.nodes.size(), -1);
   plan.origin.set_file(doc.file());
-  for (auto& [op, split] : plan.splits)
-    for (size_t i = 0; i < split.slices.size(); ++i) plan.device_of[slices.at(op)[i]] = split.slices[i].device;
+  if (doc.has("splits"))  // each slice's device, given by its entry under the split op
+    for (auto& [name, entry] : doc.at("splits").entries()) {
+      const int op = original.find(name);
+      const std::vector<Json> given = entry.at("slices").items();
+      for (size_t i = 0; i < given.size(); ++i) {
+        plan.device_of[slices.at(op)[i]] = plan.splits.at(op).slices[i].device;
+        plan.origin.add_device(slices.at(op)[i], given[i].line(), given[i].column());
+      }
+    }
   int next = 0;  // written in topological order, most often the nodes' order
   for (auto& [name, dev] : doc.at("devices").entries()) {
     const int n = original.find(name, next);
@@ -343,12 +352,17 @@ Plan parse_plan(const Json& doc, const models::Graph& original, const hw::Topolo
                                            original.nodes[op].name));
     return plan;
   }
+  std::map<std::string, SourceLoc> queue_given;  // queue name -> its entry, for a second one
   for (const Json& q : doc.at("queues").items()) {
     q.allow_keys({"name", "tasks"});
     PlanQueue pq{q.at("name").str(), {}};
     if (const std::string bad = check_queue(topo, pq.name); !bad.empty()) q.at("name").fail(bad);
+    if (auto [first, fresh] = queue_given.emplace(pq.name, q.loc()); !fresh)
+      q.at("name").fail(fmt::format("queue '{}' is given twice (first at {}): one entry per queue, its tasks in order",
+                                    pq.name, first->second.str()));
     const QueueRole role = queue_role(topo, pq.name);
     const std::vector<Json> tasks = q.at("tasks").items();
+    if (tasks.empty()) q.at("tasks").fail(fmt::format("queue '{}' has no tasks: leave it out", pq.name));
     pq.items.reserve(tasks.size());
     // A device's queue names its ops in the order they run, not the graph's: each node is asked
     // for a few items ahead (by the name before any '@', which most items are).

@@ -77,6 +77,13 @@ ParsedItem parse_item_name(std::string_view s, const models::Graph& g, const hw:
     return r;
   }
   ParsedItem r;
+  // An op whose own name has an '@' (ONNX and hand-written graphs allow one) is its compute item;
+  // a name that is no node's is NODE@DEVICE, split at the last '@'.
+  if (const int whole = g.find(s); whole >= 0 && g.nodes[whole].kind == models::NodeKind::Op) {
+    r.item.kind = PlanItem::Kind::Compute;
+    r.item.node = whole;
+    return r;
+  }
   const size_t at = s.rfind('@');
   const std::string_view node = s.substr(0, at);
   r.item.node = g.find(node);

@@ -124,6 +124,24 @@ std::string moved_hint(const Plan& plan, const models::Graph& g, const hw::Topol
                      topo.devices[plan.device_of[it.node]].id);
 }
 
+// A queue named for a channel between two devices (`gpu0->gpu1`, as the plan builder names them)
+// carries the copies between those two, in that direction; any other name orders what it is given.
+std::string check_channel(const Plan& plan, const models::Graph& g, const hw::Topology& topo, const std::string& queue,
+                          const PlanItem& it) {
+  const size_t arrow = queue.find("->");
+  if (arrow == std::string::npos) return "";
+  const int a = topo.find(queue.substr(0, arrow)), b = topo.find(queue.substr(arrow + 2));
+  if (a < 0 || b < 0) return "";
+  if (it.kind == PlanItem::Kind::Compute)
+    return fmt::format("queue '{}' is the channel from '{}' to '{}': '{}' is an op, not a copy (it goes on its "
+                       "device's queue)", queue, id(topo, a), id(topo, b), item_name(it, g, topo));
+  const Ends ends = transfer_ends(plan, g, topo, it);
+  if (ends.src < 0 || (ends.src == a && ends.dst == b)) return "";
+  return fmt::format("queue '{}' is the channel from '{}' to '{}': '{}' goes from '{}' to '{}' (queue '{}')", queue,
+                     id(topo, a), id(topo, b), item_name(it, g, topo), id(topo, ends.src), id(topo, ends.dst),
+                     channel_queue_name(topo, ends.src, ends.dst));
+}
+
 }  // namespace
 
 std::string check_item(const Plan& plan, const models::Graph& g, const hw::Topology& topo, const std::string& queue,
@@ -147,7 +165,7 @@ std::string check_item(const Plan& plan, const models::Graph& g, const hw::Topol
       return fmt::format("'{}' is a leg of a parallel transmission, but '{}@{}' is not marked via: parallel", name(),
                          g.nodes[it.node].name, id(topo, it.device));
   }
-  if (role.kind == Kind::Other) return "";
+  if (role.kind == Kind::Other) return check_channel(plan, g, topo, queue, it);
   const std::string& gpu = id(topo, role.device);
   if (role.kind == Kind::Core) {
     if (it.kind != PlanItem::Kind::Compute || plan.device_of[it.node] != role.device)

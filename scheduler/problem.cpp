@@ -27,10 +27,16 @@ WeightsMode parse_weights(const std::string& s) {
 
 std::string check_duration_devices(const models::Graph& g, const hw::Topology& topo) {
   for (const models::Node& n : g.nodes)
-    for (const auto& [device, seconds] : n.durations)
-      if (topo.find(device) < 0)
+    for (const auto& [device, seconds] : n.durations) {
+      const int d = topo.find(device);
+      if (d < 0)
         return fmt::format("op '{}' of graph '{}' gives a duration on '{}', which is not a device of '{}'", n.name, g.name,
                            device, topo.name);
+      // A host memory, switch or NIC runs no op: a duration there is a slip of the device's name.
+      if (!topo.devices[d].is_compute())
+        return fmt::format("op '{}' of graph '{}' gives a duration on '{}', which computes nothing (a {} of '{}')",
+                           n.name, g.name, device, hw::to_string(topo.devices[d].kind), topo.name);
+    }
   return "";
 }
 

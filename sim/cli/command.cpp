@@ -91,6 +91,17 @@ bool parse_args(const Command& cmd, const std::vector<std::string>& args, po::op
       return false;
     }
     po::notify(out.vm);
+    // An empty word (`--plan ''`, an unset shell variable) names no file or value: said here,
+    // with the option, rather than as a nameless "cannot open file" later.
+    for (const auto& [name, value] : out.vm) {
+      // A switch (--json) holds an empty string too: only options that take a value are asked.
+      if (value.defaulted() || opts.find(name, false).semantic()->max_tokens() == 0) continue;
+      const auto* one = boost::any_cast<std::string>(&value.value());
+      const auto* many = boost::any_cast<std::vector<std::string>>(&value.value());
+      if ((one && one->empty()) || (many && std::find(many->begin(), many->end(), "") != many->end()))
+        throw InputError(SourceLoc{"placesim " + cmd.name},
+                         fmt::format("{}{}: expected a value, got an empty word", is_positional(name) ? "" : "--", name));
+    }
   } catch (const po::required_option& e) {
     // A missing argument is named as the usage line names it, not as the option it is inside.
     if (is_positional(e.get_option_name()))

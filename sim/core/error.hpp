@@ -52,6 +52,10 @@ class OutOfMemory : public std::bad_alloc {
   std::string what_;
 };
 
+// `s` with its control bytes (a NUL, an escape) shown as \xNN; a line break and a tab kept where
+// keep_lines. Every InputError's message goes through it.
+std::string show_controls(const std::string& s, bool keep_lines = false);
+
 [[noreturn]] void assertion_failed(const char* expr, const char* file, int line, const std::string& msg);
 
 }  // namespace placesim

@@ -22,7 +22,7 @@ std::string read_input_file(const std::string& path) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) throw InputError(SourceLoc{path}, "is a directory, expected a file");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(SourceLoc{path}, "cannot open file");
+  if (!in) throw InputError(SourceLoc{path}, std::string("cannot open file (") + std::strerror(errno) + ")");
   std::string text;
   // One read of the whole file where its size is known (a 400 MB graph), else a stream (a pipe).
   in.seekg(0, std::ios::end);

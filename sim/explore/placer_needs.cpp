@@ -82,7 +82,8 @@ void check_placer_options(const Scenario& s) {
       try {
         placer.placer->check(problem);
       } catch (const InputError& e) {
-        throw InputError(e.loc(), e.detail() + at_point(s, p));
+        const InputError at = scheduler::located(placer, e);
+        throw InputError(at.loc(), at.detail() + at_point(s, p));
       }
     }
   }

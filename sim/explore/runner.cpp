@@ -28,8 +28,8 @@ SingleRun run_placer(const scheduler::Problem& p, const scheduler::PlacerSpec& p
   scheduler::PlacerResult pr;
   try {
     pr = placer.placer->place(p);
-  } catch (const InputError&) {
-    throw;
+  } catch (const InputError& e) {
+    throw scheduler::located(placer, e);
   } catch (const std::bad_alloc&) {  // not this placer's failure: the sweep ends (exit 3)
     throw;
   } catch (const std::exception& e) {
@@ -86,15 +86,23 @@ void fill_speedups(RunSet& set) {
   }
 }
 
+std::string trace_name(const std::vector<scheduler::PlacerSpec>& placers, size_t k) {
+  const std::string name = file_safe_name(placers[k].label);
+  for (size_t j = 0; j < placers.size(); ++j)
+    if (j != k && file_safe_name(placers[j].label) == name) return fmt::format("{}-{}", name, k + 1);
+  return name;
+}
+
 std::vector<RunResult> run_point(const Scenario& s, const Point& pt, const std::string& trace_dir) {
   std::optional<models::Generation> gen = point_generation(s, pt);
   const scheduler::Problem prob = gen ? build_problem(s, pt, gen->prefill) : build_problem(s, pt);
   RunSet point;  // this point alone: speed-ups compare runs of one point
   point.baseline = s.baseline;
-  for (const scheduler::PlacerSpec& placer : s.placers) {
+  for (size_t k = 0; k < s.placers.size(); ++k) {
+    const scheduler::PlacerSpec& placer = s.placers[k];
     const Activity doing(fmt::format("point {} {}", pt.index, placer.label));  // what progress shows as running
     std::string trace_stem;
-    if (!trace_dir.empty()) trace_stem = fmt::format("{}/{}-{}", trace_dir, pt.index, file_safe_name(placer.label));
+    if (!trace_dir.empty()) trace_stem = fmt::format("{}/{}-{}", trace_dir, pt.index, trace_name(s.placers, k));
     RunResult r = gen ? run_generation(prob, *gen, placer, trace_stem)
                       : run_placer(prob, placer, trace_stem.empty() ? "" : trace_stem + ".json").result;
     r.point_index = pt.index;

@@ -52,6 +52,11 @@ struct RunOptions {
 // The runs of the points it ran (all but `skip`; fewer when stopped), in point order.
 RunSet run_scenario(const Scenario& s, const RunOptions& opts);
 
+// The name a placer's trace files take: its label made safe for a file name, and its place in the
+// list (-1, -2, ...) appended when that name is another placer's too ("a{x=1}" and "a{x_1}"), so
+// that no trace overwrites another.
+std::string trace_name(const std::vector<scheduler::PlacerSpec>& placers, size_t k);
+
 // Every placer of `s` at point `pt`, in placer order, speed-ups filled.
 std::vector<RunResult> run_point(const Scenario& s, const Point& pt, const std::string& trace_dir);
 

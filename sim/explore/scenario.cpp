@@ -305,6 +305,22 @@ void check_axis_keys(const std::vector<Dimension>& dims, const Scenario& s) {
       }
 }
 
+// Parameters kept in host memory (weights: host, the default) need one in the hardware: found here,
+// at the key that asked for it, rather than when a placer's plan is lowered.
+void check_host_memory(const Yaml& root, const hw::Topology& topo, const models::Graph& g,
+                       scheduler::WeightsMode weights) {
+  if (weights != scheduler::WeightsMode::Host) return;
+  const auto is = [](auto kind) { return [kind](const auto& x) { return x.kind == kind; }; };
+  if (std::any_of(topo.devices.begin(), topo.devices.end(), is(hw::DeviceKind::HostMemory)) ||
+      std::none_of(g.nodes.begin(), g.nodes.end(), is(models::NodeKind::Param)))
+    return;
+  const Yaml w = root.get("weights");
+  (w.defined() ? w : root.at("hardware"))
+      .fail(fmt::format("weights: host{} keeps parameters in host memory, but hardware '{}' has none: add a device "
+                        "of type host_memory, or set weights: resident",
+                        w.defined() ? "" : " (the default)", topo.name));
+}
+
 scheduler::WeightsMode weights_of(const Yaml& w) {
   if (!w.defined()) return scheduler::WeightsMode::Host;
   try {
@@ -361,6 +377,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   doc.allow_keys(kScenarioKeys);
   s.root = doc;
   s.name = doc.str_or("name", fs::path(path).stem().string());
+  if (doc.has("description") && !doc.at("description").is_scalar())
+    doc.at("description").fail("expected text (a description of the study), not a map or a list");
   // The name makes the default output path (results/<name>.h5): it must stay a file name there,
   // and one a terminal shows as it is. A NUL would cut the path short (the lock's removal then
   // took the results with it); an escape sequence would reach file names and terminals.
@@ -369,15 +387,10 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   });
   if (s.name.empty() || s.name == "." || s.name == ".." || s.name.find('/') != std::string::npos ||
       s.name.find('\\') != std::string::npos || control) {
-    std::string shown;  // the name as the message can carry it: control characters as \xNN
-    for (const char c : s.name)
-      shown += static_cast<unsigned char>(c) < 0x20 || c == 0x7f
-                   ? fmt::format("\\x{:02x}", static_cast<unsigned char>(c))
-                   : std::string(1, c);
     (doc.has("name") ? doc.at("name") : doc).fail(
         fmt::format("scenario name '{}' must be a file name (no '/', no control characters, not '.' or '..'): results "
                     "go to results/<name>.h5",
-                    shown));
+                    show_controls(s.name)));
   }
   if (doc.has("seed") && doc.at("seed").integer() < 0)
     doc.at("seed").fail(fmt::format("seed must be a whole number >= 0, got {}", doc.at("seed").str()));
@@ -427,6 +440,7 @@ scheduler::Problem build_problem(const Scenario& s, const Point& pt, models::Gra
   if (const std::string bad = scheduler::check_duration_devices(*p.graph, *p.topo); !bad.empty()) root.at("model").fail(bad);
   p.cost = make_cost_model(root.get("cost"), *p.topo, *p.graph);
   p.weights = weights_of(root.get("weights"));
+  check_host_memory(root, *p.topo, *p.graph, p.weights);
   const CollectivesModel collectives = collectives_of(root.get("collectives"));
   p.collectives = collectives.fidelity;
   p.linear_volume = collectives.volume;

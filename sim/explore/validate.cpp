@@ -80,7 +80,8 @@ ValidateSet validate_scenario(const Scenario& s, const ValidateOptions& opts) {
   const int total = static_cast<int>(s.points.size() * s.placers.size() * counts.size());
   for (const Point& pt : s.points) {
     const scheduler::Problem prob = build_problem(s, pt);
-    for (const scheduler::PlacerSpec& placer : s.placers) {
+    for (size_t j = 0; j < s.placers.size(); ++j) {
+      const scheduler::PlacerSpec& placer = s.placers[j];
       const Activity placing(fmt::format("point {} {}", pt.index, placer.label));
       const SingleRun placed = run_placer(prob, placer, "");
       for (int k : counts) {
@@ -96,7 +97,7 @@ ValidateSet validate_scenario(const Scenario& s, const ValidateOptions& opts) {
           const std::string stem =
               opts.trace_dir.empty()
                   ? ""
-                  : fmt::format("{}/{}-{}{}", opts.trace_dir, pt.index, file_safe_name(placer.label),
+                  : fmt::format("{}/{}-{}{}", opts.trace_dir, pt.index, trace_name(s.placers, j),
                                 k > 0 ? fmt::format("-{}cores", k) : "");
           measure(v, prob, k > 0 ? on_cpu_cores(prob, *placed.plan, k) : *placed.plan, opts, stem);
         }

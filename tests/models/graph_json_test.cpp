@@ -294,7 +294,7 @@ TEST(GraphJson, MissingFile) {
     load_graph_json("/nonexistent/g.json");
     FAIL() << "no error";
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), "/nonexistent/g.json: cannot open file");
+    EXPECT_EQ(std::string(e.what()), "/nonexistent/g.json: cannot open file (No such file or directory)");
   }
 }
 

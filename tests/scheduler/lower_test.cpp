@@ -87,6 +87,22 @@ TEST(Lower, PlanJsonRoundTrips) {
   EXPECT_EQ(back.queues, plan.queues);
 }
 
+// An op named with an '@' (as NODE@DEVICE names a delivery) is still its own compute item: the
+// plan `placesim plan` writes for it is one `simulate` reads back.
+TEST(Lower, PlanOfOpsNamedWithAnAtReadsBack) {
+  const Problem p = problem(R"({"nodes": [{"name": "w@0", "param_bytes": 1e6},
+                                          {"name": "a@gpu1", "durations": {"gpu0": 1e-3, "gpu1": 1e-3}}],
+                                "edges": [{"src": "w@0", "dst": "a@gpu1"}]})",
+                            "sortinghat-v100", scheduler::WeightsMode::Host);
+  std::vector<int> device_of(p.graph->nodes.size(), -1);
+  device_of[p.graph->find("a@gpu1")] = p.topo->find("gpu0");
+  const auto plan = scheduler::build_plan(p, "test", device_of, p.graph->ops());
+  const std::string text = scheduler::plan_to_json(plan, *p.graph, *p.topo);
+  const auto back = scheduler::parse_plan(Json::load_string(text, "plan.json"), *p.graph, *p.topo);
+  EXPECT_EQ(back.device_of, plan.device_of);
+  EXPECT_EQ(back.queues, plan.queues);
+}
+
 TEST(Lower, PlanErrorsAreInputErrors) {
   const Problem p = problem(kTwoCopies, "sortinghat-v100", scheduler::WeightsMode::Host);
   std::vector<int> device_of(p.graph->nodes.size(), -1);

@@ -39,6 +39,8 @@ TEST(PlanOptions, JsonRoundTripKeepsEveryOption) {
   for (const char* key : {"\"memory\": \"pageable\"", "\"via\": \"dha\"", "\"neighbour\": \"gpu3\"", "\"fraction\": 0.25",
                           "\"from\": \"host\"", "v@gpu0/stage", "v@gpu0/forward", "gpu0.compute1", "gpu0.h2d1"})
     EXPECT_NE(text.find(key), std::string::npos) << key << " in\n" << text;
+  // The queue v@gpu0 left is empty: it orders nothing, and the file leaves it out.
+  std::erase_if(plan.queues, [](const scheduler::PlanQueue& q) { return q.items.empty(); });
   EXPECT_EQ(scheduler::parse_plan(Json::load_string(text, "plan.json"), g, t), plan);
 }
 

@@ -56,11 +56,12 @@ inline CliResult run_command(const std::string& cmd) {
   return r;
 }
 
-// The built `placesim` started with `args` (no shell), stdout to /dev/null, stderr into the file
-// `err`; its pid, for a test to signal and wait for.
-inline pid_t spawn_placesim(const std::vector<std::string>& args, const std::string& err) {
+// The built `placesim` started with `args` (no shell) in `dir` (default: this one), stdout to
+// /dev/null, stderr into the file `err`; its pid, for a test to signal and wait for.
+inline pid_t spawn_placesim(const std::vector<std::string>& args, const std::string& err, const std::string& dir = "") {
   const pid_t pid = ::fork();
   if (pid == 0) {
+    if (!dir.empty() && ::chdir(dir.c_str()) != 0) ::_exit(127);
     const int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     ::dup2(fd, STDERR_FILENO);
     const int null = ::open("/dev/null", O_WRONLY);
