@@ -133,7 +133,7 @@ struct BadCase {
 
 TEST(Cli, BadInputExitsTwoWithLocationAndWritesNothing) {
   const std::string dir = temp_dir("bad");
-  std::string l32 = "[1";  // 32 values: four such axes make 32^4 > 10^6 points
+  std::string l32 = "[1";  // 32 values: four such axes make 32^4 > 10^5 points
   for (int i = 2; i <= 32; ++i) l32 += ", " + std::to_string(i);
   l32 += "]";
   const std::vector<BadCase> cases = {
@@ -230,7 +230,7 @@ TEST(Cli, BadInputExitsTwoWithLocationAndWritesNothing) {
       {"a sweep of more points than a run may hold",
        "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large}\nplacers: [single-device]\n"
        "sweep:\n  model.batch: " + l32 + "\n  model.seq: " + l32 + "\n  model.layers: " + l32 + "\n  model.output: " + l32 + "\n",
-       "s.yaml:5:3: the sweep's axes multiply to more than 1000000 points"},
+       "s.yaml:5:3: the sweep's axes multiply to more than 100000 points"},
       {"zero bandwidth",
        "hardware: {devices: [{id: h, type: host_memory, memory: 1GiB}, {id: g, type: gpu, memory: 1GiB, "
        "memory_bw: 1GB/s, fp32: 1TFLOPS}], links: [{a: h, b: g, bw: 0GB/s}]}\n"
