@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "hw/backend/cpu/cpu_backend.hpp"
+#include "backend/cpu/cpu_backend.hpp"
 
 namespace {
 

@@ -22,7 +22,7 @@
 
 #include "scheduler/placers/sortinghat/sortinghat_solve.hpp"
 #include "sim/core/yaml_doc.hpp"
-#include "sim/explore/scenario.hpp"
+#include "app/explore/scenario.hpp"
 
 namespace {
 

@@ -10,11 +10,11 @@
 #include <cstdlib>
 
 #include "fuzz_support.hpp"
-#include "sim/explore/compare_files.hpp"
-#include "sim/explore/compare_summary.hpp"
-#include "sim/explore/report.hpp"
-#include "sim/explore/results_csv.hpp"
-#include "sim/explore/results_h5.hpp"
+#include "app/explore/compare_files.hpp"
+#include "app/explore/compare_summary.hpp"
+#include "app/explore/report.hpp"
+#include "app/explore/results_csv.hpp"
+#include "app/explore/results_h5.hpp"
 
 namespace {
 

@@ -17,7 +17,7 @@
 #include "scheduler/score_plan.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/json_doc.hpp"
-#include "sim/explore/model_spec.hpp"
+#include "app/explore/model_spec.hpp"
 
 namespace placesim::fuzz {
 

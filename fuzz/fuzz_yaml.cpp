@@ -3,7 +3,7 @@
 // simulated when small. An input that is a hardware file rather than a scenario goes through
 // the topology loader too.
 #include "fuzz_support.hpp"
-#include "sim/explore/scenario.hpp"
+#include "app/explore/scenario.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace placesim;

@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "sim/cli/command.hpp"
-#include "sim/cli/run_to_file.hpp"
+#include "app/cli/command.hpp"
+#include "app/cli/run_to_file.hpp"
 #include "sim/core/error.hpp"
-#include "sim/explore/report.hpp"
-#include "sim/explore/results_h5.hpp"
+#include "app/explore/report.hpp"
+#include "app/explore/results_h5.hpp"
 
 namespace py = pybind11;
 using namespace placesim;

@@ -1,5 +1,5 @@
 // The GPUs the CUDA runtime sees, with the figures `placesim discover` estimates from their
-// attributes. cuda_gpus() is built into the CUDA module (hw/backend/cuda_api.hpp: reached
+// attributes. cuda_gpus() is built into the CUDA module (backend/cuda_api.hpp: reached
 // through CudaApi::gpus); no GPUs, or no driver, is an empty list.
 #pragma once
 

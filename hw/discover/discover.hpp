@@ -22,7 +22,7 @@ struct Discovered {
   int sockets = 0, numa_nodes = 0, cores = 0, gpus = 0;
 };
 
-// `gpus`: the GPUs the CUDA module lists (hw/backend/cuda_api.hpp), none without it.
+// `gpus`: the GPUs the CUDA module lists (backend/cuda_api.hpp), none without it.
 Discovered discover_machine(const std::vector<CudaGpu>& gpus);
 
 }  // namespace placesim::hw

@@ -1,8 +1,8 @@
 // The hardware file's `calibration:` block (hw::Topology::calibration): linear time fits
 // t = alpha + n * beta (ScheInfer Eq. 3, in the form of its Table I). The one statement of its
 // schema: the `linear` cost model reads it (models/cost/linear.cpp), the scheinfer-a/b/c presets
-// carry Table I in it, and `placesim calibrate` writes it (cpu_gemm: hw/backend/calibrate/
-// cpu_hardware_file.cpp; gpu_gemm, pcie, launch: hw/backend/cuda/cuda_calibrate.cpp).
+// carry Table I in it, and `placesim calibrate` writes it (cpu_gemm: backend/calibrate/
+// cpu_hardware_file.cpp; gpu_gemm, pcie, launch: backend/cuda/cuda_calibrate.cpp).
 //
 //   calibration:
 //     source: ScheInfer Table I, Testbed-A     # any key not below is a record, read by nothing

@@ -1,6 +1,6 @@
 // The registry of cost models, by name with a description and the options each takes, as
 // placers are registered (scheduler/placer.hpp). A scenario names one by `cost: NAME` or
-// `cost: {name: NAME, option: value, ...}` (sim/explore/model_spec.hpp), `placesim simulate` by
+// `cost: {name: NAME, option: value, ...}` (app/explore/model_spec.hpp), `placesim simulate` by
 // --cost, and `placesim list cost-models` prints them. Filled by register_builtin_cost_models()
 // on first use (no static constructors).
 #pragma once

@@ -2,7 +2,7 @@
 
 Run through `placesim plot KIND FILE... -o OUT.png|OUT.svg`, which checks every input first
 (so a wrong file is a located error before any work) and finds this folder (see
-sim/cli/plot_script.hpp). Run directly, it trusts its inputs:
+app/cli/plot_script.hpp). Run directly, it trusts its inputs:
 
     /usr/bin/python3 scripts/plot pareto results/quickstart.h5 -o pareto.png
 

@@ -1,5 +1,5 @@
 // A request to end long work early with what it has: the first Ctrl-C (or SIGTERM) of a sweep
-// (sim/cli/run_to_file.cpp). Once made, no further sweep point starts, MILP searches under way
+// (app/cli/run_to_file.cpp). Once made, no further sweep point starts, MILP searches under way
 // stop at their next event with their best plan so far, solves not yet begun get no time (their
 // warm start stands), and the runs this cut short are marked `interrupted` (a later --resume
 // runs their points again). One flag for the process, shared with the modules that load into it

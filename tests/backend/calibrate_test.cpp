@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "hw/backend/calibrate/cpu_calibrate.hpp"
-#include "hw/backend/calibrate/cpu_hardware_file.hpp"
-#include "hw/backend/calibrate/cuda_hardware_file.hpp"
-#include "hw/backend/calibrate/machine.hpp"
-#include "hw/backend/calibrate/interleaved.hpp"
-#include "hw/backend/calibrate/linear_fit.hpp"
+#include "backend/calibrate/cpu_calibrate.hpp"
+#include "backend/calibrate/cpu_hardware_file.hpp"
+#include "backend/calibrate/cuda_hardware_file.hpp"
+#include "backend/calibrate/machine.hpp"
+#include "backend/calibrate/interleaved.hpp"
+#include "backend/calibrate/linear_fit.hpp"
 #include "hw/topology_yaml.hpp"
 #include "models/cost/cost_models.hpp"
 

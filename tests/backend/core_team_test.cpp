@@ -1,4 +1,4 @@
-// A team of cores (hw/backend/cpu/core_team.hpp) and kernels run in parts: every part runs once,
+// A team of cores (backend/cpu/core_team.hpp) and kernels run in parts: every part runs once,
 // each on its own thread, and the parts together compute exactly what one piece does.
 #include <gtest/gtest.h>
 
@@ -9,9 +9,9 @@
 #include <thread>
 #include <vector>
 
-#include "hw/backend/cpu/core_team.hpp"
-#include "hw/backend/cpu/kernels.hpp"
-#include "hw/backend/cpu/task_buffers.hpp"
+#include "backend/cpu/core_team.hpp"
+#include "backend/cpu/kernels.hpp"
+#include "backend/cpu/task_buffers.hpp"
 
 namespace placesim::backend::cpu {
 namespace {

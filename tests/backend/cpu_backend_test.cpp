@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "hw/backend/cpu/cpu_backend.hpp"
+#include "backend/cpu/cpu_backend.hpp"
 #include "sim/core/error.hpp"
 
 namespace placesim::backend {

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "../support/run_cli.hpp"
-#include "hw/backend/backend.hpp"
-#include "hw/backend/cuda_api.hpp"
+#include "backend/backend.hpp"
+#include "backend/cuda_api.hpp"
 
 namespace placesim::backend {
 namespace {

@@ -4,15 +4,15 @@
 // so the measured trace shows b starting after a has ended, as the simulation does.
 #include <gtest/gtest.h>
 
-#include "hw/backend/cpu/cpu_backend.hpp"
-#include "hw/backend/workload.hpp"
+#include "backend/cpu/cpu_backend.hpp"
+#include "backend/workload.hpp"
 #include "hw/topology_yaml.hpp"
 #include "models/cost/cost_model.hpp"
 #include "models/graph_json.hpp"
 #include "scheduler/lower.hpp"
 #include "scheduler/plan_json.hpp"
 #include "sim/engine/executor.hpp"
-#include "sim/explore/validate_workload.hpp"
+#include "app/explore/validate_workload.hpp"
 
 namespace placesim::explore {
 namespace {

@@ -1,13 +1,13 @@
-// Where validate runs a plan's CPU queues (sim/explore/validate_workload.hpp, docs/execution.md, "CPU
+// Where validate runs a plan's CPU queues (app/explore/validate_workload.hpp, docs/execution.md, "CPU
 // cores"): a queue of ops spans the plan's k cores, `<cpu>.core<j>` is core j alone, a copy
 // queue one core. The LSTM scenario's hardware has one CPU `cpu` with 2 cores.
 #include <gtest/gtest.h>
 
 #include "scheduler/lower.hpp"
 #include "sim/core/error.hpp"
-#include "sim/explore/runner.hpp"
-#include "sim/explore/scenario.hpp"
-#include "sim/explore/validate_workload.hpp"
+#include "app/explore/runner.hpp"
+#include "app/explore/scenario.hpp"
+#include "app/explore/validate_workload.hpp"
 
 namespace placesim::explore {
 namespace {

@@ -8,9 +8,9 @@
 
 #include "../support/run_cli.hpp"
 #include "scheduler/lower.hpp"
-#include "sim/explore/runner.hpp"
-#include "sim/explore/scenario.hpp"
-#include "sim/explore/validate_workload.hpp"
+#include "app/explore/runner.hpp"
+#include "app/explore/scenario.hpp"
+#include "app/explore/validate_workload.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/explore/results_h5.hpp"
+#include "app/explore/results_h5.hpp"
 
 namespace placesim::testing {
 

@@ -3,9 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "sim/core/error.hpp"
-#include "sim/explore/compare_files.hpp"
-#include "sim/explore/speedup_stats.hpp"
-#include "sim/explore/text_table.hpp"
+#include "app/explore/compare_files.hpp"
+#include "app/explore/speedup_stats.hpp"
+#include "app/explore/text_table.hpp"
 
 namespace placesim::explore {
 namespace {

@@ -21,7 +21,7 @@
 #include <gtest/gtest.h>
 
 #include "../support/run_cli.hpp"
-#include "sim/explore/runner.hpp"
+#include "app/explore/runner.hpp"
 
 namespace placesim::explore {
 namespace {

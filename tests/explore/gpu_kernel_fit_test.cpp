@@ -20,7 +20,7 @@
 #include <fmt/format.h>
 #include <map>
 
-#include "hw/backend/calibrate/linear_fit.hpp"
+#include "backend/calibrate/linear_fit.hpp"
 #include "hw/topology_yaml.hpp"
 #include "models/cost/calibration.hpp"
 #include "models/cost/cost_models.hpp"

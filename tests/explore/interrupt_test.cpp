@@ -16,8 +16,8 @@
 
 #include "../support/run_cli.hpp"
 #include "scheduler/run_status.hpp"
-#include "sim/explore/results_file.hpp"
-#include "sim/explore/results_h5.hpp"
+#include "app/explore/results_file.hpp"
+#include "app/explore/results_h5.hpp"
 
 namespace {
 

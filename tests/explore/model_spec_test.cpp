@@ -6,7 +6,7 @@
 
 #include "models/generators/lstm.hpp"
 #include "models/graph_json.hpp"
-#include "sim/explore/model_spec.hpp"
+#include "app/explore/model_spec.hpp"
 
 namespace placesim::explore {
 namespace {

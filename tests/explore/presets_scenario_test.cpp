@@ -9,7 +9,7 @@
 #include "../support/run_cli.hpp"
 #include "hw/discover/discover.hpp"
 #include "hw/topology_yaml.hpp"
-#include "sim/explore/runner.hpp"
+#include "app/explore/runner.hpp"
 
 namespace {
 

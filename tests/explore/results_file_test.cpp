@@ -13,12 +13,12 @@
 
 #include "../support/run_cli.hpp"
 #include "sim/core/error.hpp"
-#include "sim/explore/axis_values.hpp"
-#include "sim/explore/results_csv.hpp"
-#include "sim/explore/results_file.hpp"
-#include "sim/explore/results_h5.hpp"
-#include "sim/explore/run_result_wire.hpp"
-#include "sim/explore/validate_h5.hpp"
+#include "app/explore/axis_values.hpp"
+#include "app/explore/results_csv.hpp"
+#include "app/explore/results_file.hpp"
+#include "app/explore/results_h5.hpp"
+#include "app/explore/run_result_wire.hpp"
+#include "app/explore/validate_h5.hpp"
 
 namespace placesim::explore {
 namespace {

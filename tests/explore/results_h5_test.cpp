@@ -1,6 +1,6 @@
 // The HDF5 results file: an exact round trip (absent optionals and peak-memory maps included),
 // its reproducibility attributes, atomic writing, and the errors for files it cannot read.
-#include "sim/explore/results_h5.hpp"
+#include "app/explore/results_h5.hpp"
 
 #include <gtest/gtest.h>
 #include <hdf5.h>

@@ -7,7 +7,7 @@
 #include "../support/run_cli.hpp"
 #include "hw/topology_yaml.hpp"
 #include "sim/core/error.hpp"
-#include "sim/explore/scenario.hpp"
+#include "app/explore/scenario.hpp"
 
 namespace {
 

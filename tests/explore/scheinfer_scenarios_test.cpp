@@ -12,7 +12,7 @@
 #include <map>
 
 #include "scheduler/placers/scheinfer/scheinfer_inputs.hpp"
-#include "sim/explore/scenario.hpp"
+#include "app/explore/scenario.hpp"
 
 namespace {
 

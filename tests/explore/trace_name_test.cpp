@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 #include <set>
 
-#include "sim/explore/runner.hpp"
+#include "app/explore/runner.hpp"
 
 namespace placesim::explore {
 namespace {

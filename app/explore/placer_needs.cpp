@@ -1,0 +1,92 @@
+#include "app/explore/placer_needs.hpp"
+
+#include <fmt/format.h>
+#include <map>
+#include <optional>
+
+#include "hw/topology_yaml.hpp"
+
+namespace placesim::explore {
+namespace {
+
+// " at point 3 (model.arch=gpt2-xl)" for a swept scenario; "" for a single point.
+std::string at_point(const Scenario& s, const Point& p) {
+  if (s.points.size() == 1) return "";
+  std::string values;
+  for (auto& [axis, value] : p.values) values += (values.empty() ? "" : ", ") + axis + "=" + value;
+  return fmt::format(" at point {} ({})", p.index, values);
+}
+
+// "s.yaml:4:10", or "the default" for a key the point does not give.
+std::string where_given(const Yaml& v) { return v.defined() ? v.loc().str() : "the default"; }
+
+struct DeviceCounts {
+  std::string name;
+  int gpus = 0, cpus = 0;
+};
+
+}  // namespace
+
+void check_placer_needs(const Scenario& s, const scheduler::PlacerSpec& placer, const Yaml& where) {
+  const scheduler::PlacerNeeds& needs = scheduler::placers().get(placer.name).needs;
+  std::map<std::string, DeviceCounts> machines;  // a point's hardware (as YAML text) -> its devices
+  for (const Point& p : s.points) {
+    const Yaml root = point_yaml(s, p);
+    if (needs.resident_weights) {
+      const Yaml w = root.get("weights");
+      if (!w.defined() || scheduler::parse_weights(w.str()) != scheduler::WeightsMode::Resident)
+        throw InputError(where.loc(),
+                         fmt::format("placer '{}' needs weights: resident (it models no parameter copies), but "
+                                     "weights is {}{} ({})",
+                                     placer.name, w.defined() ? w.str() : "host", at_point(s, p), where_given(w)));
+    }
+    if (needs.gpu || needs.cpu) {
+      const Yaml hw_spec = root.at("hardware");
+      auto [it, fresh] = machines.try_emplace(yaml_to_string(hw_spec.node()));
+      if (fresh) {
+        const hw::Topology topo = hw::load_topology(hw_spec);
+        it->second.name = topo.name;
+        for (const hw::Device& d : topo.devices) {
+          it->second.gpus += d.kind == hw::DeviceKind::Gpu;
+          it->second.cpus += d.kind == hw::DeviceKind::Cpu;
+        }
+      }
+      const DeviceCounts& m = it->second;
+      const char* lacks = needs.gpu && m.gpus == 0 ? "GPU" : needs.cpu && m.cpus == 0 ? "CPU" : nullptr;
+      if (lacks)
+        throw InputError(where.loc(), fmt::format("placer '{}' needs {}, but hardware '{}'{} ({}) has no {}",
+                                                  placer.name, scheduler::describe(needs).front(), m.name,
+                                                  at_point(s, p), hw_spec.loc().str(), lacks));
+    }
+    if (needs.transformer) {
+      // A graph file may hold a transformer's ops (plan --graph-out); the placer checks those itself.
+      const Yaml model = root.at("model");
+      const Yaml generator = model.is_map() ? model.get("generator") : Yaml();
+      const Yaml granularity = model.is_map() ? model.get("granularity") : Yaml();
+      const bool other = generator.defined() && generator.str() != "transformer";
+      if (other || (granularity.defined() && granularity.str() == "layer"))
+        throw InputError(where.loc(),
+                         fmt::format("placer '{}' needs a transformer model at op granularity, but the model is {}{} "
+                                     "({})",
+                                     placer.name, other ? "generator " + generator.str() : "granularity layer",
+                                     at_point(s, p), (other ? generator : granularity).loc().str()));
+    }
+  }
+}
+
+void check_placer_options(const Scenario& s) {
+  for (const Point& p : s.points) {
+    const std::optional<models::Generation> gen = point_generation(s, p);
+    const scheduler::Problem problem = gen ? build_problem(s, p, gen->prefill) : build_problem(s, p);
+    for (const scheduler::PlacerSpec& placer : s.placers) {
+      try {
+        placer.placer->check(problem);
+      } catch (const InputError& e) {
+        const InputError at = scheduler::located(placer, e);
+        throw InputError(at.loc(), at.detail() + at_point(s, p));
+      }
+    }
+  }
+}
+
+}  // namespace placesim::explore
