@@ -9,8 +9,10 @@
 
 #include <algorithm>
 #include <limits>
+#include <tuple>
 
 #include "scheduler/placers/moirai/moirai_model.hpp"
+#include "tests/milp/model_text.hpp"
 #include "tiny.hpp"
 
 namespace {
@@ -141,6 +143,29 @@ TEST(MoiraiBruteForce, MilpOptimumEqualsEnumerationOfTheModel) {
     ++checked;
   }
   EXPECT_EQ(checked, 200);
+}
+
+// The model, row by row, as tests/moirai/models/ keeps it (tests/milp/model_text.hpp): two and
+// three GPUs, identical GPUs (the symmetry rows), the memory-only form, and a window after
+// earlier ones (devices and a channel busy at first, a pair of slots with no route).
+TEST(MoiraiModelText, IsTheModelKept) {
+  const std::string dir = std::string(PLACESIM_SOURCE_DIR) + "/tests/moirai/models/";
+  for (const auto& [seed, gpus, identical, memory_only] :
+       {std::tuple{1, 2, false, false}, std::tuple{2, 3, false, false}, std::tuple{190, 3, true, false},
+        std::tuple{3, 2, false, true}}) {
+    const Tiny t = tiny(static_cast<std::uint64_t>(seed), 5, gpus, 0.45, false, identical);
+    const sm::Coarse c = sm::coarse_tasks(t.problem, {});
+    const sm::Instance in = sm::make_instance(t.problem, c, t.problem.topo->compute_devices(), c.order,
+                                              sm::Placed(t.problem, c, gpus));
+    placesim::testing::expect_model_file(sm::build_model(in, 20.0, memory_only).model,
+                                         dir + fmt::format("moirai-{}{}.txt", seed, memory_only ? "-memory" : ""));
+    if (seed != 2) continue;
+    sm::Instance later = in;
+    later.device_avail[1] = 0.5;
+    later.channel_avail[0][1] = 0.2;
+    later.flows.front().time[1][0] = std::numeric_limits<double>::infinity();
+    placesim::testing::expect_model_file(sm::build_model(later, 20.0).model, dir + "moirai-2-later.txt");
+  }
 }
 
 }  // namespace

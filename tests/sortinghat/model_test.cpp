@@ -12,6 +12,7 @@
 
 #include "brute_force.hpp"
 #include "scheduler/milp/milp.hpp"
+#include "tests/milp/model_text.hpp"
 
 namespace sortinghat_test {
 namespace {
@@ -147,6 +148,24 @@ void expect_optimum_matches(bool sortinghat, std::uint64_t first, int count) {
 TEST(SortingHatModel, OptimumEqualsBruteForce) { expect_optimum_matches(true, 1, 200); }
 
 TEST(SortingHatModel, EfficientMipOptimumEqualsBruteForce) { expect_optimum_matches(false, 1001, 200); }
+
+// The model, row by row, as tests/sortinghat/models/ keeps it (tests/milp/model_text.hpp): seeds
+// that reach every family of rows (chained with a fixed node, all copies, identical GPUs with
+// their symmetry, memory, two buses, efficientmip's form) and a cap on the GPUs used.
+TEST(SortingHatModelText, IsTheModelKept) {
+  const std::string dir = std::string(PLACESIM_SOURCE_DIR) + "/tests/sortinghat/models/";
+  for (const std::uint64_t seed : {1, 2, 3, 4, 7})
+    placesim::testing::expect_model_file(build_model(random_instance(seed, true)).model,
+                                         dir + fmt::format("sortinghat-{}.txt", seed));
+  for (const std::uint64_t seed : {1001, 1002})  // two buses of two; each GPU on its own (the packed rows)
+    placesim::testing::expect_model_file(build_model(random_instance(seed, false)).model,
+                                         dir + fmt::format("efficientmip-{}.txt", seed));
+  ShInput capped = random_instance(5, true);
+  capped.max_gpus = 2;
+  capped.used_before.assign(capped.k, false);
+  capped.used_before[0] = true;
+  placesim::testing::expect_model_file(build_model(capped, ShStrength{false, false}).model, dir + "sortinghat-5-capped.txt");
+}
 
 }  // namespace
 }  // namespace sortinghat_test
