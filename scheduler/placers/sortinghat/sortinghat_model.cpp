@@ -187,175 +187,201 @@ std::vector<int> canonical(const ShInput& in, std::vector<int> slot_of) {
   return slot_of;
 }
 
-ShModel build_model(const ShInput& in, const ShStrength& strength) {
-  PLACESIM_ASSERT(in.q >= 1 && in.k >= 1 && (!in.dha || in.q % 2 == 0), "sortinghat: q must be even with DHA");
-  ShModel out;
-  milp::Model& m = out.model;
-  ShVars& V = out.vars;
-  const int S = in.slots();
-  const double H = in.big_m();
-  out.scale = 1000.0 / H;
-  const double sc = out.scale;
-  const double Hs = 1000.0;
-  std::vector<std::vector<int>> outs(static_cast<size_t>(in.n));
-  for (size_t e = 0; e < in.edges.size(); ++e) outs[in.edges[e].first].push_back(static_cast<int>(e));
+namespace {
 
-  // Eq. 2-4: x_{v,j}; slot 0 exists for parameters only (Eq. 4), and only with DHA.
-  V.x.assign(in.n, std::vector<VarId>(S));
-  for (int v = 0; v < in.n; ++v) {
-    std::vector<Term> one;
-    for (int j = 0; j < S; ++j) {
-      if (j == 0 && !(in.dha && in.is_param[v])) continue;
-      V.x[v][j] = m.add_binary(fmt::format("x_{}_{}", v, j));
-      one.push_back({V.x[v][j], 1});
-      // An op that cannot run on the slot's GPU (or with the slot's DHA mode) stays out of it.
-      if (j > 0 && !in.is_param[v] && !std::isfinite(in.slot_dha(j) ? in.p_dha[v][in.gpu_of_slot(j)] : in.p_gpu[v][in.gpu_of_slot(j)]))
-        m.set_bounds(V.x[v][j], 0, 0);
-    }
-    m.add_eq(fmt::format("assign_{}", v), one, 1);  // (2)
+// The model's rows by family, each as the header and the paper number them, added in the order
+// the model has always had them (a test keeps the model text: tests/sortinghat/models/).
+class ModelBuilder {
+ public:
+  ModelBuilder(const ShInput& in, const ShStrength& strength, ShModel& out)
+      : in_(in), strength_(strength), out_(out), m_(out.model), V_(out.vars), S_(in.slots()) {
+    out_.scale = 1000.0 / in.big_m();
+    sc_ = out_.scale;
+    outs_.resize(static_cast<size_t>(in.n));
+    for (size_t e = 0; e < in.edges.size(); ++e) outs_[in.edges[e].first].push_back(static_cast<int>(e));
   }
-  for (auto [v, i] : in.fixed) m.add_eq(fmt::format("fixed_{}_{}", v, i), {{V.x[v][i * in.q + 1], 1}}, 1);  // (3)
-  // (5): a parameter stays in DRAM exactly when its reader runs in a DHA slot.
-  if (in.dha)
-    for (size_t e = 0; e < in.edges.size(); ++e) {
-      auto [w, v] = in.edges[e];
-      if (!in.is_param[w] || in.is_param[v]) continue;
-      std::vector<Term> t{{V.x[w][0], 1}};
-      for (int j = 1; j < S; ++j)
-        if (in.slot_dha(j)) t.push_back({V.x[v][j], -1});
-      m.add_eq(fmt::format("dha_{}", e), t, 0);
+
+  void build() {
+    assignment();
+    contiguity();
+    copies_in();
+    memory();
+    times();
+    parameter_copies();
+    for (int j = 1; j < S_; ++j) slot(j);
+    gpu_cap();
+    cuts();
+    branching();
+    packed();
+    order();
+  }
+
+ private:
+  // Eq. 2-4: x_{v,j}; slot 0 exists for parameters only (Eq. 4), and only with DHA. (5): a
+  // parameter stays in DRAM exactly when its reader runs in a DHA slot.
+  void assignment() {
+    V_.x.assign(in_.n, std::vector<VarId>(S_));
+    for (int v = 0; v < in_.n; ++v) {
+      std::vector<Term> one;
+      for (int j = 0; j < S_; ++j) {
+        if (j == 0 && !(in_.dha && in_.is_param[v])) continue;
+        V_.x[v][j] = m_.add_binary(fmt::format("x_{}_{}", v, j));
+        one.push_back({V_.x[v][j], 1});
+        // An op that cannot run on the slot's GPU (or with the slot's DHA mode) stays out of it.
+        if (j > 0 && !in_.is_param[v] && !std::isfinite(op_time(v, j))) m_.set_bounds(V_.x[v][j], 0, 0);
+      }
+      m_.add_eq(fmt::format("assign_{}", v), one, 1);  // (2)
     }
+    for (auto [v, i] : in_.fixed) m_.add_eq(fmt::format("fixed_{}_{}", v, i), {{V_.x[v][i * in_.q + 1], 1}}, 1);  // (3)
+    if (!in_.dha) return;
+    for (size_t e = 0; e < in_.edges.size(); ++e) {  // (5)
+      auto [w, v] = in_.edges[e];
+      if (!in_.is_param[w] || in_.is_param[v]) continue;
+      std::vector<Term> t{{V_.x[w][0], 1}};
+      for (int j = 1; j < S_; ++j)
+        if (in_.slot_dha(j)) t.push_back({V_.x[v][j], -1});
+      m_.add_eq(fmt::format("dha_{}", e), t, 0);
+    }
+  }
 
   // (6-8) contiguity, z continuous (header).
-  for (int j = 1; j < S; ++j) {
-    std::vector<VarId> z(static_cast<size_t>(in.n));
-    for (int v = 0; v < in.n; ++v) {
-      z[v] = m.add_continuous(fmt::format("z_{}_{}", v, j), 0, 1);
-      m.add_ge(fmt::format("reach_{}_{}", v, j), {{z[v], 1}, {V.x[v][j], -1}}, 0);  // (6)
-    }
-    for (size_t e = 0; e < in.edges.size(); ++e) {
-      auto [u, v] = in.edges[e];
-      m.add_ge(fmt::format("reachup_{}_{}", e, j), {{z[u], 1}, {z[v], -1}}, 0);                      // (7)
-      m.add_le(fmt::format("convex_{}_{}", e, j), {{z[v], 1}, {V.x[v][j], -1}, {V.x[u][j], 1}}, 1);  // (8)
+  void contiguity() {
+    for (int j = 1; j < S_; ++j) {
+      std::vector<VarId> z(static_cast<size_t>(in_.n));
+      for (int v = 0; v < in_.n; ++v) {
+        z[v] = m_.add_continuous(fmt::format("z_{}_{}", v, j), 0, 1);
+        m_.add_ge(fmt::format("reach_{}_{}", v, j), {{z[v], 1}, {V_.x[v][j], -1}}, 0);  // (6)
+      }
+      for (size_t e = 0; e < in_.edges.size(); ++e) {
+        auto [u, v] = in_.edges[e];
+        m_.add_ge(fmt::format("reachup_{}_{}", e, j), {{z[u], 1}, {z[v], -1}}, 0);                        // (7)
+        m_.add_le(fmt::format("convex_{}_{}", e, j), {{z[v], 1}, {V_.x[v][j], -1}, {V_.x[u][j], 1}}, 1);  // (8)
+      }
     }
   }
 
   // (9) EdgeIn, (10) CopyIn: continuous (header); CopyIn only from other GPUs (T_{i,i} = 0, and
   // Eq. 11 counts copies from other GPUs only).
-  std::vector<std::vector<VarId>> ein(static_cast<size_t>(in.n), std::vector<VarId>(S));
-  // cin[v][j][i]
-  std::vector<std::vector<std::vector<VarId>>> cin(static_cast<size_t>(in.n),
-                                                   std::vector<std::vector<VarId>>(S, std::vector<VarId>(in.k)));
-  for (int u = 0; u < in.n; ++u) {
-    if (outs[u].empty()) continue;
-    for (int j = 1; j < S; ++j) {
-      ein[u][j] = m.add_continuous(fmt::format("ein_{}_{}", u, j), 0, 1);
-      for (int e : outs[u])
-        m.add_ge(fmt::format("edgein_{}_{}", e, j), {{ein[u][j], 1}, {V.x[in.edges[e].second][j], -1}, {V.x[u][j], 1}},
-                 0);  // (9)
-      for (int i = 0; i < in.k; ++i) {
-        if (i == in.gpu_of_slot(j)) continue;
-        cin[u][j][i] = m.add_continuous(fmt::format("cin_{}_{}_{}", u, i, j), 0, 1);
-        std::vector<Term> t{{cin[u][j][i], 1}, {ein[u][j], -1}};
-        for (int r = 1; r <= in.q; ++r) t.push_back({V.x[u][i * in.q + r], -1});
-        m.add_ge(fmt::format("copyin_{}_{}_{}", u, i, j), t, -1);  // (10)
+  void copies_in() {
+    ein_.assign(in_.n, std::vector<VarId>(S_));
+    cin_.assign(in_.n, std::vector<std::vector<VarId>>(S_, std::vector<VarId>(in_.k)));
+    for (int u = 0; u < in_.n; ++u) {
+      if (outs_[u].empty()) continue;
+      for (int j = 1; j < S_; ++j) {
+        ein_[u][j] = m_.add_continuous(fmt::format("ein_{}_{}", u, j), 0, 1);
+        for (int e : outs_[u])
+          m_.add_ge(fmt::format("edgein_{}_{}", e, j),
+                    {{ein_[u][j], 1}, {V_.x[in_.edges[e].second][j], -1}, {V_.x[u][j], 1}}, 0);  // (9)
+        for (int i = 0; i < in_.k; ++i) {
+          if (i == in_.gpu_of_slot(j)) continue;
+          cin_[u][j][i] = m_.add_continuous(fmt::format("cin_{}_{}_{}", u, i, j), 0, 1);
+          std::vector<Term> t{{cin_[u][j][i], 1}, {ein_[u][j], -1}};
+          for (int r = 1; r <= in_.q; ++r) t.push_back({V_.x[u][i * in_.q + r], -1});
+          m_.add_ge(fmt::format("copyin_{}_{}_{}", u, i, j), t, -1);  // (10)
+        }
       }
     }
   }
 
   // (11) memory.
-  for (int i = 0; i < in.k; ++i) {
-    if (in.capacity[i] <= 0) continue;
-    std::vector<Term> t;
-    for (int v = 0; v < in.n; ++v) {
-      if (in.mem[v] <= 0) continue;
-      for (int r = 1; r <= in.q; ++r) {
-        const int j = i * in.q + r;
-        t.push_back({V.x[v][j], in.mem[v]});
-        if (!outs[v].empty())
-          for (int i2 = 0; i2 < in.k; ++i2)
-            if (i2 != i) t.push_back({cin[v][j][i2], in.mem[v]});
+  void memory() {
+    for (int i = 0; i < in_.k; ++i) {
+      if (in_.capacity[i] <= 0) continue;
+      std::vector<Term> t;
+      for (int v = 0; v < in_.n; ++v) {
+        if (in_.mem[v] <= 0) continue;
+        for (int r = 1; r <= in_.q; ++r) {
+          const int j = i * in_.q + r;
+          t.push_back({V_.x[v][j], in_.mem[v]});
+          if (!outs_[v].empty())
+            for (int i2 = 0; i2 < in_.k; ++i2)
+              if (i2 != i) t.push_back({cin_[v][j][i2], in_.mem[v]});
+        }
       }
+      m_.add_le(fmt::format("memory_{}", i), t, in_.capacity[i] - in_.prev_m[i]);
     }
-    m.add_le(fmt::format("memory_{}", i), t, in.capacity[i] - in.prev_m[i]);
   }
 
-  V.sg_start.resize(S);
-  V.sg_fin.resize(S);
-  V.dt_start.resize(S);
-  V.dt_fin.resize(S);
-  for (int j = 1; j < S; ++j) {
-    V.sg_start[j] = m.add_continuous(fmt::format("sgs_{}", j), 0, milp::kInf);
-    V.sg_fin[j] = m.add_continuous(fmt::format("sgf_{}", j), 0, milp::kInf);
-    V.dt_start[j] = m.add_continuous(fmt::format("dts_{}", j), 0, milp::kInf);
-    V.dt_fin[j] = m.add_continuous(fmt::format("dtf_{}", j), 0, milp::kInf);
+  // The times: each slot's start and end of its ops and of its copies, each node's end, and the
+  // objective (1).
+  void times() {
+    for (auto* v : {&V_.sg_start, &V_.sg_fin, &V_.dt_start, &V_.dt_fin}) v->resize(S_);
+    for (int j = 1; j < S_; ++j) {
+      V_.sg_start[j] = m_.add_continuous(fmt::format("sgs_{}", j), 0, milp::kInf);
+      V_.sg_fin[j] = m_.add_continuous(fmt::format("sgf_{}", j), 0, milp::kInf);
+      V_.dt_start[j] = m_.add_continuous(fmt::format("dts_{}", j), 0, milp::kInf);
+      V_.dt_fin[j] = m_.add_continuous(fmt::format("dtf_{}", j), 0, milp::kInf);
+    }
+    V_.node_fin.resize(in_.n);
+    for (int v = 0; v < in_.n; ++v) V_.node_fin[v] = m_.add_continuous(fmt::format("nf_{}", v), 0, milp::kInf);
+    V_.total = m_.add_continuous("total", 0, milp::kInf, 1.0);  // (1)
   }
-  V.node_fin.resize(in.n);
-  for (int v = 0; v < in.n; ++v) V.node_fin[v] = m.add_continuous(fmt::format("nf_{}", v), 0, milp::kInf);
-  V.total = m.add_continuous("total", 0, milp::kInf, 1.0);  // (1)
 
   // (12-14) parameter copies, round robin per bus.
-  const auto order = in.dt_order();
-  for (int b = 0; b < in.buses; ++b)
-    for (size_t r = 0; r < order[b].size(); ++r) {
-      const int j = order[b][r];
-      if (r == 0) m.add_eq(fmt::format("dtfirst_{}", j), {{V.dt_start[j], 1}}, in.prev_dt_fin[b] * sc);  // (12)
-      else m.add_eq(fmt::format("dtnext_{}", j), {{V.dt_start[j], 1}, {V.dt_fin[order[b][r - 1]], -1}}, 0);  // (13)
+  void parameter_copies() {
+    const auto order = in_.dt_order();
+    for (int b = 0; b < in_.buses; ++b)
+      for (size_t r = 0; r < order[b].size(); ++r) {
+        const int j = order[b][r];
+        if (r == 0) m_.add_eq(fmt::format("dtfirst_{}", j), {{V_.dt_start[j], 1}}, in_.prev_dt_fin[b] * sc_);  // (12)
+        else m_.add_eq(fmt::format("dtnext_{}", j), {{V_.dt_start[j], 1}, {V_.dt_fin[order[b][r - 1]], -1}}, 0);  // (13)
+      }
+    for (int j = 1; j < S_; ++j) {
+      std::vector<Term> t{{V_.dt_fin[j], 1}, {V_.dt_start[j], -1}};
+      for (int w = 0; w < in_.n; ++w)
+        if (in_.is_param[w]) t.push_back({V_.x[w][j], -in_.dt_s[w][in_.gpu_of_slot(j)] * sc_});
+      m_.add_eq(fmt::format("dtfin_{}", j), t, 0);  // (14)
     }
-  for (int j = 1; j < S; ++j) {
-    std::vector<Term> t{{V.dt_fin[j], 1}, {V.dt_start[j], -1}};
-    for (int w = 0; w < in.n; ++w)
-      if (in.is_param[w]) t.push_back({V.x[w][j], -in.dt_s[w][in.gpu_of_slot(j)] * sc});
-    m.add_eq(fmt::format("dtfin_{}", j), t, 0);  // (14)
   }
 
-  for (int j = 1; j < S; ++j) {
-    const int i = in.gpu_of_slot(j);
-    // (15, 16) NodeFin.
-    for (int v = 0; v < in.n; ++v)
-      m.add_ge(fmt::format("nodefin_{}_{}", v, j),
-               {{V.node_fin[v], 1}, {in.is_param[v] ? V.dt_fin[j] : V.sg_fin[j], -1}, {V.x[v][j], -Hs}}, -Hs);
+  // (15-23) slot j: its nodes' ends, its start after the slot before and after its inputs, its
+  // end after its copies in and its ops, and the latency after the GPU's last slot.
+  void slot(int j) {
+    const int i = in_.gpu_of_slot(j);
+    for (int v = 0; v < in_.n; ++v)  // (15, 16) NodeFin
+      m_.add_ge(fmt::format("nodefin_{}_{}", v, j),
+                {{V_.node_fin[v], 1}, {in_.is_param[v] ? V_.dt_fin[j] : V_.sg_fin[j], -1}, {V_.x[v][j], -kHs}}, -kHs);
     // (17, 18) slots of a GPU run in order, after the previous submodel's.
-    if ((j - 1) % in.q == 0) m.add_ge(fmt::format("sgfirst_{}", j), {{V.sg_start[j], 1}}, in.prev_sg_fin[i] * sc);
-    else m.add_ge(fmt::format("sgnext_{}", j), {{V.sg_start[j], 1}, {V.sg_fin[j - 1], -1}}, 0);
+    if ((j - 1) % in_.q == 0) m_.add_ge(fmt::format("sgfirst_{}", j), {{V_.sg_start[j], 1}}, in_.prev_sg_fin[i] * sc_);
+    else m_.add_ge(fmt::format("sgnext_{}", j), {{V_.sg_start[j], 1}, {V_.sg_fin[j - 1], -1}}, 0);
     // (19) inputs from other slots; (20) parameters in the slot itself.
-    for (int v = 0; v < in.n; ++v)
-      if (!outs[v].empty())
-        m.add_ge(fmt::format("ready_{}_{}", v, j), {{V.sg_start[j], 1}, {V.node_fin[v], -1}, {ein[v][j], -Hs}}, -Hs);
-    for (size_t e = 0; e < in.edges.size(); ++e) {
-      auto [w, v] = in.edges[e];
-      if (!in.is_param[w]) continue;
-      m.add_ge(fmt::format("own_{}_{}", e, j),
-               {{V.sg_start[j], 1}, {V.node_fin[w], -1}, {V.x[w][j], -Hs}, {V.x[v][j], -Hs}}, -2 * Hs);
+    for (int v = 0; v < in_.n; ++v)
+      if (!outs_[v].empty())
+        m_.add_ge(fmt::format("ready_{}_{}", v, j), {{V_.sg_start[j], 1}, {V_.node_fin[v], -1}, {ein_[v][j], -kHs}}, -kHs);
+    for (size_t e = 0; e < in_.edges.size(); ++e) {
+      auto [w, v] = in_.edges[e];
+      if (!in_.is_param[w]) continue;
+      m_.add_ge(fmt::format("own_{}_{}", e, j),
+                {{V_.sg_start[j], 1}, {V_.node_fin[w], -1}, {V_.x[w][j], -kHs}, {V_.x[v][j], -kHs}}, -2 * kHs);
     }
     // (21, 22) the slot's copies in from other GPUs, then its ops (with DHA on odd slots).
-    std::vector<Term> t{{V.sg_fin[j], 1}, {V.sg_start[j], -1}};
-    for (int v = 0; v < in.n; ++v) {
-      if (!outs[v].empty())
-        for (int i2 = 0; i2 < in.k; ++i2)
-          if (i2 != i && in.copy_s[v][i2][i] > 0) t.push_back({cin[v][j][i2], -in.copy_s[v][i2][i] * sc});
-      const double p = in.slot_dha(j) ? in.p_dha[v][i] : in.p_gpu[v][i];
-      if (!in.is_param[v] && std::isfinite(p)) t.push_back({V.x[v][j], -p * sc});
+    std::vector<Term> t{{V_.sg_fin[j], 1}, {V_.sg_start[j], -1}};
+    for (int v = 0; v < in_.n; ++v) {
+      if (!outs_[v].empty())
+        for (int i2 = 0; i2 < in_.k; ++i2)
+          if (i2 != i && in_.copy_s[v][i2][i] > 0) t.push_back({cin_[v][j][i2], -in_.copy_s[v][i2][i] * sc_});
+      const double p = op_time(v, j);
+      if (!in_.is_param[v] && std::isfinite(p)) t.push_back({V_.x[v][j], -p * sc_});
     }
-    m.add_eq(fmt::format("sgfin_{}", j), t, 0);
-    // (23)
-    if (j % in.q == 0) m.add_ge(fmt::format("latency_{}", j), {{V.total, 1}, {V.sg_fin[j], -1}}, 0);
+    m_.add_eq(fmt::format("sgfin_{}", j), t, 0);
+    if (j % in_.q == 0) m_.add_ge(fmt::format("latency_{}", j), {{V_.total, 1}, {V_.sg_fin[j], -1}}, 0);  // (23)
   }
 
   // At most max_gpus GPUs (header of the .hpp): x_{v,j} <= used_i.
-  if (in.max_gpus > 0) {
+  void gpu_cap() {
+    if (in_.max_gpus <= 0) return;
     std::vector<Term> count;
     int before = 0;
-    for (int i = 0; i < in.k; ++i) {
-      const bool was = !in.used_before.empty() && in.used_before[i];
+    for (int i = 0; i < in_.k; ++i) {
+      const bool was = !in_.used_before.empty() && in_.used_before[i];
       before += was;
-      out.used.push_back(m.add_binary(fmt::format("used_{}", i)));
-      if (!was) count.push_back({out.used[i], 1});
-      for (int v = 0; v < in.n; ++v)
-        for (int r = 1; r <= in.q; ++r)
-          m.add_le(fmt::format("uses_{}_{}", v, i * in.q + r), {{V.x[v][i * in.q + r], 1}, {out.used[i], -1}}, 0);
+      out_.used.push_back(m_.add_binary(fmt::format("used_{}", i)));
+      if (!was) count.push_back({out_.used[i], 1});
+      for (int v = 0; v < in_.n; ++v)
+        for (int r = 1; r <= in_.q; ++r)
+          m_.add_le(fmt::format("uses_{}_{}", v, i * in_.q + r), {{V_.x[v][i * in_.q + r], 1}, {out_.used[i], -1}}, 0);
     }
-    m.add_le("gpus", count, std::max(0, in.max_gpus - before));
+    m_.add_le("gpus", count, std::max(0, in_.max_gpus - before));
   }
 
   // Cheap cuts that keep the optimum: the latency floor; the work bound (TotalLatency is at
@@ -363,56 +389,89 @@ ShModel build_model(const ShInput& in, const ShStrength& strength) {
   // in its slots, so at least their average over the GPUs); and symmetry among
   // interchangeable GPUs (relabel them by the smallest node each holds: node t then sits on
   // one of the first t + 1 of its class, so x = 0 on the class's later GPUs).
-  m.add_ge("floor", {{V.total, 1}}, latency_floor(in, strength.release_floor) * sc);
-  double work = 0;
-  for (int v = 0; v < in.n; ++v) work += fastest(in, v);
-  for (double t : in.prev_sg_fin) work += t;
-  m.add_ge("work", {{V.total, 1}}, work / in.k * sc);
-  for (const std::vector<int>& cls : gpu_classes(in))
-    for (size_t rank = 1; rank < cls.size(); ++rank)
-      for (int v = 0; v < std::min<int>(in.n, static_cast<int>(rank)); ++v)
-        for (int r = 1; r <= in.q; ++r) m.set_bounds(V.x[v][cls[rank] * in.q + r], 0, 0);
+  void cuts() {
+    m_.add_ge("floor", {{V_.total, 1}}, latency_floor(in_, strength_.release_floor) * sc_);
+    double work = 0;
+    for (int v = 0; v < in_.n; ++v) work += fastest(in_, v);
+    for (double t : in_.prev_sg_fin) work += t;
+    m_.add_ge("work", {{V_.total, 1}}, work / in_.k * sc_);
+    for (const std::vector<int>& cls : gpu_classes(in_))
+      for (size_t rank = 1; rank < cls.size(); ++rank)
+        for (int v = 0; v < std::min<int>(in_.n, static_cast<int>(rank)); ++v)
+          for (int r = 1; r <= in_.q; ++r) m_.set_bounds(V_.x[v][cls[rank] * in_.q + r], 0, 0);
+  }
 
   // Branching: an op's slot decides its GPU, its DHA mode (so, by Eq. 5, whether its
   // parameters stay in DRAM) and where its inputs come from; a parameter's follows from its
   // readers'. CBC branches on lower priorities first.
-  if (strength.priorities)
-    for (int v = 0; v < in.n; ++v)
-      for (int j = 0; j < S; ++j)
-        if (V.x[v][j].index >= 0) m.set_priority(V.x[v][j], in.is_param[v] ? in.n + v : v);
+  void branching() {
+    if (!strength_.priorities) return;
+    for (int v = 0; v < in_.n; ++v)
+      for (int j = 0; j < S_; ++j)
+        if (V_.x[v][j].index >= 0) m_.set_priority(V_.x[v][j], in_.is_param[v] ? in_.n + v : v);
+  }
 
   // Empty slots last: on a GPU alone on its bus, a block of b empty slots (b = 2 with DHA,
   // keeping parity; 1 without) is followed by an empty block; shifting the later slots down
   // by b gives the same schedule (empty slots pass time through, and the GPU's copies keep
   // their order on its own bus).
-  const int b = in.dha ? 2 : 1;
-  for (int i = 0; i < in.k; ++i) {
-    if (std::count(in.bus_of.begin(), in.bus_of.end(), in.bus_of[i]) != 1) continue;
-    for (int r = 1; r + 2 * b - 1 <= in.q; ++r) {
-      std::vector<Term> t;
-      for (int v = 0; v < in.n; ++v)
-        for (int d = 0; d < b; ++d) {
-          t.push_back({V.x[v][i * in.q + r + b + d], 1});
-          t.push_back({V.x[v][i * in.q + r + d], -static_cast<double>(in.n)});
-        }
-      m.add_le(fmt::format("packed_{}_{}", i, r), t, 0);
+  void packed() {
+    const int b = in_.dha ? 2 : 1;
+    for (int i = 0; i < in_.k; ++i) {
+      if (std::count(in_.bus_of.begin(), in_.bus_of.end(), in_.bus_of[i]) != 1) continue;
+      for (int r = 1; r + 2 * b - 1 <= in_.q; ++r) {
+        std::vector<Term> t;
+        for (int v = 0; v < in_.n; ++v)
+          for (int d = 0; d < b; ++d) {
+            t.push_back({V_.x[v][i * in_.q + r + b + d], 1});
+            t.push_back({V_.x[v][i * in_.q + r + d], -static_cast<double>(in_.n)});
+          }
+        m_.add_le(fmt::format("packed_{}_{}", i, r), t, 0);
+      }
     }
   }
 
   // Order within a GPU (header): op edge (u, v) both on GPU i -> pos(v) >= pos(u).
-  for (size_t e = 0; e < in.edges.size(); ++e) {
-    auto [u, v] = in.edges[e];
-    if (in.is_param[u]) continue;
-    for (int i = 0; i < in.k; ++i) {
-      std::vector<Term> t;
-      for (int r = 1; r <= in.q; ++r) {
-        const int j = i * in.q + r;
-        t.push_back({V.x[v][j], static_cast<double>(r - in.q)});
-        t.push_back({V.x[u][j], static_cast<double>(-r - in.q)});
+  void order() {
+    for (size_t e = 0; e < in_.edges.size(); ++e) {
+      auto [u, v] = in_.edges[e];
+      if (in_.is_param[u]) continue;
+      for (int i = 0; i < in_.k; ++i) {
+        std::vector<Term> t;
+        for (int r = 1; r <= in_.q; ++r) {
+          const int j = i * in_.q + r;
+          t.push_back({V_.x[v][j], static_cast<double>(r - in_.q)});
+          t.push_back({V_.x[u][j], static_cast<double>(-r - in_.q)});
+        }
+        m_.add_ge(fmt::format("order_{}_{}", e, i), t, -2.0 * in_.q);
       }
-      m.add_ge(fmt::format("order_{}_{}", e, i), t, -2.0 * in.q);
     }
   }
+
+  // Op v's time in slot j: with DHA in a DHA slot (infinite where it cannot run there).
+  double op_time(int v, int j) const {
+    return in_.slot_dha(j) ? in_.p_dha[v][in_.gpu_of_slot(j)] : in_.p_gpu[v][in_.gpu_of_slot(j)];
+  }
+
+  static constexpr double kHs = 1000.0;  // the big-M in model units (ShModel::scale)
+  const ShInput& in_;
+  const ShStrength& strength_;
+  ShModel& out_;
+  milp::Model& m_;
+  ShVars& V_;
+  const int S_;
+  double sc_ = 1;
+  std::vector<std::vector<int>> outs_;             // [v]: the edges out of v
+  std::vector<std::vector<VarId>> ein_;            // [v][j]
+  std::vector<std::vector<std::vector<VarId>>> cin_;  // [v][j][i]
+};
+
+}  // namespace
+
+ShModel build_model(const ShInput& in, const ShStrength& strength) {
+  PLACESIM_ASSERT(in.q >= 1 && in.k >= 1 && (!in.dha || in.q % 2 == 0), "sortinghat: q must be even with DHA");
+  ShModel out;
+  ModelBuilder(in, strength, out).build();
   return out;
 }
 
