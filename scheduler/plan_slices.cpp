@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <numeric>
 #include <fmt/format.h>
 #include <queue>
 
@@ -186,6 +187,17 @@ std::map<int, std::vector<int>> slice_ids(const models::Graph& g, const std::map
     for (int w : partitioned_params(g, op, first)) number(w, split.slices.size());
   }
   return ids;
+}
+
+std::vector<int> original_nodes(const models::Graph& g, const std::map<int, PlanSplit>& splits) {
+  const std::map<int, std::vector<int>> ids = slice_ids(g, splits);
+  size_t nodes = g.nodes.size();
+  for (const auto& [node, slices] : ids) nodes += slices.size() - 1;
+  std::vector<int> of(nodes);
+  std::iota(of.begin(), of.end(), 0);
+  for (const auto& [node, slices] : ids)
+    for (int s : slices) of[s] = node;
+  return of;
 }
 
 models::Graph slice_graph(const models::Graph& g, const Plan& plan) {

@@ -55,6 +55,10 @@ Problem sliced_problem(const Problem& p, const Plan& plan);
 // 0 first (the node's own index). Assumes the splits passed check_split().
 std::map<int, std::vector<int>> slice_ids(const models::Graph& g, const std::map<int, PlanSplit>& splits);
 
+// slice_ids turned around: per node of the sliced graph, the node of `g` it is a slice of (any
+// other node: itself).
+std::vector<int> original_nodes(const models::Graph& g, const std::map<int, PlanSplit>& splits);
+
 // The sliced graph's ops in an order that puts every op after its inputs and after the `after`
 // ops of any collective it comes `before` (the order build_plan needs to lay out a plan whose
 // joins are collectives), the slices of one op together where nothing stands between them

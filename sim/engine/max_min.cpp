@@ -533,14 +533,11 @@ bool MaxMinSystem::solve_part(VariableId seed_var, ConstraintId seed_cons) {
   return solved_vars_.size() > listed;
 }
 
-// Progressive filling of part_vars_ over part_cons_ (edge constraints have slack and take no
-// part), from where the replay of the last fill's record leaves it; recorded for the next.
-// False when the level clamp acted: a popped R_c / U_c or bound fell below the level.
-bool MaxMinSystem::fill_part() {
-  // None fixed yet; the bounded ones, if any live; and the first place in the record of a
-  // variable it fixed that changed since (the replay stops before it), found among those
-  // changed since it was made. Reading each variable for its bound and its record was a
-  // quarter of the fill on the tree, where none has a bound and a few changed.
+// fill_part's start. None fixed yet; the bounded ones, if any live; and the first place in the
+// record of a variable it fixed that changed since (the replay stops before it), found among
+// those changed since it was made. Reading each variable for its bound and its record was a
+// quarter of the fill on the tree, where none has a bound and a few changed.
+double MaxMinSystem::start_fill() {
   for (VariableId v : part_vars_) fixed_[v] = 0;
   bounded_.clear();
   if (bounded_live_ > 0) {
@@ -570,7 +567,14 @@ bool MaxMinSystem::fill_part() {
     heap_.push_back(HeapEntry{key_[c], c});
   }
   for (auto pos = static_cast<std::ptrdiff_t>(heap_.size()) / 2 - 1; pos >= 0; --pos) heap_sift_down(static_cast<std::size_t>(pos));
+  return level;
+}
 
+// Progressive filling of part_vars_ over part_cons_ (edge constraints have slack and take no
+// part), from where the replay of the last fill's record leaves it; recorded for the next.
+// False when the level clamp acted: a popped R_c / U_c or bound fell below the level.
+bool MaxMinSystem::fill_part() {
+  double level = start_fill();
   bool clamp_free = true;
   std::size_t next_bounded = 0;
   std::size_t left = part_vars_.size() - next_.fixed.size();  // variables not yet fixed

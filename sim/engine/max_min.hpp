@@ -211,6 +211,7 @@ class MaxMinSystem {
   void collect_part(VariableId seed_var, ConstraintId seed_cons);
   void order_by_component();
   bool fill_part();
+  double start_fill();  // fill_part's start: the level its replay reaches, the heap built
   // Replay (header comment): the state of the part's constraints after the recorded steps the
   // new fill would take too, none at or past `changed_at` in the record's fix order; the steps
   // replayed, their variables marked fixed. `level` is the last replayed step's.

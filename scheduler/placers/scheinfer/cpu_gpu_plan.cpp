@@ -62,12 +62,14 @@ double param_bytes(const models::Graph& g, int op) {
   return b;
 }
 
-Plan build_cpu_gpu_plan(const Problem& p, std::string placer, const Design& d) {
-  const models::Graph& g = *p.graph;
+namespace {
+
+// The tensor-parallel design of `d`: each sliced expert's ops split into their parts (an expert
+// of one part left whole where it lies), joined by an all-reduce after its row GEMM; `parts`:
+// per split op, the part each slice is.
+tp::TpDesign tp_design(const models::Graph& g, const Design& d, std::map<int, std::vector<Part>>& parts) {
   tp::TpDesign td;
   td.device_of = d.device_of;
-  std::map<int, std::vector<Part>> parts;  // split op -> the part each slice is
-  std::set<int> split_ops;
   for (const auto& [e, s] : d.sliced) {
     check(g, e, s);
     const Sliced cols = slice(Axis::Cols, s, d.cpu, d.gpu);
@@ -93,14 +95,19 @@ Plan build_cpu_gpu_plan(const Problem& p, std::string placer, const Design& d) {
     for (int edge : g.out_edges(e.row_gemm)) join.before.push_back(g.edges[edge].dst);
     td.collectives.push_back(std::move(join));
   }
-  // Where each parameter lives (weights: host): with the op that reads it when whole; per slice
-  // when split.
+  return td;
+}
+
+// Where each parameter lives (weights: host): with the op that reads it when whole; per slice
+// when split (CC and GG resident, CG and CG' streamed through the GPU).
+void place_params(const Problem& p, const Design& d, const std::map<int, std::vector<Part>>& parts, tp::TpDesign& td) {
+  if (p.weights != WeightsMode::Host) return;
+  const models::Graph& g = *p.graph;
   const std::map<int, std::vector<int>> ids = slice_ids(g, td.splits);
-  if (p.weights == WeightsMode::Host)
-    for (size_t w = 0; w < g.nodes.size(); ++w)
-      if (g.nodes[w].kind == models::NodeKind::Param && g.out_edges(static_cast<int>(w)).empty())
-        td.params[{static_cast<int>(w), d.device_of.at(w)}].via = Via::Resident;
-  for (int op : p.weights == WeightsMode::Host ? g.ops() : std::vector<int>{}) {
+  for (size_t w = 0; w < g.nodes.size(); ++w)
+    if (g.nodes[w].kind == models::NodeKind::Param && g.out_edges(static_cast<int>(w)).empty())
+      td.params[{static_cast<int>(w), d.device_of.at(w)}].via = Via::Resident;
+  for (int op : g.ops()) {
     auto split = td.splits.find(op);
     for (int e : g.in_edges(op)) {
       const int w = g.edges[e].src;
@@ -118,24 +125,24 @@ Plan build_cpu_gpu_plan(const Problem& p, std::string placer, const Design& d) {
       }
     }
   }
-  Plan plan = tp::build_tp_plan(p, std::move(placer), td);
-  if (d.threads > 0) plan.cpu_cores[d.cpu] = d.threads;
-  if (p.topo->devices[d.gpu].launch_s <= 0) return plan;
-  // The host's launches: each GPU kernel in the GPU's order, then the copies of the weights of
-  // an op's slices once all its slices' kernels are launched.
+}
+
+// The host's launches: each GPU kernel in the GPU's order, then the copies of the weights of an
+// op's slices once all its slices' kernels are launched. The CG copies of layer L wait for layer
+// L - 2's streamed kernels to end: at most two layers' streamed weights on the GPU at once (the
+// host syncs, as any real runtime must with finite memory; Eq. 5, one block, has nothing to
+// wait for).
+PlanQueue host_launches(const Problem& p, const Design& d, const Plan& plan) {
+  const models::Graph& g = *p.graph;
   const models::Graph sliced = slice_graph(g, plan);
-  std::map<int, int> op_of;  // sliced node -> the problem's op
-  for (auto& [op, v] : slice_ids(g, plan.splits))
-    for (int n : v) op_of[n] = op;
-  auto original = [&](int n) { return op_of.count(n) ? op_of.at(n) : n; };
+  const std::vector<int> original = original_nodes(g, plan.splits);
   const std::string compute = queue_name(*p.topo, {QueueRole::Kind::Compute, d.gpu, 0});
   std::set<int> streamed;  // ops of experts with CG slices (weights: host)
   for (const auto& [e, s] : d.sliced)
-    if (s.cg > 0 || (s.cc > 0 && s.gpu_tokens > 0)) {
+    if (p.weights == WeightsMode::Host && (s.cg > 0 || (s.cc > 0 && s.gpu_tokens > 0))) {
       streamed.insert(e.col_gemms.begin(), e.col_gemms.end());
       streamed.insert(e.row_gemm);
     }
-  if (p.weights != WeightsMode::Host) streamed.clear();
   std::map<int, int> last_kernel;  // layer -> its streamed experts' last GPU kernel so far
   PlanQueue launches{"host.launch", {}};
   std::vector<PlanItem> copies;  // of the current op's slices
@@ -143,14 +150,11 @@ Plan build_cpu_gpu_plan(const Problem& p, std::string placer, const Design& d) {
   for (const PlanQueue& q : plan.queues) {
     if (q.name != compute) continue;
     for (const PlanItem& it : q.items) {
-      const int op = original(it.node);
+      const int op = original[it.node];
       if (op != current) {
         launches.items.insert(launches.items.end(), copies.begin(), copies.end());
         copies.clear();
         current = op;
-        // The CG copies of layer L wait for layer L - 2's streamed kernels to end: at most two
-        // layers' streamed weights on the GPU at once (the host syncs, as any real runtime must
-        // with finite memory; Eq. 5, one block, has nothing to wait for).
         const int layer = g.nodes[op].layer;
         if (streamed.count(op) && !last_kernel.count(layer))
           if (auto before = last_kernel.find(layer - 2); before != last_kernel.end())
@@ -167,7 +171,19 @@ Plan build_cpu_gpu_plan(const Problem& p, std::string placer, const Design& d) {
     }
   }
   launches.items.insert(launches.items.end(), copies.begin(), copies.end());
-  plan.queues.push_back(std::move(launches));
+  return launches;
+}
+
+}  // namespace
+
+Plan build_cpu_gpu_plan(const Problem& p, std::string placer, const Design& d) {
+  std::map<int, std::vector<Part>> parts;  // split op -> the part each slice is
+  tp::TpDesign td = tp_design(*p.graph, d, parts);
+  place_params(p, d, parts, td);
+  Plan plan = tp::build_tp_plan(p, std::move(placer), td);
+  if (d.threads > 0) plan.cpu_cores[d.cpu] = d.threads;
+  if (p.topo->devices[d.gpu].launch_s <= 0) return plan;
+  plan.queues.push_back(host_launches(p, d, plan));
   return plan;
 }
 

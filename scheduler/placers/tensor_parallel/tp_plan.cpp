@@ -56,20 +56,14 @@ double bsp_seconds(const Problem& p, const Plan& plan) {
   const models::Graph& g = *p.graph;
   const Problem sliced = sliced_problem(p, plan);
   const std::map<int, std::vector<int>> ids = slice_ids(g, plan.splits);
-  std::map<int, int> op_of;  // sliced node -> the problem's op
-  for (auto& [op, v] : ids)
-    for (int s : v) op_of[s] = op;
-  auto original = [&](int n) {
-    auto it = op_of.find(n);
-    return it == op_of.end() ? n : it->second;
-  };
+  const std::vector<int> original = original_nodes(g, plan.splits);  // sliced node -> the problem's node
   // Per op, the collectives it waits for; per collective, when its last `after` op ends.
   std::map<int, std::vector<size_t>> waits;
   std::vector<double> ready(plan.collectives.size(), 0.0);
   std::map<int, std::vector<size_t>> starts;  // op -> collectives that wait for it
   for (size_t c = 0; c < plan.collectives.size(); ++c) {
-    for (int n : plan.collectives[c].before) waits[original(n)].push_back(c);
-    for (int n : plan.collectives[c].after) starts[original(n)].push_back(c);
+    for (int n : plan.collectives[c].before) waits[original[n]].push_back(c);
+    for (int n : plan.collectives[c].after) starts[original[n]].push_back(c);
   }
   const RouteNetwork net(*p.topo, {});
   std::vector<double> seconds;
