@@ -1,4 +1,4 @@
-// AsymGroup's group search (scheduler/placers/asymgroup/asymgroup_cost.hpp) over every k, on
+// AsymGroup's group search (scheduler/placers/tensor_parallel/asymgroup_cost.hpp) over every k, on
 // nodes of 1 or 2 GPUs drawn at random (capability 1 or 2), and, for comparison, of 1 or 2 GPUs of
 // a throughput in [0.5, 2) (non-integer capabilities: fewer terms of Eq. 2 tie, so the greedy's
 // bounds prune less, and it makes hundreds of moves where integer ones make a few; kept to 256
@@ -7,7 +7,7 @@
 
 #include <random>
 
-#include "scheduler/placers/asymgroup/asymgroup_cost.hpp"
+#include "scheduler/placers/tensor_parallel/asymgroup_cost.hpp"
 
 namespace placesim::scheduler::asymgroup {
 namespace {

@@ -8,7 +8,7 @@
 // points): no real model looks like that, so it has no goal; it shows what such a one costs.
 #include <benchmark/benchmark.h>
 
-#include "scheduler/placers/scheinfer/solver.hpp"
+#include "scheduler/placers/offload/solver.hpp"
 
 namespace placesim::scheduler::scheinfer {
 namespace {

@@ -1,9 +1,9 @@
-// The volumes of scheduler/placers/asymgroup/asymgroup_cost.hpp: Eq. 2-5 on a case worked by
+// The volumes of scheduler/placers/tensor_parallel/asymgroup_cost.hpp: Eq. 2-5 on a case worked by
 // hand, their reduction to the symmetric grid's Eq. 1 (Eq. 6-7), and the closed forms of the
 // symmetric grid and of Megatron's all-reduce.
 #include <gtest/gtest.h>
 
-#include "scheduler/placers/asymgroup/asymgroup_cost.hpp"
+#include "scheduler/placers/tensor_parallel/asymgroup_cost.hpp"
 
 namespace {
 

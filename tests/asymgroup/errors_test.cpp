@@ -1,4 +1,4 @@
-// Bad input to scheduler/placers/asymgroup/asymgroup_cost.hpp: an InputError naming what is wrong.
+// Bad input to scheduler/placers/tensor_parallel/asymgroup_cost.hpp: an InputError naming what is wrong.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "scheduler/placers/asymgroup/asymgroup_cost.hpp"
+#include "scheduler/placers/tensor_parallel/asymgroup_cost.hpp"
 #include "sim/core/error.hpp"
 
 namespace {

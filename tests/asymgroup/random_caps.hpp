@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <random>
 
-#include "scheduler/placers/asymgroup/asymgroup_cost.hpp"
+#include "scheduler/placers/tensor_parallel/asymgroup_cost.hpp"
 
 namespace asymgroup_test {
 

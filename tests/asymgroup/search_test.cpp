@@ -1,4 +1,4 @@
-// The greedy group search of scheduler/placers/asymgroup/asymgroup_cost.hpp on seeded random
+// The greedy group search of scheduler/placers/tensor_parallel/asymgroup_cost.hpp on seeded random
 // capabilities: never worse than its even start, a local optimum, each move the best of its
 // group (which together check that its pruning skips no move it should make), its options, and
 // never above the symmetric grid.

@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <map>
 
-#include "scheduler/placers/scheinfer/scheinfer_inputs.hpp"
+#include "scheduler/placers/offload/scheinfer_inputs.hpp"
 #include "app/explore/scenario.hpp"
 
 namespace {

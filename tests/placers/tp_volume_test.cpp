@@ -1,12 +1,12 @@
 // The tensor-parallel placers' communication, simulated, against their papers' volume models:
 // on the node-count systems (AsymGroup Fig. 8: N one-A100 nodes), every GPU sends what Megatron's
 // ring all-reduce, AutoDDL's Eq. 1 and AsymGroup's Eq. 2-5 say, summed over the model's linear
-// layers (scheduler/placers/asymgroup/asymgroup_cost.hpp holds the three models); and asymgroup
+// layers (scheduler/placers/tensor_parallel/asymgroup_cost.hpp holds the three models); and asymgroup
 // simulates as it predicts on an asymmetric system at both fidelities.
 #include <gtest/gtest.h>
 
 #include "scheduler/comm_bytes.hpp"
-#include "scheduler/placers/asymgroup/asymgroup_cost.hpp"
+#include "scheduler/placers/tensor_parallel/asymgroup_cost.hpp"
 #include "support.hpp"
 
 namespace {

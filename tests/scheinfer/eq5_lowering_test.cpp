@@ -1,4 +1,4 @@
-// One FFN block sliced CC / CG / GG and lowered (scheduler/placers/scheinfer/cpu_gpu_plan.hpp),
+// One FFN block sliced CC / CG / GG and lowered (scheduler/placers/offload/cpu_gpu_plan.hpp),
 // with nothing else contending: each stream ends where ScheInfer's Eq. 5 puts it, worked here in
 // its closed form (Eq. 10-12: tau_G = t_L + t_C2G + t_G + (n_l - 1) max(t_L, t_C2G, t_G), tau_C =
 // n_l t_C) from Table I's Testbed-A fits (the scheinfer-a preset: its calibration, GPU launch and
@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "models/cost/cost_models.hpp"
-#include "scheduler/placers/scheinfer/cpu_gpu_plan.hpp"
+#include "scheduler/placers/offload/cpu_gpu_plan.hpp"
 #include "tests/scheduler/fidelity_support.hpp"
 
 namespace {

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <random>
 
-#include "scheduler/placers/scheinfer/solver.hpp"
+#include "scheduler/placers/offload/solver.hpp"
 
 namespace scheinfer_test {
 

@@ -1,11 +1,11 @@
-// The whole-layer knapsack (scheduler/placers/scheinfer/whole_layers.hpp) on its own, since
+// The whole-layer knapsack (scheduler/placers/offload/whole_layers.hpp) on its own, since
 // assign_gg returns it only where it beats the greedy: against all 2^L subsets.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 
-#include "scheduler/placers/scheinfer/whole_layers.hpp"
+#include "scheduler/placers/offload/whole_layers.hpp"
 
 namespace {
 

@@ -7,9 +7,9 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "scheduler/placers/scheinfer/pipeline.hpp"
-#include "scheduler/placers/scheinfer/solver.hpp"
-#include "scheduler/placers/scheinfer/whole_layers.hpp"
+#include "scheduler/placers/offload/pipeline.hpp"
+#include "scheduler/placers/offload/solver.hpp"
+#include "scheduler/placers/offload/whole_layers.hpp"
 #include "sim/core/error.hpp"
 
 namespace placesim::scheduler::scheinfer {

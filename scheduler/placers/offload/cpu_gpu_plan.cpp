@@ -1,4 +1,4 @@
-#include "scheduler/placers/scheinfer/cpu_gpu_plan.hpp"
+#include "scheduler/placers/offload/cpu_gpu_plan.hpp"
 
 #include <cmath>
 #include <fmt/format.h>

@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "scheduler/placers/builtin.hpp"
-#include "scheduler/placers/scheinfer/offload_setup.hpp"
+#include "scheduler/placers/offload/offload_setup.hpp"
 
 namespace placesim::scheduler {
 namespace {

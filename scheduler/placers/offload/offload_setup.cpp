@@ -1,4 +1,4 @@
-#include "scheduler/placers/scheinfer/offload_setup.hpp"
+#include "scheduler/placers/offload/offload_setup.hpp"
 
 #include <fmt/format.h>
 #include <numeric>

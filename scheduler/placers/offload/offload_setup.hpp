@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "scheduler/placer.hpp"
-#include "scheduler/placers/scheinfer/cpu_gpu_plan.hpp"
+#include "scheduler/placers/offload/cpu_gpu_plan.hpp"
 
 namespace placesim::scheduler::offload {
 

@@ -1,5 +1,5 @@
 // Eq. 5's recurrence, the crossing of tau_G with tau_C, and the input checks (pipeline.hpp).
-#include "scheduler/placers/scheinfer/pipeline.hpp"
+#include "scheduler/placers/offload/pipeline.hpp"
 
 #include <algorithm>
 #include <cmath>

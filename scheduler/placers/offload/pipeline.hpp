@@ -1,11 +1,11 @@
 // The pieces of the ScheInfer solver that Eq. 4/15 and Eq. 6-15 share (internal to
-// scheduler/placers/scheinfer): Eq. 5's recurrence, the crossing of tau_G with tau_C when the
+// scheduler/placers/offload): Eq. 5's recurrence, the crossing of tau_G with tau_C when the
 // per-GEMM times are lines in one variable, and the checks of the input.
 #pragma once
 
 #include <vector>
 
-#include "scheduler/placers/scheinfer/solver.hpp"
+#include "scheduler/placers/offload/solver.hpp"
 
 namespace placesim::scheduler::scheinfer::detail {
 

@@ -20,7 +20,7 @@
 #include <fmt/format.h>
 
 #include "scheduler/placers/builtin.hpp"
-#include "scheduler/placers/scheinfer/scheinfer_inputs.hpp"
+#include "scheduler/placers/offload/scheinfer_inputs.hpp"
 
 namespace placesim::scheduler {
 namespace {

@@ -1,4 +1,4 @@
-#include "scheduler/placers/scheinfer/scheinfer_inputs.hpp"
+#include "scheduler/placers/offload/scheinfer_inputs.hpp"
 
 #include <algorithm>
 #include <cmath>

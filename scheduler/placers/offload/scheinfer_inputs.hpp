@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include "scheduler/placers/scheinfer/offload_setup.hpp"
-#include "scheduler/placers/scheinfer/solver.hpp"
+#include "scheduler/placers/offload/offload_setup.hpp"
+#include "scheduler/placers/offload/solver.hpp"
 
 namespace placesim::scheduler::scheinfer {
 

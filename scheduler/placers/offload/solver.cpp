@@ -1,12 +1,12 @@
 // Eq. 4/15 with Eq. 5 (block_time, prompt_block_time) and the edge-point solvers of Eq. 6-13
 // (solve_cg) and section IV-B (solve_tokens). Eq. 14 is in assign_gg.cpp.
-#include "scheduler/placers/scheinfer/solver.hpp"
+#include "scheduler/placers/offload/solver.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
-#include "scheduler/placers/scheinfer/pipeline.hpp"
+#include "scheduler/placers/offload/pipeline.hpp"
 #include "sim/core/error.hpp"
 
 namespace placesim::scheduler::scheinfer {

@@ -1,5 +1,5 @@
 // The exact whole-layer knapsack of whole_layers.hpp.
-#include "scheduler/placers/scheinfer/whole_layers.hpp"
+#include "scheduler/placers/offload/whole_layers.hpp"
 
 #include <cstddef>
 

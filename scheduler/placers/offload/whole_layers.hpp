@@ -1,4 +1,4 @@
-// The best whole-layer GPU assignment (internal to scheduler/placers/scheinfer): a 0/1 knapsack
+// The best whole-layer GPU assignment (internal to scheduler/placers/offload): a 0/1 knapsack
 // that assign_gg compares with Eq. 14's greedy, which can lose to it.
 #pragma once
 

@@ -3,7 +3,7 @@
 //   * capability per node: the sum over its GPUs of each GPU's peak for the model's dtype
 //     (`capability: topology`), or its GPU count (`gpus`), or a list given per node in node order;
 //   * the groups: AsymGroup's greedy reassignment (V-C) from the even start, over every k from 1 to
-//     the node count (or the `k` given), least Eq. 5 volume first (scheduler/placers/asymgroup/
+//     the node count (or the `k` given), least Eq. 5 volume first (scheduler/placers/tensor_parallel/
 //     asymgroup_cost.hpp), or the `groups` given (lists of node names). `cost: linears` weighs
 //     Eq. 3 and Eq. 4 by what the plan's linears gather and scatter (their inputs and outputs,
 //     as the problem's LinearVolume has them) instead of Eq. 5's one activation on both sides;
@@ -19,7 +19,7 @@
 #include <map>
 
 #include "models/cost/cost_model.hpp"
-#include "scheduler/placers/asymgroup/asymgroup_cost.hpp"
+#include "scheduler/placers/tensor_parallel/asymgroup_cost.hpp"
 #include "scheduler/placers/builtin.hpp"
 #include "scheduler/placers/device_option.hpp"
 #include "scheduler/placers/tensor_parallel/grid_design.hpp"

@@ -1,5 +1,5 @@
 // The volumes of asymgroup_cost.hpp, the even start, and the checks of their input.
-#include "scheduler/placers/asymgroup/asymgroup_cost.hpp"
+#include "scheduler/placers/tensor_parallel/asymgroup_cost.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <numeric>
 #include <queue>
 
-#include "scheduler/placers/asymgroup/asymgroup_terms.hpp"
+#include "scheduler/placers/tensor_parallel/asymgroup_terms.hpp"
 #include "sim/core/error.hpp"
 
 namespace placesim::scheduler::asymgroup {

@@ -31,8 +31,8 @@
 #include <limits>
 #include <numeric>
 
-#include "scheduler/placers/asymgroup/asymgroup_cost.hpp"
-#include "scheduler/placers/asymgroup/asymgroup_terms.hpp"
+#include "scheduler/placers/tensor_parallel/asymgroup_cost.hpp"
+#include "scheduler/placers/tensor_parallel/asymgroup_terms.hpp"
 #include "sim/core/error.hpp"
 
 namespace placesim::scheduler::asymgroup {

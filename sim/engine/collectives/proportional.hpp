@@ -29,7 +29,7 @@
 // Analytic fidelity: these flows alone, solved once per spec (flow_alone_seconds), not an
 // alpha-beta closed form. AsymGroup's own closed forms (Eq. 2-4: each step the busiest sender's or
 // receiver's bytes over B, steps one after another) are its placer's cost model
-// (scheduler/placers/asymgroup/asymgroup_cost.hpp); under max-min sharing they are exact only in
+// (scheduler/placers/tensor_parallel/asymgroup_cost.hpp); under max-min sharing they are exact only in
 // part, which is why the engine does not wait them:
 //   reduce-scatter  always exact on a switch where each rank has its own link in and out: the
 //                   n-1 flows into rank j have one size, share j's link and end together.
