@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
 #include <fstream>
@@ -29,6 +30,11 @@ TopoPtr load_hwloc() {
   // list as a leak of ours. What hwloc allocates here is left out of its count.
   const __lsan::ScopedDisabler hwlocs_own;
 #endif
+  // Of hwloc's plugins, discover uses the PCI one (GPUs' bus ids and bridges); the GPUs come from
+  // CUDA. The XML, OpenCL and GL plugins would load libxml2 and ICU, OpenCL and X11 libraries
+  // only to unload them with the topology, leaving their thread-local blocks behind
+  // (LeakSanitizer faults on those at exit). A user's own HWLOC_PLUGINS_BLACKLIST is kept.
+  ::setenv("HWLOC_PLUGINS_BLACKLIST", "hwloc_xml_libxml,hwloc_opencl,hwloc_gl", 0);
   hwloc_topology_t t = nullptr;
   if (hwloc_topology_init(&t) != 0) throw InputError("hwloc could not start (hwloc_topology_init failed)");
   TopoPtr topo(t, &hwloc_topology_destroy);
