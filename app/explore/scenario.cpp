@@ -384,9 +384,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   // The name makes the default output path (results/<name>.h5): it must stay a file name there,
   // and one a terminal shows as it is. A NUL would cut the path short (the lock's removal then
   // took the results with it); an escape sequence would reach file names and terminals.
-  const bool control = std::any_of(s.name.begin(), s.name.end(), [](char c) {
-    return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
-  });
+  const bool control = show_controls(s.name) != s.name;  // a control character in it
   if (s.name.empty() || s.name == "." || s.name == ".." || s.name.find('/') != std::string::npos ||
       s.name.find('\\') != std::string::npos || control) {
     (doc.has("name") ? doc.at("name") : doc).fail(
