@@ -67,14 +67,6 @@ InputError located(const PlacerSpec& placer, const InputError& e) {
   return e.loc().file.empty() && e.loc().line == 0 ? InputError(placer.where, e.detail()) : e;
 }
 
-std::vector<std::string> describe(const PlacerNeeds& n) {
-  std::vector<std::string> out;
-  if (n.resident_weights) out.push_back("weights: resident");
-  if (n.gpu) out.push_back(n.cpu ? "a GPU and a CPU" : "a GPU");
-  if (n.transformer) out.push_back("a transformer model at op granularity (generator: transformer)");
-  return out;
-}
-
 std::vector<int> default_devices(const hw::Topology& topo) {
   std::vector<int> gpus = topo.gpus();
   return gpus.empty() ? topo.compute_devices() : gpus;

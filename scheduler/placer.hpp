@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "scheduler/placer_facts.hpp"
 #include "scheduler/plan.hpp"
 #include "scheduler/problem.hpp"
 #include "scheduler/run_status.hpp"
@@ -81,35 +82,16 @@ class PlacerOptions {
 
 // Heuristic: makes a plan by its own rules. Milp: solves MILPs, declares milp_option_specs()
 // and starts from a heuristic's plan. Bound: returns a bound on the makespan, not a plan.
-// Given: returns a plan it is given (plan-file), so it needs that input and makes no choice.
+// Given: returns the plan in the file its `path` option names (plan-file), so it needs that
+// input and makes no choice.
 enum class PlacerKind { Heuristic, Milp, Bound, Given };
-
-// What a placer cannot work without, declared beside its options: `list placers` shows it, and
-// a scenario that gives the placer a point lacking it is an error at the placer's line when it
-// is loaded (explore/scenario.cpp), before any work, not an `error` row at every point.
-struct PlacerNeeds {
-  bool resident_weights = false;  // weights: resident (it models no parameter copies)
-  bool gpu = false;               // at least one GPU
-  bool cpu = false;               // a CPU beside the GPU (the CPU/GPU offload placers)
-  bool transformer = false;       // a transformer at op granularity (it reads the generator's op names)
-};
-// The needs in words, one item each ("weights: resident", "a GPU", ...); empty when none.
-std::vector<std::string> describe(const PlacerNeeds& n);
 
 struct PlacerEntry {
   std::string description;
   std::vector<OptionSpec> options;
   PlacerKind kind = PlacerKind::Heuristic;
   std::function<std::unique_ptr<Placer>(const PlacerOptions&)> make;
-  // Its plans split ops over devices (tensor parallelism): the critical-path bound, which keeps
-  // every op whole, does not bound them.
-  bool splits_ops = false;
-  // A CPU/GPU offload placer (scheinfer, llamacpp-offload, fiddler): it places transformer
-  // decoders on one CPU and one GPU, and its plans launch kernels from a host queue, overlapping
-  // the launch the whole-op critical-path bound counts inside each op, so that bound does not
-  // bound them either.
-  bool offload = false;
-  PlacerNeeds needs{};
+  PlacerFacts facts{};
 };
 
 Registry<PlacerEntry>& placers();  // filled with the built-in placers on first use

@@ -44,12 +44,18 @@ void list_placers(std::string& text, Json& j) {
   for (auto& [name, e] : scheduler::placers().all()) {
     const bool bound = e.kind == scheduler::PlacerKind::Bound;
     text += fmt::format("{:<16} {}{}\n", name, bound ? "[bound] " : "", e.description);
-    const std::vector<std::string> needs = scheduler::describe(e.needs);
+    const scheduler::PlacerFacts& facts = e.facts;
+    const std::vector<std::string> needs = scheduler::describe(facts.needs);
     std::string needs_text;
     for (const std::string& n : needs) needs_text += (needs_text.empty() ? "" : "; ") + n;
     if (!needs.empty()) text += fmt::format("{:<18}needs: {}\n", "", needs_text);
+    if (!facts.unbounded_why.empty())
+      text += fmt::format("{:<18}not bounded by critical-path: {}\n", "", facts.unbounded_why);
+    if (facts.generation != scheduler::GenerationWeights::LoadedOnce)
+      text += fmt::format("{:<18}weights in a generation: {}\n", "", scheduler::to_string(facts.generation));
     Json options = list_options(e.options, text);
     j.push_back({{"name", name}, {"description", e.description}, {"bound", bound}, {"needs", needs},
+                 {"bounded_by", facts.bounded_by}, {"generation_weights", scheduler::to_string(facts.generation)},
                  {"options", options}});
   }
 }

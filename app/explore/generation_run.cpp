@@ -68,7 +68,8 @@ RunResult run_generation(const scheduler::Problem& prefill, const models::Genera
   if (steps.empty()) return r;  // output 1: the prefill's token is the whole generation
 
   scheduler::Problem decode = prefill;
-  if (!scheduler::placers().get(placer.name).offload) decode.weights = scheduler::WeightsMode::Resident;
+  if (scheduler::placers().get(placer.name).facts.generation == scheduler::GenerationWeights::LoadedOnce)
+    decode.weights = scheduler::WeightsMode::Resident;
   decode.graph = std::make_shared<const models::Graph>(gen.decode(steps.back().kv));
   const SingleRun last = run_placer(decode, placer, trace_file(trace_stem, "decode"));
   r.placement_s += last.result.placement_s;

@@ -2,9 +2,10 @@
 //
 //   * Placement. The placer places the prefill graph on the point's problem (its weights mode),
 //     and the decode step with the largest KV cache (the last one) with weights resident: the
-//     weights are loaded once, by the prefill, and stay. An offload placer (PlacerEntry::offload:
-//     scheinfer, llamacpp-offload, fiddler) keeps the point's weights mode in decode too: its plans
-//     say which weights stay on the GPU, and stream the rest every step. Placed at the last step,
+//     weights are loaded once, by the prefill, and stay. A placer whose facts say its plans hold
+//     weights `EveryStep` (scheduler/placer_facts.hpp: the offload placers) keeps the point's
+//     weights mode in decode too: its plans say which weights stay on the GPU, and stream the
+//     rest every step. Placed at the last step,
 //     a placer that heeds memory makes a plan that fits every step.
 //   * One decode plan runs every decode step. The step graphs differ only in costs and KV-cache
 //     sizes (same nodes at the same indices), as a server runs one decode layout throughout.

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "hw/topology_yaml.hpp"
+#include "models/generators/transformer.hpp"
 
 namespace placesim::explore {
 namespace {
@@ -25,10 +26,31 @@ struct DeviceCounts {
   int gpus = 0, cpus = 0;
 };
 
+// A placer that needs a transformer at op granularity (and a dense one, when it says so) given
+// another model. A graph file may hold a transformer's ops (plan --graph-out) and a `config:`
+// model may hold experts: the placer checks those itself.
+void check_transformer(const Scenario& s, const Point& p, const scheduler::PlacerSpec& placer,
+                       const scheduler::PlacerNeeds& needs, const Yaml& model, const Yaml& where) {
+  const Yaml generator = model.is_map() ? model.get("generator") : Yaml();
+  const Yaml granularity = model.is_map() ? model.get("granularity") : Yaml();
+  const bool other = generator.defined() && generator.str() != "transformer";
+  if (other || (granularity.defined() && granularity.str() == "layer"))
+    throw InputError(where.loc(),
+                     fmt::format("placer '{}' needs a transformer model at op granularity, but the model is {}{} ({})",
+                                 placer.name, other ? "generator " + generator.str() : "granularity layer",
+                                 at_point(s, p), (other ? generator : granularity).loc().str()));
+  const Yaml arch = model.is_map() && !model.has("config") ? model.get("arch") : Yaml();
+  if (!needs.dense || !arch.defined()) return;
+  for (const models::TransformerArch& a : models::transformer_archs())
+    if (a.name == arch.str() && models::is_moe(a))
+      throw InputError(where.loc(), fmt::format("placer '{}' needs a dense transformer, but arch {} has {} experts{} ({})",
+                                                placer.name, a.name, a.moe.experts, at_point(s, p), arch.loc().str()));
+}
+
 }  // namespace
 
 void check_placer_needs(const Scenario& s, const scheduler::PlacerSpec& placer, const Yaml& where) {
-  const scheduler::PlacerNeeds& needs = scheduler::placers().get(placer.name).needs;
+  const scheduler::PlacerNeeds& needs = scheduler::placers().get(placer.name).facts.needs;
   std::map<std::string, DeviceCounts> machines;  // a point's hardware (as YAML text) -> its devices
   for (const Point& p : s.points) {
     const Yaml root = point_yaml(s, p);
@@ -58,19 +80,7 @@ void check_placer_needs(const Scenario& s, const scheduler::PlacerSpec& placer, 
                                                   placer.name, scheduler::describe(needs).front(), m.name,
                                                   at_point(s, p), hw_spec.loc().str(), lacks));
     }
-    if (needs.transformer) {
-      // A graph file may hold a transformer's ops (plan --graph-out); the placer checks those itself.
-      const Yaml model = root.at("model");
-      const Yaml generator = model.is_map() ? model.get("generator") : Yaml();
-      const Yaml granularity = model.is_map() ? model.get("granularity") : Yaml();
-      const bool other = generator.defined() && generator.str() != "transformer";
-      if (other || (granularity.defined() && granularity.str() == "layer"))
-        throw InputError(where.loc(),
-                         fmt::format("placer '{}' needs a transformer model at op granularity, but the model is {}{} "
-                                     "({})",
-                                     placer.name, other ? "generator " + generator.str() : "granularity layer",
-                                     at_point(s, p), (other ? generator : granularity).loc().str()));
-    }
+    if (needs.transformer) check_transformer(s, p, placer, needs, root.at("model"), where);
   }
 }
 

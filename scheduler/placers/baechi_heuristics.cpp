@@ -116,6 +116,9 @@ class MEtf final : public Placer {
   bool sct_;
 };
 
+// Baechi places general DAGs under memory limits: its sample is a random DAG on four T4s.
+PlacerFacts baechi_facts() { return {.sample = {.hardware = "pcie-4gpu-2bus", .arch = "random-dag"}}; }
+
 }  // namespace
 
 void register_baechi(Registry<PlacerEntry>& r) {
@@ -123,17 +126,20 @@ void register_baechi(Registry<PlacerEntry>& r) {
         {"Baechi's m-TOPO: ops in topological order fill the devices one after another, memory spread evenly",
          {},
          PlacerKind::Heuristic,
-         [](const PlacerOptions&) { return std::make_unique<MTopo>(); }});
+         [](const PlacerOptions&) { return std::make_unique<MTopo>(); },
+         baechi_facts()});
   r.add("m-etf",
         {"Baechi's m-ETF: earliest-task-first list scheduling within each device's memory",
          {},
          PlacerKind::Heuristic,
-         [](const PlacerOptions&) { return std::make_unique<MEtf>(false); }});
+         [](const PlacerOptions&) { return std::make_unique<MEtf>(false); },
+         baechi_facts()});
   r.add("m-sct",
         {"Baechi's m-SCT: m-ETF that keeps a device for the favourite child (greedy rule) of the op it just ran",
          {},
          PlacerKind::Heuristic,
-         [](const PlacerOptions&) { return std::make_unique<MEtf>(true); }});
+         [](const PlacerOptions&) { return std::make_unique<MEtf>(true); },
+         baechi_facts()});
 }
 
 }  // namespace placesim::scheduler

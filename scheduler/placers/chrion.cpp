@@ -214,7 +214,7 @@ void register_chrion(Registry<PlacerEntry>& r) {
                                    "one per core) or sequential (ONNX Runtime's default: one thread for every op)"}},
          PlacerKind::Heuristic,
          [](const PlacerOptions& o) { return std::make_unique<Chrion>(o); },
-         /*splits_ops=*/false, /*offload=*/false, PlacerNeeds{.gpu = true}});
+         PlacerFacts{.needs = {.gpu = true}, .sample = {.hardware = "chrion-1080ti"}}});
 }
 
 }  // namespace placesim::scheduler

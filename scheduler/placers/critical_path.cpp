@@ -12,9 +12,9 @@
 //        the least, over every fractional placement of the ops, of the larger of those two
 //        times (weights_bound below).
 // No placer that keeps ops whole and weights in host memory can beat it, so every simulated
-// makespan is >= the bound; a plan that splits ops over devices (PlacerEntry::splits_ops) can
-// beat CP, and one that launches kernels from a host queue or keeps weights resident on a GPU
-// (PlacerEntry::offload) can beat CP and M.
+// makespan is >= the bound; a plan that splits ops over devices can beat CP, and one that
+// launches kernels from a host queue or keeps weights resident on a GPU can beat CP and M: such
+// placers leave critical-path out of their PlacerFacts::bounded_by.
 #include <algorithm>
 #include <fmt/format.h>
 
@@ -135,7 +135,8 @@ void register_critical_path(Registry<PlacerEntry>& r) {
          "plans that split ops, launch kernels from the host or keep weights on a GPU can beat it",
          {},
          PlacerKind::Bound,
-         [](const PlacerOptions&) { return std::make_unique<CriticalPath>(); }});
+         [](const PlacerOptions&) { return std::make_unique<CriticalPath>(); },
+         PlacerFacts{.bounded_by = {}}});  // a bound, not a plan
 }
 
 }  // namespace placesim::scheduler

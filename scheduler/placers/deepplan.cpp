@@ -116,7 +116,7 @@ class DeepPlan final : public Placer {
     int gpu;
     bool host_weights = false;
     double b0 = 0;
-    std::vector<int> neighbours;
+    std::vector<int> neighbours{};
   };
   struct Walk {
     BuildOptions opts;
@@ -268,7 +268,7 @@ void register_deepplan(Registry<PlacerEntry>& r) {
            "blocks, one per route) or false"}},
          PlacerKind::Heuristic,
          [](const PlacerOptions& o) { return std::make_unique<DeepPlan>(o); },
-         /*splits_ops=*/false, /*offload=*/false, PlacerNeeds{.gpu = true}});
+         PlacerFacts{.needs = {.gpu = true}}});
 }
 
 }  // namespace placesim::scheduler

@@ -233,7 +233,8 @@ void register_getf(Registry<PlacerEntry>& r) {
         {"GETF (Su et al. 2020): an LP relaxation picks each op's speed group, then earliest-time-first within it",
          {{"time_limit", "60", "wall-clock seconds its LP may take (a guard; past it: status timeout, no plan)"}},
          PlacerKind::Heuristic,
-         [](const PlacerOptions& o) { return std::make_unique<GetfPlacer>(o); }});
+         [](const PlacerOptions& o) { return std::make_unique<GetfPlacer>(o); },
+         PlacerFacts{.sample = {.hardware = "moirai-intraserver", .arch = "random-dag"}}});
 }
 
 }  // namespace placesim::scheduler

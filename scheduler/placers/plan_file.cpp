@@ -39,7 +39,8 @@ void register_plan_file(Registry<PlacerEntry>& r) {
                       "no prediction of its own",
                       {{"path", "\"\"", "plan JSON file; relative paths are from the scenario's directory"}},
                       PlacerKind::Given,
-                      [](const PlacerOptions& o) { return std::make_unique<PlanFile>(o); }});
+                      [](const PlacerOptions& o) { return std::make_unique<PlanFile>(o); },
+                      PlacerFacts{.predicts = false}});
 }
 
 }  // namespace placesim::scheduler

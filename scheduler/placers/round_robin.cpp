@@ -61,7 +61,9 @@ void register_round_robin(Registry<PlacerEntry>& r) {
          {{"unit", "layer", "layer: whole transformer layers; op: single ops"},
           DeviceOption::spec()},
          PlacerKind::Heuristic,
-         [](const PlacerOptions& o) { return std::make_unique<RoundRobin>(o); }});
+         [](const PlacerOptions& o) { return std::make_unique<RoundRobin>(o); },
+         PlacerFacts{.sample = {.hardware = "pcie-4gpu-2bus", .arch = "openllama-3b",
+                                .granularity = models::Granularity::Layer}}});
 }
 
 }  // namespace placesim::scheduler

@@ -54,6 +54,11 @@ TEST(PlacerNeeds, AMismatchIsAnErrorAtThePlacersLineBeforeAnyWork) {
        "placers: [megatron-tp]\n",
        "s.yaml:3:11: placer 'megatron-tp' needs a transformer model at op granularity, but the model is granularity "
        "layer (", "s.yaml:2:64)"},
+      {"AsymGroup on a mixture of experts",
+       "hardware: sortinghat-v100\nmodel: {generator: transformer, arch: mixtral-8x7b, layers: 1}\n"
+       "placers: [asymgroup]\n",
+       "s.yaml:3:11: placer 'asymgroup' needs a dense transformer, but arch mixtral-8x7b has 8 experts (",
+       "s.yaml:2:39)"},
       {"AutoDDL on another workload",
        "hardware: sortinghat-v100\nmodel: {generator: lstm}\nplacers: [autoddl-2d]\n",
        "s.yaml:3:11: placer 'autoddl-2d' needs a transformer model at op granularity, but the model is generator lstm "
@@ -95,6 +100,22 @@ TEST(PlacerNeeds, ListPlacersShowsThem) {
   EXPECT_TRUE(needs["heft"].empty());
   const auto text = run_cli("list placers");
   EXPECT_NE(text.out.find("needs: weights: resident\n"), std::string::npos) << text.out;
+}
+
+// The other facts: which bounds hold for a placer's plans, and how they hold weights over a
+// generation.
+TEST(PlacerNeeds, ListPlacersShowsBoundsAndGenerationWeights) {
+  const auto j = run_cli("list placers --json");
+  ASSERT_EQ(j.code, 0) << j.err;
+  std::map<std::string, nlohmann::json> by_name;
+  for (const auto& p : nlohmann::json::parse(j.out)) by_name[p["name"]] = p;
+  EXPECT_EQ(by_name["heft"]["bounded_by"], nlohmann::json::array({"critical-path"}));
+  EXPECT_EQ(by_name["megatron-tp"]["bounded_by"], nlohmann::json::array());
+  EXPECT_EQ(by_name["heft"]["generation_weights"], "loaded once");
+  EXPECT_EQ(by_name["fiddler"]["generation_weights"], "every step");
+  const auto text = run_cli("list placers");
+  EXPECT_NE(text.out.find("not bounded by critical-path: its plans split ops over devices\n"), std::string::npos);
+  EXPECT_NE(text.out.find("weights in a generation: every step\n"), std::string::npos);
 }
 
 }  // namespace

@@ -1,92 +1,89 @@
-// One conformance suite over every registered placer that makes plans (as ns-3 runs one suite
-// over every scheduler), on seeded random DAGs and several topologies:
-//   * the plan is valid: every op placed once on a device that can run it and computed exactly
-//     once, every op starts after its producers end, memory stays within capacity;
-//   * the simulated makespan is >= the critical-path bound;
-//   * under `network: ideal`, fixed durations and edge times and no launch cost, the placer's
-//     own prediction equals the simulated makespan within 1e-9 relative. (Op times of about a
-//     second keep the engine's picosecond rounding far below that.)
+// The conformance suite: one suite over every registered placer (as ns-3 runs one over every
+// scheduler), reading what each placer declares of itself (scheduler/placer_facts.hpp) and never
+// its name. A placer meets each problem of the suite, its own sample among them:
+//   * a problem lacking something it needs (a GPU, a CPU, resident weights, a transformer at op
+//     granularity, a dense one) is refused: an InputError or an `error` result, never a plan;
+//   * a bound (kind Bound) gives a positive bound and no plan; one that is given a plan (kind
+//     Given) returns the plan it is given, in the file its `path` option names;
+//   * any other placer's plan is valid (every op placed once, on a device that can run it, and
+//     computed exactly once; every op starts after its producers end; memory within capacity),
+//     its simulated makespan is >= every bound its facts say holds, and it predicts its plan's
+//     makespan when its facts say it does (a MILP placer that returns its warm start may not);
+//   * under `network: ideal`, fixed durations and edge times and no launch cost, the prediction
+//     equals the simulated makespan within 1e-9 relative (op times of about a second keep the
+//     engine's picosecond rounding far below that).
+// MILP placers get a quarter second per solve (support.hpp, suite_spec): their plans are checked
+// here, their optimality by the brute-force tests.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
 #include <map>
 
-#include "models/generators/random_dag.hpp"
+#include "scheduler/plan_json.hpp"
 #include "support.hpp"
+#include "tests/support/run_cli.hpp"
 
 namespace {
 
 using namespace placers_test;
+using scheduler::PlacerEntry;
+using scheduler::PlacerKind;
+using scheduler::PlacerNeeds;
 
-// Ideal networks (memory plenty: durations-mode outputs are ~ccr * 1 s * 10 GB/s): GPUs only, GPUs and a one-core CPU (a core is the whole CPU, so Chrion's
-// per-core model is the engine's), and CPUs only.
-struct IdealCase {
-  const char* yaml;
-  std::vector<std::string> devices;
+// A problem of the suite and what it offers, in the terms placers state their needs in.
+struct SuiteProblem {
+  std::string what;
+  scheduler::Problem p;
+  PlacerNeeds offers;
+  bool ideal = false;  // network: ideal with fixed durations: predictions are exact
+  bool milp = false;   // MILP placers run on it (a quarter second per solve adds up), or on their own samples
+  std::string owner{};  // the placer whose sample it is, if any: it always runs there
 };
-const std::vector<IdealCase>& ideal_cases() {
-  static const std::vector<IdealCase> cases = {
-      {"network: ideal\ndevices: [{id: g0, type: gpu, fp32: 10TFLOPS, memory_bw: 900GB/s, memory: 1e18},"
-       " {id: g1, type: gpu, fp32: 10TFLOPS, memory_bw: 900GB/s, memory: 1e18}]\n",
-       {"g0", "g1"}},
-      {"network: ideal\ndevices: [{id: g0, type: gpu, fp32: 10TFLOPS, memory_bw: 900GB/s, memory: 1e18},"
-       " {id: g1, type: gpu, fp32: 10TFLOPS, memory_bw: 900GB/s, memory: 1e18},"
-       " {id: g2, type: gpu, fp32: 10TFLOPS, memory_bw: 900GB/s, memory: 1e18},"
-       " {id: c0, type: cpu, cores: 1, fp32: 1TFLOPS, memory_bw: 100GB/s}]\n",
-       {"g0", "g1", "g2", "c0"}},
-      {"network: ideal\ndevices: [{id: p1, type: cpu, cores: 1, fp32: 1GFLOPS, memory_bw: 1GB/s},"
-       " {id: p2, type: cpu, cores: 1, fp32: 1GFLOPS, memory_bw: 1GB/s},"
-       " {id: p3, type: cpu, cores: 1, fp32: 1GFLOPS, memory_bw: 1GB/s}]\n",
-       {"p1", "p2", "p3"}},
+
+PlacerNeeds offers(const scheduler::Problem& p, bool transformer_ops, bool dense) {
+  PlacerNeeds n;
+  n.resident_weights = p.weights == scheduler::WeightsMode::Resident;
+  n.gpu = !p.topo->gpus().empty();
+  for (const hw::Device& d : p.topo->devices) n.cpu |= d.kind == hw::DeviceKind::Cpu;
+  n.transformer = transformer_ops;
+  n.dense = dense;
+  return n;
+}
+
+// `owner`: the placer whose sample it is, or "".
+SuiteProblem from_sample(const scheduler::SampleProblem& s, const std::string& owner = "") {
+  const bool transformer = s.arch != "random-dag";
+  const bool dense = !transformer || !models::is_moe(models::find_transformer_arch(s.arch));
+  scheduler::Problem p = scheduler::make_sample(s);
+  const PlacerNeeds n = offers(p, transformer && s.granularity == models::Granularity::Op, dense);
+  const std::string what = owner.empty() ? fmt::format("{} ({}, {}) on {}", s.arch, models::to_string(s.granularity),
+                                                       scheduler::to_string(s.weights), s.hardware)
+                                         : fmt::format("{}'s sample on {}", owner, s.hardware);
+  return {what, std::move(p), n, false, false, owner};
+}
+
+bool takes(const PlacerNeeds& need, const PlacerNeeds& offered) {
+  return (!need.resident_weights || offered.resident_weights) && (!need.gpu || offered.gpu) &&
+         (!need.cpu || offered.cpu) && (!need.transformer || offered.transformer) && (!need.dense || offered.dense);
+}
+
+// Ideal networks (memory plenty: durations-mode outputs are ~ccr * 1 s * 10 GB/s): GPUs only,
+// GPUs and a one-core CPU (a core is the whole CPU, so Chrion's per-core model is the engine's),
+// and CPUs only. Six seeded random DAGs on each, MILP placers on the first two.
+void add_ideal_problems(std::vector<SuiteProblem>& out) {
+  const std::string gpu = "{{id: {}, type: gpu, fp32: 10TFLOPS, memory_bw: 900GB/s, memory: 1e18}}";
+  const std::string cpu = "{{id: {}, type: cpu, cores: 1, fp32: {}, memory_bw: {}}}";
+  const std::vector<std::vector<std::string>> machines = {
+      {fmt::format(fmt::runtime(gpu), "g0"), fmt::format(fmt::runtime(gpu), "g1")},
+      {fmt::format(fmt::runtime(gpu), "g0"), fmt::format(fmt::runtime(gpu), "g1"), fmt::format(fmt::runtime(gpu), "g2"),
+       fmt::format(fmt::runtime(cpu), "c0", "1TFLOPS", "100GB/s")},
+      {fmt::format(fmt::runtime(cpu), "p1", "1GFLOPS", "1GB/s"), fmt::format(fmt::runtime(cpu), "p2", "1GFLOPS", "1GB/s"),
+       fmt::format(fmt::runtime(cpu), "p3", "1GFLOPS", "1GB/s")},
   };
-  return cases;
-}
-
-std::vector<std::string> plan_placers() {
-  std::vector<std::string> out;
-  for (auto& [name, entry] : scheduler::placers().all())
-    if (entry.kind != scheduler::PlacerKind::Bound && entry.kind != scheduler::PlacerKind::Given && !entry.splits_ops &&
-        !entry.offload)
-      out.push_back(name);  // tensor-parallel and offload placers take transformer graphs only: their own tests
-  return out;
-}
-
-double bound(const scheduler::Problem& p) { return *run_placer("critical-path", p).predicted_s; }
-
-// Each op computed exactly once, on its plan device; producers end before consumers start;
-// memory within capacity.
-void expect_valid(const scheduler::Problem& p, const scheduler::Plan& plan, const Simulated& s, const std::string& what) {
-  const auto& g = *p.graph;
-  std::map<int, int> computed;
-  for (const auto& q : plan.queues)
-    for (const auto& it : q.items)
-      if (it.kind == scheduler::PlanItem::Kind::Compute) ++computed[it.node];
-  std::vector<int> task_of(g.nodes.size(), -1);
-  for (size_t t = 0; t < s.lowered.graph.tasks.size(); ++t) {
-    const auto& task = s.lowered.graph.tasks[t];
-    if (task.op >= 0 && (task.kind == engine::TaskKind::Compute || task.kind == engine::TaskKind::Dha))
-      task_of[task.op] = static_cast<int>(t);
-  }
-  for (int op : g.ops()) {
-    EXPECT_EQ(computed[op], 1) << what << ": " << g.nodes[op].name;
-    ASSERT_GE(plan.device_of[op], 0) << what;
-    EXPECT_NE(p.duration(op, plan.device_of[op]), models::kCannotRun) << what;
-    ASSERT_GE(task_of[op], 0) << what;
-    for (int e : g.in_edges(op)) {
-      const int u = g.edges[e].src;
-      if (g.nodes[u].kind != models::NodeKind::Op) continue;
-      EXPECT_LE(s.trace.tasks[task_of[u]].end, s.trace.tasks[task_of[op]].start)
-          << what << ": " << g.nodes[u].name << " -> " << g.nodes[op].name;
-    }
-  }
-  const auto mem = scheduler::check_memory(p, s.lowered, s.trace);
-  EXPECT_EQ(mem.over_device, "") << what;
-}
-
-TEST(Conformance, IdealNetworkPredictionsAreExact) {
-  int checked = 0;
-  for (const IdealCase& c : ideal_cases()) {
-    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+  for (const auto& devices : machines) {
+    const hw::Topology topo =
+        hw::load_topology_text(fmt::format("network: ideal\ndevices: [{}]\n", fmt::join(devices, ", ")), "ideal.yaml");
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
       models::RandomDagSpec spec;
       spec.seed = seed;
       spec.depth = 3 + static_cast<int>(seed % 6);
@@ -94,90 +91,131 @@ TEST(Conformance, IdealNetworkPredictionsAreExact) {
       spec.density = 0.3 + 0.05 * static_cast<double>(seed % 5);
       spec.jump = 1 + static_cast<int>(seed % 2);
       spec.ccr = seed % 3 == 0 ? 0.1 : (seed % 3 == 1 ? 1.0 : 5.0);
-      spec.devices = c.devices;
+      for (const hw::Device& d : topo.devices) spec.devices.push_back(d.id);
       spec.mean = 1.0;
       spec.beta = 1.0;
-      const auto p = problem(models::generate_random_dag(spec), hw::load_topology_text(c.yaml, "ideal.yaml"));
-      const double cp = bound(p);
-      for (const std::string& name : plan_placers()) {
-        const std::string what = fmt::format("{} on {} seed {}", name, c.devices.front(), seed);
-        if (is_milp(name) && seed > 3) continue;  // a quarter second each: three graphs per case
-        if (p.topo->gpus().empty() && (name == "chrion" || name == "deepplan")) {
-          EXPECT_THROW(run_placer(name, p), InputError) << what << ": needs a GPU";
-          continue;
-        }
-        const auto r = run_placer(suite_spec(name), p);
-        ASSERT_TRUE(solved(r, name)) << what << ": " << r.status << ": " << r.message;
-        ASSERT_TRUE(r.plan) << what;
-        const Simulated s = simulate(p, *r.plan);
-        expect_valid(p, *r.plan, s, what);
-        EXPECT_GE(s.makespan, cp * (1 - 1e-12)) << what;
-        // A MILP placer that returns its warm start makes no prediction of it.
-        ASSERT_TRUE(r.predicted_s || (is_milp(name) && r.plan->placer != name)) << what;
-        if (r.predicted_s) {
-          EXPECT_NEAR(*r.predicted_s, s.makespan, 1e-9 * s.makespan) << what;
-        }
-        ++checked;
-      }
+      auto p = problem(models::generate_random_dag(spec), topo, scheduler::WeightsMode::Resident);
+      const PlacerNeeds n = offers(p, false, true);
+      out.push_back({fmt::format("ideal {} devices from {} seed {}", topo.devices.size(), topo.devices.front().id, seed), std::move(p), n, true, seed <= 2});
     }
   }
-  EXPECT_GT(checked, 200);
 }
 
-TEST(Conformance, RealTopologiesGiveValidPlansAboveTheBound) {
-  // Work-mode DAGs (flops and bytes) on presets with PCIe, NVLink and a multi-core CPU, with
-  // weights resident; predictions are estimates here (no contention), so only validity and
-  // the bound are checked.
-  for (const char* preset : {"sortinghat-v100", "pcie-4gpu-2bus", "chrion-1080ti"}) {
-    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+// Every sample, and problems between them: work-mode random DAGs on presets with PCIe, NVLink
+// and a multi-core CPU; transformers by op and by layer, prefill and decode, weights in host
+// memory and resident; a mixture-of-experts decode whose idle experts' weights no op reads.
+std::vector<SuiteProblem> suite_problems() {
+  std::vector<SuiteProblem> out;
+  for (auto& [name, entry] : scheduler::placers().all()) out.push_back(from_sample(entry.facts.sample, name));
+  add_ideal_problems(out);
+  for (const char* preset : {"sortinghat-v100", "pcie-4gpu-2bus", "chrion-1080ti"})
+    for (std::uint64_t seed = 1; seed <= 2; ++seed) {
       auto p = random_dag_on(preset, seed, 6, 4, static_cast<double>(seed) * 0.5);
-      const double cp = bound(p);
-      for (const std::string& name : plan_placers()) {
-        const std::string what = fmt::format("{} on {} seed {}", name, preset, seed);
-        if (is_milp(name) && seed > 2) continue;
-        const auto r = run_placer(suite_spec(name), p);
-        ASSERT_TRUE(solved(r, name)) << what << ": " << r.status << ": " << r.message;
-        const Simulated s = simulate(p, *r.plan);
-        expect_valid(p, *r.plan, s, what);
-        EXPECT_GE(s.makespan, cp * (1 - 1e-12)) << what;
-        EXPECT_TRUE(r.predicted_s || (is_milp(name) && r.plan->placer != name)) << what;
+      const PlacerNeeds n = offers(p, false, true);
+      out.push_back({fmt::format("random DAG on {} seed {}", preset, seed), std::move(p), n, false, seed == 1});
+    }
+  using models::Granularity;
+  using models::Phase;
+  using scheduler::WeightsMode;
+  const std::vector<scheduler::SampleProblem> transformers = {
+      {"sortinghat-v100", "gpt2-xl", Phase::Decode, Granularity::Op, WeightsMode::Resident, 4},
+      {"pcie-4gpu-2bus", "openllama-3b", Phase::Prefill, Granularity::Layer, WeightsMode::Host, 4},
+      {"pcie-4gpu-2bus", "llama2-7b", Phase::Decode, Granularity::Layer, WeightsMode::Resident, 4},
+      {"scheinfer-a", "mixtral-8x7b", Phase::Decode, Granularity::Op, WeightsMode::Host, 2},
+      {"sortinghat-v100", "mixtral-8x7b", Phase::Decode, Granularity::Op, WeightsMode::Resident, 2},
+  };
+  for (const scheduler::SampleProblem& s : transformers) out.push_back(from_sample(s));
+  out[out.size() - transformers.size()].milp = true;  // one transformer for the MILP placers
+  return out;
+}
+
+double bound_of(const std::string& bound, const scheduler::Problem& p) {
+  EXPECT_EQ(scheduler::placers().get(bound).kind, PlacerKind::Bound) << bound << " is not a bound";
+  return *run_placer(bound, p).predicted_s;
+}
+
+// A placer that makes plans, on a problem it takes.
+void check_plan(const std::string& name, const PlacerEntry& entry, const SuiteProblem& q) {
+  const std::string what = fmt::format("{} on {}", name, q.what);
+  const auto r = run_placer(suite_spec(name), q.p);
+  ASSERT_TRUE(solved(r, name)) << what << ": " << r.status << ": " << r.message;
+  ASSERT_TRUE(r.plan) << what;
+  const Simulated s = simulate(q.p, *r.plan);
+  expect_valid(q.p, *r.plan, s, what);
+  for (const std::string& bound : entry.facts.bounded_by)
+    EXPECT_GE(s.makespan, bound_of(bound, q.p) * (1 - 1e-12)) << what << " beats " << bound;
+  if (entry.facts.predicts) {
+    ASSERT_TRUE(r.predicted_s || (is_milp(name) && r.plan->placer != name)) << what;
+  } else {
+    EXPECT_FALSE(r.predicted_s) << what << ": its facts say it predicts nothing";
+  }
+  if (q.ideal && r.predicted_s) {
+    EXPECT_NEAR(*r.predicted_s, s.makespan, 1e-9 * s.makespan) << what;
+  }
+}
+
+// A placer given a plan returns it: the first placer of kind Heuristic that takes the problem
+// makes one, written to a file.
+void check_given(const std::string& name, const SuiteProblem& q, const std::string& dir) {
+  for (auto& [maker, entry] : scheduler::placers().all()) {
+    if (entry.kind != PlacerKind::Heuristic || !takes(entry.facts.needs, q.offers)) continue;
+    const auto made = run_placer(maker, q.p);
+    ASSERT_TRUE(made.plan) << maker << " on " << q.what;
+    const std::string json = scheduler::plan_to_json(*made.plan, *q.p.graph, *q.p.topo);
+    const std::string file = placesim::testing::write_file(dir, "plan.json", json);
+    const auto r = run_placer(fmt::format("{{name: {}, path: '{}'}}", name, file), q.p);
+    ASSERT_TRUE(r.plan) << name << " on " << q.what;
+    EXPECT_EQ(scheduler::plan_to_json(*r.plan, *q.p.graph, *q.p.topo), json) << name << " on " << q.what;
+    return;
+  }
+}
+
+TEST(Conformance, EveryPlacerOnEveryProblemAsItsFactsSay) {
+  const std::vector<SuiteProblem> problems = suite_problems();
+  const std::string dir = placesim::testing::temp_dir("conformance");
+  std::map<std::string, int> placed, refused;
+  for (auto& [name, entry] : scheduler::placers().all()) {
+    for (const SuiteProblem& q : problems) {
+      SCOPED_TRACE(name + " on " + q.what);
+      if (!takes(entry.facts.needs, q.offers)) {
+        // Refused: an InputError, or an error result naming why; never a plan.
+        try {
+          const auto r = run_placer(suite_spec(name), q.p);
+          EXPECT_EQ(r.status, scheduler::RunStatus::Error) << r.message;
+          EXPECT_FALSE(r.plan);
+        } catch (const InputError&) {
+        }
+        ++refused[name];
+        continue;
       }
+      if (is_milp(name) && !q.milp && q.owner != name) continue;
+      if (entry.kind == PlacerKind::Bound) {
+        const auto r = run_placer(name, q.p);
+        EXPECT_FALSE(r.plan);
+        EXPECT_GT(r.predicted_s.value_or(0), 0);
+      } else if (entry.kind == PlacerKind::Given) {
+        check_given(name, q, dir);
+      } else {
+        check_plan(name, entry, q);
+      }
+      ++placed[name];
+    }
+  }
+  // Every placer met problems it takes beside its sample; every need was refused somewhere.
+  for (auto& [name, entry] : scheduler::placers().all()) {
+    EXPECT_GE(placed[name], 2) << name;
+    const bool needs_any = entry.facts.needs.gpu || entry.facts.needs.cpu || entry.facts.needs.resident_weights ||
+                           entry.facts.needs.transformer;
+    if (needs_any) {
+      EXPECT_GT(refused[name], 0) << name;
     }
   }
 }
 
-TEST(Conformance, MemoryConstrainedPlacersKeepWithinCapacity) {
-  // Four GPUs of 1 MB each; 40 ops whose outputs total well over one GPU's memory. The
-  // m-* placers book memory, so every plan fits, or the result says infeasible.
-  models::RandomDagSpec spec;
-  spec.seed = 7;
-  spec.depth = 10;
-  spec.width = 4;
-  spec.ccr = 1;
-  auto g = models::generate_random_dag(spec);
-  double total = 0;
-  for (int op : g.ops()) total += g.nodes[op].output_bytes;
-  const double cap = total / 3;
-  const std::string topo = fmt::format(
-      "network: ideal\ndevices: [{{id: g0, type: gpu, fp32: 10TFLOPS, memory_bw: 900GB/s, memory: {0}}},"
-      " {{id: g1, type: gpu, fp32: 10TFLOPS, memory_bw: 900GB/s, memory: {0}}},"
-      " {{id: g2, type: gpu, fp32: 10TFLOPS, memory_bw: 900GB/s, memory: {0}}},"
-      " {{id: g3, type: gpu, fp32: 10TFLOPS, memory_bw: 900GB/s, memory: {0}}}]\n",
-      static_cast<long long>(cap));
-  const auto p = problem(std::move(g), hw::load_topology_text(topo, "small.yaml"));
-  for (const char* name : {"m-topo", "m-etf", "m-sct"}) {
-    const auto r = run_placer(name, p);
-    ASSERT_EQ(r.status, scheduler::RunStatus::Ok) << name << ": " << r.message;
-    const Simulated s = simulate(p, *r.plan);
-    expect_valid(p, *r.plan, s, name);
-  }
-  // Too little memory in all: an infeasible result naming an op, not an exception.
-  const std::string tiny = "network: ideal\ndevices: [{id: g0, type: gpu, fp32: 10TFLOPS, memory_bw: 900GB/s, memory: 1000}]\n";
-  const auto q = problem(models::generate_random_dag(spec), hw::load_topology_text(tiny, "tiny.yaml"));
-  for (const char* name : {"m-topo", "m-etf", "m-sct"}) {
-    const auto r = run_placer(name, q);
-    EXPECT_EQ(r.status, scheduler::RunStatus::Infeasible) << name;
-    EXPECT_NE(r.message.find("fits in the memory left on no device"), std::string::npos) << r.message;
+TEST(Conformance, EverySampleIsTakenByItsPlacer) {
+  for (auto& [name, entry] : scheduler::placers().all()) {
+    const SuiteProblem q = from_sample(entry.facts.sample, name);
+    EXPECT_TRUE(takes(entry.facts.needs, q.offers)) << name << "'s sample lacks something it needs";
   }
 }
 

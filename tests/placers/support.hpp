@@ -1,6 +1,7 @@
 // Shared by the placer tests: problems on topologies written inline, and a plan's simulation.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 
@@ -11,6 +12,7 @@
 #include "scheduler/lower.hpp"
 #include "scheduler/placer.hpp"
 #include "scheduler/placers/milp_support.hpp"
+#include "scheduler/plan_slices.hpp"
 #include "sim/engine/executor.hpp"
 
 namespace placers_test {
@@ -75,6 +77,39 @@ inline Simulated simulate(const scheduler::Problem& p, const scheduler::Plan& pl
   s.trace = engine::simulate(s.lowered.graph);
   s.makespan = to_seconds(s.trace.makespan);
   return s;
+}
+
+// Each op computed exactly once, on its plan device; producers end before consumers start;
+// memory within capacity.
+// A plan that splits ops is checked on its sliced graph, where each slice is an op.
+inline void expect_valid(const scheduler::Problem& problem, const scheduler::Plan& plan, const Simulated& s,
+                         const std::string& what) {
+  const scheduler::Problem p = scheduler::sliced_problem(problem, plan);
+  const auto& g = *p.graph;
+  std::map<int, int> computed;
+  for (const auto& q : plan.queues)
+    for (const auto& it : q.items)
+      if (it.kind == scheduler::PlanItem::Kind::Compute) ++computed[it.node];
+  std::vector<int> task_of(g.nodes.size(), -1);
+  for (size_t t = 0; t < s.lowered.graph.tasks.size(); ++t) {
+    const auto& task = s.lowered.graph.tasks[t];
+    if (task.op >= 0 && (task.kind == engine::TaskKind::Compute || task.kind == engine::TaskKind::Dha))
+      task_of[task.op] = static_cast<int>(t);
+  }
+  for (int op : g.ops()) {
+    EXPECT_EQ(computed[op], 1) << what << ": " << g.nodes[op].name;
+    ASSERT_GE(plan.device_of[op], 0) << what;
+    EXPECT_NE(p.duration(op, plan.device_of[op]), models::kCannotRun) << what;
+    ASSERT_GE(task_of[op], 0) << what;
+    for (int e : g.in_edges(op)) {
+      const int u = g.edges[e].src;
+      if (g.nodes[u].kind != models::NodeKind::Op || task_of[u] < 0) continue;
+      EXPECT_LE(s.trace.tasks[task_of[u]].end, s.trace.tasks[task_of[op]].start)
+          << what << ": " << g.nodes[u].name << " -> " << g.nodes[op].name;
+    }
+  }
+  const auto mem = scheduler::check_memory(problem, s.lowered, s.trace);
+  EXPECT_EQ(mem.over_device, "") << what;
 }
 
 }  // namespace placers_test

@@ -398,7 +398,8 @@ void register_milp_moirai(Registry<PlacerEntry>& r) {
   r.add("milp-moirai",
         {"MOIRAI (docs/placers.md): GCOF coarsening and its MILP on the augmented DAG, solved by CBC",
          std::move(options), PlacerKind::Milp, [](const PlacerOptions& o) { return std::make_unique<MilpMoirai>(o); },
-         /*splits_ops=*/false, /*offload=*/false, PlacerNeeds{.resident_weights = true}});
+         PlacerFacts{.needs = {.resident_weights = true},
+                     .sample = {.hardware = "moirai-intraserver", .weights = WeightsMode::Resident}}});
 }
 
 }  // namespace placesim::scheduler

@@ -122,7 +122,7 @@ void register_fiddler(Registry<PlacerEntry>& r) {
          "computed on the CPU, expert weights never copied; every other op on the GPU",
          offload::SetupOptions::specs(), PlacerKind::Heuristic,
          [](const PlacerOptions& o) { return std::make_unique<Fiddler>(o); },
-         /*splits_ops=*/false, /*offload=*/true, PlacerNeeds{.gpu = true, .cpu = true, .transformer = true}});
+         offload::offload_facts("mixtral-8x7b", "its plans launch kernels from host queues and keep experts resident")});
 }
 
 }  // namespace placesim::scheduler

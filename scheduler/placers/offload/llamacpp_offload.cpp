@@ -26,6 +26,7 @@ class LlamaCppOffload final : public Placer {
   PlacerResult place(const Problem& p) const override {
     const models::Graph& g = *p.graph;
     const auto s = setup_.resolve(*p.topo, "llamacpp-offload");
+    offload::ffn_layers(g, "llamacpp-offload");  // refuses a graph without a transformer's layers
     int n_layer = 0;
     for (int op : g.ops()) n_layer = std::max(n_layer, g.nodes[op].layer + 1);
     // Bytes each layer (and the output layer, index n_layer) holds on the device it runs on.
@@ -97,7 +98,7 @@ void register_llamacpp_offload(Registry<PlacerEntry>& r) {
         {"llama.cpp's --n-gpu-layers: the last whole layers on the GPU (weights and KV cache resident), the rest on "
          "the CPU; the output layer on the GPU only when every layer is",
          opts, PlacerKind::Heuristic, [](const PlacerOptions& o) { return std::make_unique<LlamaCppOffload>(o); },
-         /*splits_ops=*/false, /*offload=*/true, PlacerNeeds{.gpu = true, .cpu = true, .transformer = true}});
+         offload::offload_facts("llama2-7b", "its plans launch kernels from host queues and keep the last layers resident")});
 }
 
 }  // namespace placesim::scheduler

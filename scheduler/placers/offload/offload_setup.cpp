@@ -112,4 +112,13 @@ std::vector<int> expert_ops(const std::vector<FfnLayer>& layers) {
   return ops;
 }
 
+PlacerFacts offload_facts(const std::string& arch, const std::string& why) {
+  return {.needs = {.gpu = true, .cpu = true, .transformer = true},
+          .bounded_by = {},
+          .unbounded_why = why,
+          .generation = GenerationWeights::EveryStep,
+          .predicts = false,
+          .sample = {.hardware = "scheinfer-c", .arch = arch, .phase = models::Phase::Decode}};
+}
+
 }  // namespace placesim::scheduler::offload

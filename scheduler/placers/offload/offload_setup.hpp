@@ -51,4 +51,10 @@ double gpu_peak(const Problem& p, const Plan& plan, int gpu);
 // Every op of the layers' experts.
 std::vector<int> expert_ops(const std::vector<FfnLayer>& layers);
 
+// What the three placers are (placer_facts.hpp): they need a GPU, a CPU and a transformer; their
+// plans stream weights in every decode step as the point's weights mode says; the critical-path
+// bound does not hold for them, for the reason `why` gives; they make no prediction; their sample is a decode step of
+// `arch` on ScheInfer's Testbed-C, weights in host memory.
+PlacerFacts offload_facts(const std::string& arch, const std::string& why);
+
 }  // namespace placesim::scheduler::offload

@@ -146,7 +146,7 @@ void register_scheinfer(Registry<PlacerEntry>& r) {
         {"ScheInfer: each FFN weight sliced CC (CPU) / CG (copied per use) / GG (resident on the GPU), rates by "
          "its solver from fits profiled on the cost model (docs/placers.md); the rest on the GPU; four streams with host launches",
          opts, PlacerKind::Heuristic, [](const PlacerOptions& o) { return std::make_unique<ScheInfer>(o); },
-         /*splits_ops=*/true, /*offload=*/true, PlacerNeeds{.gpu = true, .cpu = true, .transformer = true}});
+         offload::offload_facts("llama2-7b", "its plans split FFN weights over the CPU and GPU and launch kernels from host queues")});
 }
 
 }  // namespace placesim::scheduler

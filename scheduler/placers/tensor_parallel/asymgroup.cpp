@@ -186,7 +186,10 @@ void register_asymgroup(Registry<PlacerEntry>& r) {
            "linears (every linear's input gathered and output scattered, as the plan sends them)"}},
          PlacerKind::Heuristic,
          [](const PlacerOptions& o) { return std::make_unique<AsymGroup>(o); },
-         /*splits_ops=*/true, /*offload=*/false, PlacerNeeds{.transformer = true}});
+         PlacerFacts{.needs = {.transformer = true, .dense = true},
+                     .bounded_by = {},
+                     .unbounded_why = "its plans split ops over devices",
+                     .sample = {.hardware = "asymgroup-s1", .weights = WeightsMode::Resident}}});
 }
 
 }  // namespace placesim::scheduler

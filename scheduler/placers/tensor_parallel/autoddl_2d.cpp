@@ -66,7 +66,10 @@ void register_autoddl_2d(Registry<PlacerEntry>& r) {
          {DeviceOption::spec(), {"k", "auto", "groups (k divides the GPU count), or auto: the best divisor"}},
          PlacerKind::Heuristic,
          [](const PlacerOptions& o) { return std::make_unique<AutoDdl2d>(o); },
-         /*splits_ops=*/true, /*offload=*/false, PlacerNeeds{.transformer = true}});
+         PlacerFacts{.needs = {.transformer = true, .dense = true},
+                     .bounded_by = {},
+                     .unbounded_why = "its plans split ops over devices",
+                     .sample = {.hardware = "pcie-4gpu-2bus", .weights = WeightsMode::Resident}}});
 }
 
 }  // namespace placesim::scheduler

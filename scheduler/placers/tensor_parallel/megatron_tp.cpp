@@ -161,7 +161,10 @@ void register_megatron_tp(Registry<PlacerEntry>& r) {
                         "one group"}},
          PlacerKind::Heuristic,
          [](const PlacerOptions& o) { return std::make_unique<MegatronTp>(o); },
-         /*splits_ops=*/true, /*offload=*/false, PlacerNeeds{.transformer = true}});
+         PlacerFacts{.needs = {.transformer = true, .dense = true},
+                     .bounded_by = {},
+                     .unbounded_why = "its plans split ops over devices",
+                     .sample = {.hardware = "sortinghat-v100", .weights = WeightsMode::Resident}}});
 }
 
 }  // namespace placesim::scheduler
