@@ -22,7 +22,7 @@
 #include "models/generators/random_dag.hpp"
 #include "models/graph_json.hpp"
 #include "scheduler/placer.hpp"
-#include "scheduler/plan_json.hpp"
+#include "scheduler/plan/json.hpp"
 #include "sim/core/file_io.hpp"
 
 extern char** environ;

@@ -15,7 +15,7 @@
 
 #include "hw/topology_yaml.hpp"
 #include "models/generators/transformer.hpp"
-#include "scheduler/lower.hpp"
+#include "scheduler/lower/lower.hpp"
 #include "scheduler/placer.hpp"
 #include "sim/engine/executor.hpp"
 

@@ -77,7 +77,7 @@ endfunction()
 function(placesim_program target)
   if(NOT PLACESIM_SANITIZE AND NOT PLACESIM_FUZZ)
     target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/sim/core/huge_pages.cpp)
-    target_compile_definitions(${target} PRIVATE PLACESIM_HUGE_PAGES=1)  # tests/core/huge_pages_test.cpp
+    target_compile_definitions(${target} PRIVATE PLACESIM_HUGE_PAGES=1)  # tests/sim/core/huge_pages_test.cpp
   endif()
   set_target_properties(${target} PROPERTIES ENABLE_EXPORTS ON)
   get_property(modules GLOBAL PROPERTY PLACESIM_MODULES)

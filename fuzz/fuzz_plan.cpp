@@ -2,7 +2,7 @@
 // problem, tests/golden/two-layer.json), lowered and simulated.
 #include "fuzz_support.hpp"
 #include "models/graph_json.hpp"
-#include "scheduler/plan_json.hpp"
+#include "scheduler/plan/json.hpp"
 
 namespace {
 

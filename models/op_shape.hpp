@@ -96,7 +96,7 @@ double shape_bytes(const OpShape& s, DType model);
 
 // The bytes of one of its parameters (`param_bytes` in all) an op reads: a gather's rows of that
 // table (w*rows*width, at most the table), any other op all of them. What direct host access
-// moves (scheduler/lower.hpp) and what SortingHat's and DeepPlan's models price it at.
+// moves (scheduler/lower/lower.hpp) and what SortingHat's and DeepPlan's models price it at.
 double param_read_bytes(const OpShape& s, DType model, double param_bytes);
 
 }  // namespace placesim::models

@@ -27,7 +27,7 @@
 // Megatron runs a block's norms and residual adds on every GPU of a tensor-parallel group.
 //
 // What a slice reads of its activation inputs and what its output is a part of decide how split
-// ops connect (scheduler/plan_slices.hpp):
+// ops connect (scheduler/plan/slices.hpp):
 //
 //   axis     shape        reads of its inputs     its output is
 //   rows     gemm         features (its share)    partial sums of the whole output

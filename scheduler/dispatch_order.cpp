@@ -4,7 +4,7 @@
 #include <functional>
 #include <queue>
 
-#include "scheduler/plan_rules.hpp"
+#include "scheduler/plan/rules.hpp"
 
 namespace placesim::scheduler {
 

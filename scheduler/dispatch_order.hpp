@@ -8,7 +8,7 @@
 
 #include "hw/topology.hpp"
 #include "models/graph.hpp"
-#include "scheduler/plan.hpp"
+#include "scheduler/plan/plan.hpp"
 
 namespace placesim::scheduler {
 
@@ -21,7 +21,7 @@ std::vector<int> default_dispatch_order(const models::Graph& g, const Plan& plan
 
 // What is wrong with `plan.dispatch` (message "" when it names every op of `g` exactly once on a
 // machine whose runtime has that many threads), and the entry at fault: thread `thread`'s
-// `index`-th op, or the whole list (-1). A plan file locates the error there (plan_json.cpp).
+// `index`-th op, or the whole list (-1). A plan file locates the error there (scheduler/plan/json.cpp).
 struct DispatchProblem {
   std::string message;
   int thread = -1, index = -1;

@@ -17,7 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "scheduler/placer_facts.hpp"
-#include "scheduler/plan.hpp"
+#include "scheduler/plan/plan.hpp"
 #include "scheduler/problem.hpp"
 #include "scheduler/run_status.hpp"
 #include "sim/core/registry.hpp"

@@ -35,7 +35,7 @@ enum class GenerationWeights {
 const char* to_string(GenerationWeights w);  // "loaded once", "every step"
 
 // A small problem the placer takes: a preset and a transformer (or a random DAG), cut short.
-// The conformance suite (tests/placers/conformance_test.cpp) runs every placer on its own.
+// The conformance suite (tests/scheduler/placers/conformance_test.cpp) runs every placer on its own.
 struct SampleProblem {
   std::string hardware = "sortinghat-v100";  // a preset name
   std::string arch = "gpt2-large";           // a transformer architecture, or "random-dag"

@@ -9,8 +9,8 @@
 
 #include <string>
 
-#include "scheduler/lower.hpp"
-#include "scheduler/plan.hpp"
+#include "scheduler/lower/lower.hpp"
+#include "scheduler/plan/plan.hpp"
 #include "scheduler/problem.hpp"
 #include "sim/engine/executor.hpp"
 #include "sim/engine/trace.hpp"

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "models/graph_json.hpp"
-#include "scheduler/plan_json.hpp"
+#include "scheduler/plan/json.hpp"
 #include "app/cli/command.hpp"
 #include "app/cli/scenario_args.hpp"
 #include "sim/core/error.hpp"

@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "scheduler/score_plan.hpp"
-#include "scheduler/weight_layout.hpp"
+#include "scheduler/plan/weight_layout.hpp"
 #include "app/explore/runner.hpp"
 
 namespace placesim::explore {

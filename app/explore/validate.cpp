@@ -4,7 +4,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "scheduler/lower.hpp"
+#include "scheduler/lower/lower.hpp"
 #include "sim/core/activity.hpp"
 #include "sim/core/file_io.hpp"
 #include "sim/core/log.hpp"

@@ -8,8 +8,8 @@
 #include <tuple>
 
 #include "models/dtype.hpp"
-#include "scheduler/plan_names.hpp"
-#include "scheduler/plan_slices.hpp"
+#include "scheduler/plan/names.hpp"
+#include "scheduler/plan/slices.hpp"
 #include "sim/core/error.hpp"
 
 namespace placesim::explore {
@@ -211,7 +211,7 @@ backend::Workload make_workload(const scheduler::Problem& original, const schedu
         work.seconds = to_seconds(task.latency);
       }
     }
-  // The runtime's dispatches (lower.hpp) follow the plan's items: each dispatch thread is a host
+  // The runtime's dispatches (scheduler/lower/lower.hpp) follow the plan's items: each dispatch thread is a host
   // thread of the backend, unpinned, doing nothing but let its ops go in turn, so what the
   // measured trace shows of a dispatch is this backend's own cost of handing an op over.
   const std::vector<int> hosts = topo.host_memories();

@@ -15,7 +15,7 @@
 //     from the cost model; on `<cpu>.core<j>`, k * d_k (one of k busy cores does its work
 //     alone: W = k * d_k = d_1 * w_k);
 //   * an op whose shape is a GEMM with a weight (a linear layer, or a slice of one: the plan's
-//     sliced graph, scheduler/plan_slices.hpp): that GEMM, M = batch*m, N = n, K = k, each
+//     sliced graph, scheduler/plan/slices.hpp): that GEMM, M = batch*m, N = n, K = k, each
 //     rounded and at least 1;
 //   * any other `matmul`: a GEMM whose M, N, K come from its work (transformer_ops.cpp):
 //       out = output_bytes / e = M*N,  K = flops / (2 * out),
@@ -32,8 +32,8 @@
 #pragma once
 
 #include "backend/workload.hpp"
-#include "scheduler/lower.hpp"
-#include "scheduler/plan.hpp"
+#include "scheduler/lower/lower.hpp"
+#include "scheduler/plan/plan.hpp"
 #include "scheduler/problem.hpp"
 
 namespace placesim::explore {

@@ -37,7 +37,7 @@
 
 #include "scheduler/placers/builtin.hpp"
 #include "scheduler/placers/list_schedule.hpp"
-#include "scheduler/plan_names.hpp"
+#include "scheduler/plan/names.hpp"
 
 namespace placesim::scheduler {
 namespace {

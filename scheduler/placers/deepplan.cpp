@@ -47,7 +47,7 @@
 #include "scheduler/placers/builtin.hpp"
 #include "scheduler/placers/dispatch_clock.hpp"
 #include "scheduler/placers/param_copies.hpp"
-#include "scheduler/plan_builder.hpp"
+#include "scheduler/plan/builder.hpp"
 
 namespace placesim::scheduler {
 namespace {

@@ -1,5 +1,5 @@
 // A list schedule's view of the runtime's dispatch threads (docs/execution.md, "The runtime";
-// scheduler/lower.hpp). Ops are dispatched in the order they are placed, each by the thread the
+// scheduler/lower/lower.hpp). Ops are dispatched in the order they are placed, each by the thread the
 // schedule names: its dispatch ends its device's dispatch_s after the thread's previous
 // dispatch, or after the end of the thread's previous op if that op ran on a CPU (a CPU op holds
 // its thread). The op cannot start before its dispatch has ended. The orders booked here are

@@ -5,8 +5,8 @@
 #include <limits>
 
 #include "hw/route_cost.hpp"
-#include "scheduler/lower.hpp"
-#include "scheduler/plan_names.hpp"
+#include "scheduler/lower/lower.hpp"
+#include "scheduler/plan/names.hpp"
 #include "sim/core/error.hpp"
 
 namespace placesim::scheduler {

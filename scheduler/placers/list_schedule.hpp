@@ -36,8 +36,8 @@
 #include "scheduler/placers/dispatch_clock.hpp"
 #include "scheduler/placers/param_copies.hpp"
 #include "scheduler/placers/timeline.hpp"
-#include "scheduler/plan.hpp"
-#include "scheduler/plan_builder.hpp"
+#include "scheduler/plan/plan.hpp"
+#include "scheduler/plan/builder.hpp"
 #include "scheduler/problem.hpp"
 
 namespace placesim::scheduler {

@@ -8,7 +8,7 @@
 #include <map>
 #include <numeric>
 
-#include "scheduler/plan_names.hpp"
+#include "scheduler/plan/names.hpp"
 #include "sim/core/error.hpp"
 
 namespace placesim::scheduler {

@@ -40,8 +40,8 @@
 #include <string>
 #include <vector>
 
-#include "scheduler/plan.hpp"
-#include "scheduler/plan_builder.hpp"
+#include "scheduler/plan/plan.hpp"
+#include "scheduler/plan/builder.hpp"
 #include "scheduler/problem.hpp"
 
 namespace placesim::scheduler {

@@ -5,8 +5,8 @@
 #include <filesystem>
 
 #include "scheduler/placers/builtin.hpp"
-#include "scheduler/plan_builder.hpp"
-#include "scheduler/plan_json.hpp"
+#include "scheduler/plan/builder.hpp"
+#include "scheduler/plan/json.hpp"
 
 namespace placesim::scheduler {
 namespace {

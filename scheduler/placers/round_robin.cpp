@@ -3,7 +3,7 @@
 // op before them in topological order (the first unit when none is).
 #include <fmt/format.h>
 
-#include "scheduler/plan_builder.hpp"
+#include "scheduler/plan/builder.hpp"
 #include "scheduler/placers/list_schedule.hpp"
 #include "scheduler/placers/builtin.hpp"
 #include "scheduler/placers/device_option.hpp"

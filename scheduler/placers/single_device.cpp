@@ -3,7 +3,7 @@
 // paper measures against.
 #include <fmt/format.h>
 
-#include "scheduler/plan_builder.hpp"
+#include "scheduler/plan/builder.hpp"
 #include "scheduler/placers/list_schedule.hpp"
 #include "scheduler/placers/builtin.hpp"
 

@@ -10,7 +10,7 @@
 //     it becomes an activity, and an optional cap on its progress rate;
 //   * memory pools and buffers: bytes held on a pool between two task events;
 //   * traffic: what tasks move from one device to another, for the communication metric only.
-// scheduler/lower.cpp is the one place that builds TaskGraphs from plans.
+// scheduler/lower/lower.cpp is the one place that builds TaskGraphs from plans.
 #pragma once
 
 #include <cstdint>

@@ -3,7 +3,7 @@
 // and `placesim validate --backend cuda` exits 2 with that reason.
 #include <gtest/gtest.h>
 
-#include "../support/run_cli.hpp"
+#include "tests/support/run_cli.hpp"
 #include "backend/backend.hpp"
 #include "backend/cuda_api.hpp"
 

@@ -9,8 +9,8 @@
 #include "hw/topology_yaml.hpp"
 #include "models/cost/cost_model.hpp"
 #include "models/graph_json.hpp"
-#include "scheduler/lower.hpp"
-#include "scheduler/plan_json.hpp"
+#include "scheduler/lower/lower.hpp"
+#include "scheduler/plan/json.hpp"
 #include "sim/engine/executor.hpp"
 #include "app/explore/validate_workload.hpp"
 

@@ -3,7 +3,7 @@
 // queue one core. The LSTM scenario's hardware has one CPU `cpu` with 2 cores.
 #include <gtest/gtest.h>
 
-#include "scheduler/lower.hpp"
+#include "scheduler/lower/lower.hpp"
 #include "sim/core/error.hpp"
 #include "app/explore/runner.hpp"
 #include "app/explore/scenario.hpp"

@@ -6,8 +6,8 @@
 #include <set>
 #include <nlohmann/json.hpp>
 
-#include "../support/run_cli.hpp"
-#include "scheduler/lower.hpp"
+#include "tests/support/run_cli.hpp"
+#include "scheduler/lower/lower.hpp"
 #include "app/explore/runner.hpp"
 #include "app/explore/scenario.hpp"
 #include "app/explore/validate_workload.hpp"

@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <yaml-cpp/yaml.h>
 
-#include "../support/run_cli.hpp"
+#include "tests/support/run_cli.hpp"
 
 namespace {
 

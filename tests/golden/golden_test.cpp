@@ -28,7 +28,7 @@
 #include <set>
 #include <nlohmann/json.hpp>
 
-#include "../support/run_cli.hpp"
+#include "tests/support/run_cli.hpp"
 
 namespace {
 

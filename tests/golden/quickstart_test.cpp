@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "../support/run_cli.hpp"
+#include "tests/support/run_cli.hpp"
 
 using placesim::testing::read_all;
 using placesim::testing::run_cli;

@@ -7,7 +7,7 @@
 #include <regex>
 #include <string>
 
-#include "../support/run_cli.hpp"
+#include "tests/support/run_cli.hpp"
 
 using placesim::testing::read_all;
 using placesim::testing::run_command;

@@ -1,12 +1,12 @@
 // HEFT's own example through the `placesim` binary (scenarios/heuristics/topcuoglu.yaml): HEFT
-// predicts the paper's schedule length, 80 (worked step by step in tests/placers/heft_test.cpp),
+// predicts the paper's schedule length, 80 (worked step by step in tests/scheduler/placers/heft_test.cpp),
 // and its plan simulates to exactly that. The engine gives each edge its own fixed time: n1 on p3
 // feeds n2 (18) on p1 and n4 (9) and n6 (14) on p2 through one delivery per device, so a
 // delivery timed by the longest of its edges would start n4 at 23 instead of 18 and end at 85.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "../support/run_cli.hpp"
+#include "tests/support/run_cli.hpp"
 
 using placesim::testing::run_cli;
 using placesim::testing::temp_dir;

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 
-#include "../support/run_cli.hpp"
+#include "tests/support/run_cli.hpp"
 
 namespace {
 

@@ -3,7 +3,7 @@
 // and the calibration map. Expected counts, ids and hop counts are worked out by hand below.
 #include <gtest/gtest.h>
 
-#include "../support/run_cli.hpp"
+#include "tests/support/run_cli.hpp"
 #include "hw/topology_yaml.hpp"
 
 using namespace placesim;

@@ -7,8 +7,8 @@
 
 #include "hw/topology_yaml.hpp"
 #include "models/graph_json.hpp"
-#include "scheduler/lower.hpp"
-#include "scheduler/plan_builder.hpp"
+#include "scheduler/lower/lower.hpp"
+#include "scheduler/plan/builder.hpp"
 #include "sim/engine/executor.hpp"
 
 namespace {

@@ -39,7 +39,7 @@ TEST(Roofline, MemoryBoundAdd) {
 }
 
 TEST(Roofline, DispatchIsNotDeviceTime) {
-  // 20 us of runtime dispatch per op is host time (a task on a dispatch thread, lower.hpp): the
+  // 20 us of runtime dispatch per op is host time (a task on a dispatch thread, scheduler/lower/lower.hpp): the
   // add above still takes 5e-6 + 6.6666...e-4 s on the device, and an op with no work the launch.
   const RooflineCost rc;
   hw::Device d = gpu();

@@ -1,4 +1,4 @@
-// AsymGroup's capability-aware collectives placed in plans (scheduler/plan_json.hpp: algorithm
+// AsymGroup's capability-aware collectives placed in plans (scheduler/plan/json.hpp: algorithm
 // `proportional`, `weights`, `groups`) on the asymgroup-s* presets. A node's rank is its gpu0 and
 // its capability its GPU count (AsymGroup's c_n: one or two A100s). With one GPU per node in the
 // group, every route between members leaves through the sender's node links and enters through
@@ -97,7 +97,7 @@ std::vector<int> nodes_upto(int n) {
 }
 
 // Reduce-scatter by capability (weights = GPU counts): T = k L + (n-1) S w_max / (W B), the most
-// capable rank receiving its slice from every other (tests/engine/collectives_asymgroup_test.cpp).
+// capable rank receiving its slice from every other (tests/sim/engine/collectives_asymgroup_test.cpp).
 TEST(AsymGroupPresets, ReduceScatterByCapability) {
   const auto form = [](int k) {
     return [k](double L, double B, const std::vector<double>& w) {
@@ -136,7 +136,7 @@ TEST(AsymGroupPresets, AllGatherAmongGroups) {
 
 // AsymGroup's Fig. 4(d) on asymgroup-s0's first five nodes with capabilities [1, 1, 2, 3, 3]
 // in groups {0, 1, 2} and {3, 4}, all-gathering 20 items (u = S/20), as worked in
-// tests/engine/collectives_asymgroup_test.cpp: Eq. 2's closed form is L + 6u/B; max-min sharing
+// tests/sim/engine/collectives_asymgroup_test.cpp: Eq. 2's closed form is L + 6u/B; max-min sharing
 // leaves the busiest links part idle, and flow ends at L + 7.5u/B, which the analytic fidelity
 // waits too (the flows solved alone, proportional.hpp). The group [1, 1, 2]
 // reduce-scattering S as 12 items: L + S/B (its capability-2 rank receives its 6 items from each

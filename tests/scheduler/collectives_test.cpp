@@ -1,7 +1,7 @@
-// Collectives placed in plans (scheduler/plan_json.hpp, `collectives`): lowered between ops over
+// Collectives placed in plans (scheduler/plan/json.hpp, `collectives`): lowered between ops over
 // the topology's routes, at flow or analytic fidelity; and bad entries as located errors.
 // Every expectation is derived here from the loaded preset's own figures.
-#include "scheduler/plan_json.hpp"
+#include "scheduler/plan/json.hpp"
 #include "tests/scheduler/fidelity_support.hpp"
 
 namespace {

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "scheduler/comm_bytes.hpp"
-#include "scheduler/plan_json.hpp"
+#include "scheduler/plan/json.hpp"
 #include "tests/scheduler/fidelity_support.hpp"
 
 namespace {

@@ -1,4 +1,4 @@
-// Direct host access by a gather reads rows (models::param_read_bytes; scheduler/lower.hpp): an
+// Direct host access by a gather reads rows (models::param_read_bytes; scheduler/lower/lower.hpp): an
 // embedding lookup of batch x seq tokens moves batch x seq x hidden x dtype bytes of each table
 // it reads, not the tables; any other op still reads all of its parameters.
 #include "models/generators/transformer.hpp"

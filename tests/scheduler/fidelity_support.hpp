@@ -14,10 +14,10 @@
 #include "hw/topology_yaml.hpp"
 #include "models/cost/cost_model.hpp"
 #include "models/graph_json.hpp"
-#include "scheduler/lower.hpp"
-#include "scheduler/plan_json.hpp"
-#include "scheduler/plan_builder.hpp"
-#include "scheduler/plan_names.hpp"
+#include "scheduler/lower/lower.hpp"
+#include "scheduler/plan/json.hpp"
+#include "scheduler/plan/builder.hpp"
+#include "scheduler/plan/names.hpp"
 #include "sim/engine/executor.hpp"
 
 namespace fidelity {

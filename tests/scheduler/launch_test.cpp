@@ -1,4 +1,4 @@
-// Launch items, resident deliveries and evicted copies (scheduler/plan.hpp): each worked by hand
+// Launch items, resident deliveries and evicted copies (scheduler/plan/plan.hpp): each worked by hand
 // on ScheInfer's Testbed-A preset (GPU launch 44 us; PCIe 3 us + bytes / 38.46 GB/s), and each bad
 // use an error.
 #include <fmt/format.h>

@@ -6,9 +6,9 @@
 #include "hw/route_cost.hpp"
 #include "hw/topology_yaml.hpp"
 #include "models/graph_json.hpp"
-#include "scheduler/lower.hpp"
-#include "scheduler/plan_builder.hpp"
-#include "scheduler/plan_json.hpp"
+#include "scheduler/lower/lower.hpp"
+#include "scheduler/plan/builder.hpp"
+#include "scheduler/plan/json.hpp"
 #include "sim/engine/executor.hpp"
 
 namespace {

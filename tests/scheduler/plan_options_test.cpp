@@ -1,6 +1,6 @@
 // The plan file's delivery, memory, stream and engine options: a round trip through JSON keeps
 // every one, and each bad value is an InputError located at the offending line.
-#include "scheduler/plan_json.hpp"
+#include "scheduler/plan/json.hpp"
 #include "tests/scheduler/fidelity_support.hpp"
 
 namespace {

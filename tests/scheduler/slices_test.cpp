@@ -1,4 +1,4 @@
-// Sliced ops (scheduler/plan_slices.hpp): the slices' work conserves the op's, a column split
+// Sliced ops (scheduler/plan/slices.hpp): the slices' work conserves the op's, a column split
 // over k ideal devices takes 1/k of the op, a split linear layer joined by a collective on
 // dgx-a100 takes the roofline of its half plus the collective's closed form, plans with splits
 // round-trip through JSON, and bad splits and missing joins are errors naming the op.
@@ -9,9 +9,9 @@
 
 #include "models/op_shape.hpp"
 #include "models/op_slice.hpp"
-#include "scheduler/plan_json.hpp"
-#include "scheduler/plan_rules.hpp"
-#include "scheduler/plan_slices.hpp"
+#include "scheduler/plan/json.hpp"
+#include "scheduler/plan/rules.hpp"
+#include "scheduler/plan/slices.hpp"
 #include "tests/scheduler/fidelity_support.hpp"
 
 namespace {

@@ -63,7 +63,7 @@
 #include "scheduler/placers/list_schedule.hpp"
 #include "scheduler/placers/milp_support.hpp"
 #include "scheduler/placers/moirai/moirai_model.hpp"
-#include "scheduler/plan_builder.hpp"
+#include "scheduler/plan/builder.hpp"
 
 namespace placesim::scheduler {
 namespace {

@@ -16,7 +16,7 @@
 // evaluate() is the model's semantics for a given assignment and order: every device runs its
 // tasks, every channel k'->k'' its flows, in one global order that respects precedence, each as
 // early as its inputs and its predecessor allow (the longest path of the resulting DAG). Flows
-// of one producer over one channel are one transfer in the engine (lower.hpp: one delivery per
+// of one producer over one channel are one transfer in the engine (scheduler/lower/lower.hpp: one delivery per
 // producer and destination device), so the model does not serialise them against each other
 // (congestion pairs exclude them) and evaluate() sends them together, for the longest of their
 // times.

@@ -86,7 +86,7 @@ Bounds bounds(const Instance& in) {
 }
 
 // The model's rows by family, each as the paper numbers it (Eq. 4-8), added in the order the
-// model has always had them (a test keeps the model text: tests/moirai/models/).
+// model has always had them (a test keeps the model text: tests/scheduler/placers/moirai/models/).
 class ModelBuilder {
  public:
   ModelBuilder(const Instance& in, double upper_bound_s, Built& b)

@@ -3,7 +3,7 @@
 // is the ratio greedy of a knapsack, which a small layer of high ratio can lead astray: with
 // n_G = 1, a 1-byte layer saving 2 s (2 s/byte) and a 10-byte layer saving 15 s (1.5 s/byte) in a
 // 10-byte budget, it takes the small one and then cannot fit the big one (saves 2 s; the big one
-// alone saves 15 s). Seeded random models of unequal layers show the same (tests/scheinfer).
+// alone saves 15 s). Seeded random models of unequal layers show the same (tests/scheduler/placers/offload).
 #include <cmath>
 #include <fmt/format.h>
 

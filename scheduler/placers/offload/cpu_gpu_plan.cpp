@@ -5,8 +5,8 @@
 #include <set>
 
 #include "scheduler/placers/tensor_parallel/tp_plan.hpp"
-#include "scheduler/plan_names.hpp"
-#include "scheduler/plan_slices.hpp"
+#include "scheduler/plan/names.hpp"
+#include "scheduler/plan/slices.hpp"
 #include "sim/core/error.hpp"
 
 namespace placesim::scheduler::offload {

@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "scheduler/plan.hpp"
+#include "scheduler/plan/plan.hpp"
 #include "scheduler/problem.hpp"
 
 namespace placesim::scheduler::offload {

@@ -6,7 +6,7 @@
 
 #include "hw/route_cost.hpp"
 #include "models/cost/calibration.hpp"
-#include "scheduler/plan_slices.hpp"
+#include "scheduler/plan/slices.hpp"
 
 namespace placesim::scheduler::scheinfer {
 namespace {

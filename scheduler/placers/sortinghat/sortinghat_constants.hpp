@@ -7,7 +7,7 @@
 //   P^GPU_{v,i}  p.duration(v, i)
 //   P^DHA_{v,i}  route latency + max(P^GPU, bytes v reads of its parameters x T_{0,i}; an
 //                embedding's rows, not its table: models::param_read_bytes): a Dha task in the
-//                engine (scheduler/lower.hpp) reads them while it computes; = P^GPU for an op
+//                engine (scheduler/lower/lower.hpp) reads them while it computes; = P^GPU for an op
 //                that reads no parameter
 //   m_v          param_bytes of a parameter, output_bytes + state_bytes of an op (Eq. 11); a
 //                copy moves the bytes the engine moves (the largest edge it serves)

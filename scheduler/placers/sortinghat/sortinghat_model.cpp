@@ -190,7 +190,7 @@ std::vector<int> canonical(const ShInput& in, std::vector<int> slot_of) {
 namespace {
 
 // The model's rows by family, each as the header and the paper number them, added in the order
-// the model has always had them (a test keeps the model text: tests/sortinghat/models/).
+// the model has always had them (a test keeps the model text: tests/scheduler/placers/sortinghat/models/).
 class ModelBuilder {
  public:
   ModelBuilder(const ShInput& in, const ShStrength& strength, ShModel& out)

@@ -65,7 +65,7 @@ struct ShInput {
 };
 
 // What issue 15 added to the model (results/sortinghat/model-strength.md: what it buys, and the
-// additions measured and dropped). It keeps the optimum (tests/sortinghat/model_test.cpp); off,
+// additions measured and dropped). It keeps the optimum (tests/scheduler/placers/sortinghat/model_test.cpp); off,
 // the model is the one before (bench/bench_sortinghat_model.cpp measures the difference).
 struct ShStrength {
   bool release_floor = true;  // the latency floor waits for parameters' copies (or DHA)

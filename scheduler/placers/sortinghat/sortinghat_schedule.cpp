@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <set>
 
-#include "scheduler/plan_builder.hpp"
-#include "scheduler/plan_names.hpp"
+#include "scheduler/plan/builder.hpp"
+#include "scheduler/plan/names.hpp"
 
 namespace placesim::scheduler::sortinghat {
 

@@ -2,11 +2,11 @@
 //
 // Algorithm 1 has a copy thread per PCIe bus and an executor thread per GPU; the plan gets one
 // queue for each, in the MILP's order, submodel after submodel (build_plan lays them out, as
-// booked copies and ready queues: scheduler/plan_builder.hpp):
+// booked copies and ready queues: scheduler/plan/builder.hpp):
 //
 //   bus<b>.copy   CopyParam(b): the parameter copies `w@gpu` of bus b's slots in the round-robin
 //                 order of Eq. 12-13 (ShInput::dt_order), each slot's in node order. The queue
-//                 only orders (scheduler/plan_names.hpp); each copy uses its GPU's first H2D engine.
+//                 only orders (scheduler/plan/names.hpp); each copy uses its GPU's first H2D engine.
 //   <gpu>.ready   ExecSubgraph(gpu): the GPU's slots in index order; for each, first the copies in
 //                 from other GPUs (Algorithm 1 lines 15-22: parameters placed on another GPU,
 //                 then other GPUs' op results), then its ops in topological order. An op and the
@@ -34,7 +34,7 @@
 #include <vector>
 
 #include "scheduler/placers/sortinghat/sortinghat_constants.hpp"
-#include "scheduler/plan.hpp"
+#include "scheduler/plan/plan.hpp"
 
 namespace placesim::scheduler::sortinghat {
 

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "scheduler/placers/sortinghat/sortinghat_constants.hpp"
-#include "scheduler/plan.hpp"
+#include "scheduler/plan/plan.hpp"
 
 namespace placesim::scheduler::sortinghat {
 

@@ -4,9 +4,9 @@
 #include <fmt/format.h>
 #include <set>
 
-#include "scheduler/lower_collectives.hpp"
-#include "scheduler/plan_builder.hpp"
-#include "scheduler/plan_slices.hpp"
+#include "scheduler/lower/collectives.hpp"
+#include "scheduler/plan/builder.hpp"
+#include "scheduler/plan/slices.hpp"
 
 namespace placesim::scheduler::tp {
 

@@ -1,7 +1,7 @@
 // The plan of a tensor-parallel design, and its bulk-synchronous estimate: what megatron-tp,
 // autoddl-2d and asymgroup share once they have decided how to split each op.
 //
-// A design says, in the problem's graph, how each op is split (scheduler/plan.hpp PlanSplit:
+// A design says, in the problem's graph, how each op is split (scheduler/plan/plan.hpp PlanSplit:
 // columns, rows, heads, a 2D block, or replicas) or, for an op left whole, its device, and
 // which collectives join the slices (after / before name ops of the problem's graph; each
 // stands for all its slices, or with `group_joins` for its slices on the collective's group:
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "scheduler/plan.hpp"
+#include "scheduler/plan/plan.hpp"
 #include "scheduler/problem.hpp"
 #include "sim/core/yaml_doc.hpp"
 

@@ -53,7 +53,7 @@ enum class Fidelity { Flow, Analytic, Ideal };
 struct CollectiveSpec;
 
 // Where transfers between two group members go. The engine knows no routes, so the caller
-// (scheduler/lower.cpp, from hw::Topology routes; LinkNetwork for tests) answers for it.
+// (scheduler/lower/lower.cpp, from hw::Topology routes; LinkNetwork for tests) answers for it.
 class Network {
  public:
   virtual ~Network() = default;

@@ -37,7 +37,7 @@
 //                   Otherwise every flow on a link gets the same rate, the small slices end
 //                   first, and the busiest link idles in part while the large slices are held
 //                   back at their other end: flow is later (by a quarter in AsymGroup's Fig. 4(d)
-//                   example, worked in tests/engine/collectives_asymgroup_test.cpp).
+//                   example, worked in tests/sim/engine/collectives_asymgroup_test.cpp).
 //   all-gather      steps overlap (no barrier; chunks pipeline along the ring of groups), so
 //                   flow is earlier than the sum of step maxima where no chain of forwards meets
 //                   every step's slowest pair, or k > 1; later where a step is late as above.
