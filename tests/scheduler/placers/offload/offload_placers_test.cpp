@@ -2,7 +2,10 @@
 // ScheInfer's Testbed-A, each property worked from the models' own sizes.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include "models/cost/cost_models.hpp"
+#include "models/ffn_blocks.hpp"
 #include "scheduler/score_plan.hpp"
 #include "tests/scheduler/placers/support.hpp"
 
@@ -82,9 +85,58 @@ TEST(OffloadPlacers, FiddlerNeverCopiesAnExpertWeight) {
   EXPECT_TRUE(scheduler::score_plan(p, *r.plan).fits());
 }
 
+// Fiddler's popularity. Mixtral 8x7B cut to 2 layers, one token: 2 of 8 experts active per layer,
+// and room on the GPU for everything else (the placer's estimate: the other ops' weights and state,
+// twice the largest activation) and 3.5 experts. `profile` fills it with experts by layer, then
+// number, idle ones too, whatever the step routes: layer 0's experts 0, 1, 2, so only the active
+// ones among them compute on the GPU. `step` fills it with the experts this step computes: 3 of 4.
+TEST(OffloadPlacers, FiddlerPlacesByItsProfileOrByTheStepsRouting) {
+  scheduler::Problem p = offload_problem("mixtral-8x7b", models::Phase::Decode, 48e9, 2);
+  const models::Graph& g = *p.graph;
+  const std::vector<models::FfnBlock> blocks = models::ffn_blocks(g);
+  ASSERT_EQ(blocks.size(), 2u);
+  std::vector<bool> expert_weight(g.nodes.size(), false), expert_op(g.nodes.size(), false);
+  double expert = 0;
+  for (int w : blocks[0].experts[0].weights) expert += g.nodes[w].param_bytes;
+  for (const models::FfnBlock& b : blocks)
+    for (const models::FfnExpert& x : b.experts) {
+      for (int w : x.weights) expert_weight[w] = true;
+      for (int op : x.gemms) expert_op[op] = true;
+    }
+  double other = 0, largest_output = 0;
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    const models::Node& node = g.nodes[n];
+    if (node.kind == models::NodeKind::Param && !expert_weight[n]) other += node.param_bytes;
+    if (node.kind == models::NodeKind::Op) {
+      other += node.state_bytes;
+      largest_output = std::max(largest_output, node.output_bytes);
+    }
+  }
+  const double memory = other + 2 * largest_output + 3.5 * expert;
+  auto on_gpu = [&](const scheduler::Plan& plan, const models::FfnExpert& x) {
+    return plan.device_of[x.gemms.front()] == p.topo->index("gpu0");
+  };
+  for (const char* popularity : {"profile", "step"}) {
+    SCOPED_TRACE(popularity);
+    const auto r = run_placer(fmt::format("{{name: fiddler, memory: {:.0f}, popularity: {}}}", memory, popularity), p);
+    ASSERT_TRUE(r.plan) << r.message;
+    int expected = 0, active_seen = 0;
+    for (const models::FfnBlock& b : blocks)
+      for (const models::FfnExpert& x : b.experts) {
+        if (x.gemms.empty()) continue;
+        const bool gpu = popularity == std::string("profile") ? b.layer == 0 && x.index < 3 : active_seen++ < 3;
+        expected += gpu;
+        EXPECT_EQ(on_gpu(*r.plan, x), gpu) << "layer " << b.layer << " expert " << x.index;
+      }
+    EXPECT_EQ(r.choices.at("experts_on_gpu").get<int>(), expected);
+    EXPECT_EQ(r.choices.at("experts").get<int>(), 4);
+  }
+}
+
 TEST(OffloadPlacers, BadOptionsAreErrorsAtTheirKey) {
   for (const char* spec : {"{name: scheinfer,\n threads: 0}", "{name: scheinfer,\n memory: -1GB}",
-                           "{name: scheinfer,\n steps: 0}", "{name: llamacpp-offload,\n layers: -1}"}) {
+                           "{name: scheinfer,\n steps: 0}", "{name: llamacpp-offload,\n layers: -1}",
+                           "{name: fiddler,\n popularity: oracle}"}) {
     try {
       scheduler::make_placer(Yaml::load_string(spec, "s.yaml"));
       ADD_FAILURE() << "accepted " << spec;
