@@ -8,9 +8,9 @@
 
 namespace placesim {
 
-// How many places ahead the engine's loops ask (max_min.cpp, executor.cpp), and the readers'
-// name lookups (models::Graph::Lookahead): far enough ahead for a miss to land during the work on
-// the places before it, near enough to stay in the cache.
+// How many places ahead the engine's loops ask (max_min_parts.cpp, max_min_fill.cpp,
+// rate_groups.cpp) and the readers' name lookups (models::Graph::Lookahead): far enough ahead for
+// a miss to land during the work on the places before it, near enough to stay in the cache.
 inline constexpr std::size_t kPrefetchAhead = 8;
 
 // Asks the cache for the line at `address`; a prefetch never faults, whatever it is given. The

@@ -1,9 +1,9 @@
 // A solver variable's elements (constraint, coefficient), kept inside the variable's record while
 // there are at most four (a flow's host and switch links both ways), on the heap beyond: the
 // constraint ids and the coefficients in two arrays, so that four of them and the list's size
-// take 56 bytes, and with the variable's bound the record is one cache line
-// (max_min.hpp, MaxMinSystem::Var). A fill and a part search meet thousands of variables in an
-// order of their own (a constraint's), each at a cache miss; one line each instead of two
+// take 56 bytes, and with the variable's bound the record is one cache line (max_min_problem.hpp,
+// MaxMinProblem::Var). A fill and a part search meet thousands of variables in an order of their
+// own (a constraint's), each at a cache miss; one line each instead of two
 // (ShortList<Element, 4>: 16-byte pairs, 72 bytes) halves them.
 #pragma once
 

@@ -18,7 +18,7 @@ struct SimOptions {
   std::function<void(std::size_t done, std::size_t total)> progress;
   std::size_t progress_every = std::size_t{1} << 16;
   // Activities in flight past which a starting one shares a rate and a progress clock with those
-  // held by the same saturated constraints (executor.cpp, "Shared rates"): the same allocation,
+  // held by the same saturated constraints (rate_groups.hpp, "Shared rates"): the same allocation,
   // and instants equal to those apart within rounding (a few picoseconds), not bit for bit.
   // Below it every activity keeps its own, as small runs lose nothing by it. Tests set 0
   // (always) or the largest value (never).

@@ -61,7 +61,7 @@ struct Task {
   UseList uses;                   // empty: ends as soon as its latency has passed
   TimePs latency = 0;             // waited before the task becomes an activity
   double rate_cap = kUnbounded;   // upper bound on progress rate (1/s)
-  double bytes = 0;               // bytes moved (Transfer, Dha): metrics, and its sharing unit (executor.cpp)
+  double bytes = 0;               // bytes moved (Transfer, Dha): metrics, its sharing unit (rate_groups.hpp)
   std::int32_t op = -1;           // graph node it implements, -1 if none (for trace diffs)
 };
 

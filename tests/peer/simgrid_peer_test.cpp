@@ -2,7 +2,7 @@
 // sets: every flow's completion instant must agree within kAgreement relative. A first set, the
 // execution contract's worked example 6, checks the harness itself against the hand-worked answer.
 // Each set runs twice in placesim: as it comes (the sets are too small to share rates) and with
-// flows sharing a rate from the first one in flight (executor.cpp, "Shared rates").
+// flows sharing a rate from the first one in flight (rate_groups.hpp, "Shared rates").
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -120,7 +120,7 @@ TEST(Executor, RateCapBoundsProgress) {
 }
 
 // A flow joining mid-way re-rates the running one. Flows on one link share it in equal bytes/s
-// whatever their sizes (each shared in its natural unit, executor.cpp). Link 1e10 B/s;
+// whatever their sizes (each shared in its natural unit, rate_groups.hpp). Link 1e10 B/s;
 // long = 2 GB, short = 0.5 GB, short active at 0.1 s (latency).
 //   [0, 0.1]:   long alone at 10 GB/s -> 1 GB moved, 1 GB left.
 //   [0.1, 0.2]: both at 5 GB/s; short's 0.5 GB takes 0.1 s -> short ends at 0.2 s;

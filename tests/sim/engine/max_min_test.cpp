@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <random>
@@ -369,7 +370,7 @@ std::vector<double> reference_rates(const std::vector<double>& cap, const std::v
 // Random churn of flows over random links: after every incremental solve() the rates equal,
 // bit for bit, a full re-solve (solve_all on a copy), and agree with the slow reference. Some
 // changes expand a flow already solved onto another link (or add to a coefficient), which a
-// fill's replay must stop before (max_min.hpp, "Replay": a variable the record fixed that
+// fill's replay must stop before (max_min_replay.hpp, "Replay": a variable the record fixed that
 // changed since).
 TEST(MaxMin, IncrementalEqualsFullOnRandomFlowSets) {
   constexpr int kSeeds = 2000;
@@ -380,7 +381,7 @@ TEST(MaxMin, IncrementalEqualsFullOnRandomFlowSets) {
     const int nlinks = nlinks_d(rng);
     std::uniform_real_distribution<double> cap_d(0.5, 10.0);
     MaxMinSystem s;
-    if (seed % 2 == 1) s.keep_parts_from(1);  // every part kept (max_min.hpp, "Kept parts")
+    if (seed % 2 == 1) s.keep_parts_from(1);  // every part kept (max_min_kept.hpp)
     std::vector<double> cap;
     for (int l = 0; l < nlinks; ++l) {
       cap.push_back(seed % 3 == 0 ? 1.0 : cap_d(rng));  // a third with equal capacities: many ties
@@ -484,7 +485,7 @@ TEST(MaxMin, PartsEqualWholeComponentsOnSparseFlowSets) {
     std::mt19937 rng(seed);
     const int nlinks = std::uniform_int_distribution<int>(20, 120)(rng);
     MaxMinSystem s;
-    if (seed % 2 == 1) s.keep_parts_from(1 + seed % 5);  // small parts kept too (max_min.hpp, "Kept parts")
+    if (seed % 2 == 1) s.keep_parts_from(1 + seed % 5);  // small parts kept too (max_min_kept.hpp)
     for (int l = 0; l < nlinks; ++l) {
       // Equal capacities (many ties), multiples of one, or any.
       const double cap = seed % 3 == 0 ? 1.0 : seed % 3 == 1 ? (l % 3 + 1) * 25e9 : std::uniform_real_distribution<double>(0.5, 10.0)(rng);
@@ -537,10 +538,10 @@ TEST(MaxMin, PartsEqualWholeComponentsOnSparseFlowSets) {
 
 // A two-level tree (hosts under leaves, uplinks oversubscribed), as in the flow benchmark: most
 // flows in flight are in one part, held by full uplinks, and one flow starts or ends per solve.
-// Each fill then replays much of the one before it (max_min.hpp, "Replay"), and starts from the
-// part kept from the solve before ("Kept parts"): the rates and loads must still equal a
-// whole-component re-solve bit for bit, every changed rate be listed, and the kept part be what
-// a search finds.
+// Each fill then replays much of the one before it (max_min_replay.hpp, "Replay"), and starts
+// from the part kept from the solve before (max_min_kept.hpp, "Kept parts"): the rates and loads
+// must still equal a whole-component re-solve bit for bit, every changed rate be listed, and the
+// kept part be what a search finds.
 TEST(MaxMin, ReplayedFillsEqualWholeComponentsOnATree) {
   std::uint64_t replayed = 0, kept = 0;
   for (int seed = 0; seed < 12; ++seed) {
@@ -626,6 +627,75 @@ TEST(MaxMin, LonePartsEqualTheirFill) {
     EXPECT_EQ(rates[0], rates[1]) << "caps " << k.cap1 << ", " << k.cap2 << ", bound " << k.bound;
     EXPECT_EQ(rates[0], std::min({k.bound, k.cap1 / k.a1, k.cap2 / k.a2}));
   }
+}
+
+// reset_variable(v) is remove_variable(v) and an add_variable() that gets v back: a variable
+// that stands for several flows (the executor's rate groups) loses one and takes the others'
+// coefficients again. Two systems, one reset and one removed and added back, solve alike bit for
+// bit and list the same changes, with parts kept or not.
+TEST(MaxMin, ResetVariableEqualsRemoveAndAddBack) {
+  constexpr int kLinks = 24;
+  int resets = 0;
+  for (int seed = 0; seed < 20; ++seed) {
+    std::mt19937 rng(seed);
+    auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
+    MaxMinSystem reset, readd;
+    for (MaxMinSystem* s : {&reset, &readd}) {
+      if (seed % 2 == 1) s->keep_parts_from(4);
+      for (int l = 0; l < kLinks; ++l) s->add_constraint(l % 3 == 0 ? 50.0 : 20.0);
+    }
+    std::map<VariableId, std::vector<std::vector<int>>> flows_of;  // per variable, its flows' links
+    std::map<VariableId, double> bound_of;
+    auto any_variable = [&] { return std::next(flows_of.begin(), static_cast<long>(pick(flows_of.size())))->first; };
+    auto expand = [&](VariableId v, const std::vector<int>& links) {
+      for (MaxMinSystem* s : {&reset, &readd}) {
+        for (int l : links) s->expand(v, l, 1);
+      }
+    };
+    for (int step = 0; step < 300; ++step) {
+      if (flows_of.size() < 8 || pick(3) == 0) {  // a flow, onto a variable or on a new one
+        std::vector<int> links(1 + pick(3));
+        for (int& l : links) l = static_cast<int>(pick(kLinks));
+        VariableId v = flows_of.empty() || pick(2) == 0 ? -1 : any_variable();
+        if (v < 0) {
+          const double bound = pick(5) == 0 ? 4.0 : kInf;
+          v = reset.add_variable(bound);
+          ASSERT_EQ(readd.add_variable(bound), v);
+          bound_of[v] = bound;
+        }
+        flows_of[v].push_back(links);
+        expand(v, links);
+      } else {  // a flow ends; a variable left without flows may stay, with none
+        const VariableId v = any_variable();
+        std::vector<std::vector<int>>& flows = flows_of[v];
+        if (!flows.empty()) flows.erase(flows.begin() + static_cast<std::ptrdiff_t>(pick(flows.size())));
+        if (flows.empty() && pick(2) == 0) {
+          reset.remove_variable(v);
+          readd.remove_variable(v);
+          flows_of.erase(v);
+        } else {
+          reset.reset_variable(v);
+          readd.remove_variable(v);
+          ASSERT_EQ(readd.add_variable(bound_of[v]), v);  // this solver reuses the last id freed
+          for (const std::vector<int>& links : flows) expand(v, links);
+          ++resets;
+        }
+      }
+      reset.solve();
+      readd.solve();
+      const std::string where = "seed " + std::to_string(seed) + " step " + std::to_string(step);
+      ASSERT_EQ(reset.solved_variables(), readd.solved_variables()) << where;
+      ASSERT_EQ(reset.solved_constraints(), readd.solved_constraints()) << where;
+      ASSERT_TRUE(MaxMinSystem(reset).kept_part_is_searched()) << where;
+      for (const auto& [v, flows] : flows_of) {
+        ASSERT_EQ(reset.rate(v), readd.rate(v)) << where;
+        ASSERT_EQ(reset.fixed_by(v), readd.fixed_by(v)) << where;
+      }
+    }
+    EXPECT_EQ(reset.replayed_steps(), readd.replayed_steps());
+    EXPECT_EQ(reset.kept_fills(), readd.kept_fills());
+  }
+  EXPECT_GT(resets, 1000) << "too few resets for this test to check them";
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// Shared rates (executor.cpp): activities expected to be fixed by the same constraints share one
+// Shared rates (rate_groups.hpp): activities expected to be fixed by the same constraints share one
 // solver variable and one progress clock. What they must give is what the activities give
 // apart, within rounding: checked by hand on a group a host link splits, and on random graphs of
 // flows over a two-level tree beside kernels, DHA and rate caps, sharing from the first

@@ -2,7 +2,7 @@
 // 1e-300 bytes on a 25 GB/s link progresses at 2.5e310 per second. Each used to abort the
 // executor ("no finite positive rate", or a zero bound in the solver); each is now simulated,
 // and a task's time follows from the contract by hand: no activity ends in under a picosecond
-// (executor.cpp, reschedule), and a latency is waited in full.
+// (rate_groups.cpp, reschedule), and a latency is waited in full.
 #include <gtest/gtest.h>
 
 #include "sim/engine/collectives/link_network.hpp"

@@ -1,0 +1,69 @@
+// Where the solver cuts components into parts (max_min.hpp, "Parts"): per constraint, whether it
+// had slack when last solved, so that it joins no part; and the part being filled, found by a
+// search from a change (collect) or loaded from the kept part (max_min_kept.hpp). Each part gets
+// a new epoch: a variable or constraint stamped with it is in the current part, and a stamp
+// below a solve's first epoch says it was in no part of that solve yet.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/engine/max_min_problem.hpp"
+
+namespace placesim::engine {
+
+class Parts {
+ public:
+  void add_variable() { var_part_.push_back(0); }
+  void add_constraint() {
+    slack_.push_back(0);
+    cons_part_.push_back(0);
+  }
+
+  bool slack(ConstraintId c) const { return slack_[c] != 0; }
+  void set_slack(ConstraintId c, bool slack) { slack_[c] = slack; }
+
+  std::uint64_t epoch() const { return epoch_; }
+  // The epoch of the last part that held v (or c), 0 if none.
+  std::uint64_t var_epoch(VariableId v) const { return var_part_[v]; }
+  std::uint64_t cons_epoch(ConstraintId c) const { return cons_part_[c]; }
+  bool holds(VariableId v) const { return var_part_[v] == epoch_; }
+  // Whether c is one of the current part's constraints without slack (those it fills through).
+  bool fills(ConstraintId c) const { return cons_part_[c] == epoch_ && !slack_[c]; }
+  const std::vector<VariableId>& vars() const { return vars_; }        // ascending
+  const std::vector<ConstraintId>& cons() const { return cons_; }      // without slack
+  const std::vector<ConstraintId>& edges() const { return edges_; }    // with slack
+
+  // A new, empty part.
+  void start() {
+    ++epoch_;
+    vars_.clear();
+    cons_.clear();
+    edges_.clear();
+  }
+  // v joins the current part (callers keep vars() ascending); c joins its constraints or its
+  // edges, by its slack.
+  void add_var(VariableId v) {
+    var_part_[v] = epoch_;
+    vars_.push_back(v);
+  }
+  void add_cons(ConstraintId c) {
+    cons_part_[c] = epoch_;
+    (slack_[c] ? edges_ : cons_).push_back(c);
+  }
+  // A new part: the variables linked to a changed variable or constraint through constraints
+  // without slack (a constraint with slack is only an edge: its load changes, nothing is filled
+  // through it).
+  void collect(const MaxMinProblem& problem, VariableId seed_var, ConstraintId seed_cons);
+
+ private:
+  std::vector<char> slack_;
+  std::uint64_t epoch_ = 0;
+  std::vector<std::uint64_t> var_part_;
+  std::vector<std::uint64_t> cons_part_;
+  std::vector<VariableId> vars_;
+  std::vector<ConstraintId> cons_;
+  std::vector<ConstraintId> edges_;
+};
+
+}  // namespace placesim::engine
