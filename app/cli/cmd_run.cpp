@@ -38,6 +38,8 @@ int cmd_run(const std::vector<std::string>& args) {
   // An unwritable -o fails at once, before a large sweep's scenario takes its time to expand.
   if (a.vm.count("output")) check_writable(a.vm["output"].as<std::string>());
   const explore::Scenario s = load_scenario_args(a.vm);
+  if (s.root.has("requests"))
+    s.root.at("requests").fail("this scenario serves a request stream: run it with `placesim serve`");
   // Every point's problem built and checked before the first point runs: an error the input
   // holds stops the run here, not at point 7 with six finished (what --dry-run checks).
   explore::check_placer_options(s);

@@ -16,6 +16,8 @@ const std::vector<Command>& commands() {
   static const std::vector<Command> all = {
       {"run", "run SCENARIO.yaml [-o X.h5] [--resume] [--trace DIR] [-j N] [--dry-run]",
        "run every placer at every sweep point", cmd_run},
+      {"serve", "serve SCENARIO.yaml [--set K=V]", "each placer serving the scenario's request stream: TTFT, TPOT, "
+       "throughput, SLO attainment", cmd_serve},
       {"plan", "plan SCENARIO.yaml --placer NAME [-o plan.json]", "one placer's plan, to inspect or edit", cmd_plan},
       {"simulate", "simulate --plan P.json (--scenario S.yaml | --hardware H --graph G)",
        "score a given plan on a scenario's problem or a given one", cmd_simulate},

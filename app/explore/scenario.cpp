@@ -18,8 +18,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kScenarioKeys = {"name",    "description", "hardware", "model", "weights",    "cost",
-                                                "placers", "baseline",    "sweep",    "seed",  "collectives"};
+const std::vector<std::string> kScenarioKeys = {"name",  "description", "hardware", "model", "weights",
+                                                "cost",  "placers",     "baseline", "sweep", "seed",
+                                                "collectives", "requests", "serving"};
 const std::vector<std::string> kCollectivesKeys = {"fidelity", "volume"};
 
 // "model.batch" -> {model, batch}. Sweep axes are labels that contain dots themselves:

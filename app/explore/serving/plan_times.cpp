@@ -56,31 +56,26 @@ double PlanTimes::cached(bool decode, std::int64_t batch, std::int64_t positions
   return cache_[key] = phase_time(decode, batch, positions);
 }
 
-double PlanTimes::prefill_time(std::int64_t tokens, bool exact) {
-  if (tokens == 0) return 0;
-  if (exact) return phase_time(false, 1, tokens);
-  const auto [lo, hi] = edges(tokens, positions_);
-  return between(lo, hi, tokens, cached(false, 1, lo), cached(false, 1, hi));
-}
-
-double PlanTimes::decode_time(std::int64_t seqs, std::int64_t context, bool exact) {
+// The phase at `seqs` sequences of `tokens / seqs` positions each (rounded up), interpolated
+// over the four bucket edges around it, or simulated there when exact.
+double PlanTimes::phase_at(bool decode, std::int64_t seqs, std::int64_t tokens, bool exact) {
   if (seqs == 0) return 0;
-  const std::int64_t positions = std::max<std::int64_t>(1, (context + seqs - 1) / seqs);
-  if (exact) return phase_time(true, seqs, positions);
+  const std::int64_t positions = std::max<std::int64_t>(1, (tokens + seqs - 1) / seqs);
+  if (exact) return phase_time(decode, seqs, positions);
   const auto [b0, b1] = edges(seqs, std::numeric_limits<std::int64_t>::max());
   const auto [p0, p1] = edges(positions, positions_);
-  const double at_b0 = between(p0, p1, positions, cached(true, b0, p0), cached(true, b0, p1));
-  const double at_b1 = between(p0, p1, positions, cached(true, b1, p0), cached(true, b1, p1));
+  const double at_b0 = between(p0, p1, positions, cached(decode, b0, p0), cached(decode, b0, p1));
+  const double at_b1 = between(p0, p1, positions, cached(decode, b1, p0), cached(decode, b1, p1));
   return between(b0, b1, seqs, at_b0, at_b1);
 }
 
 double PlanTimes::operator()(const IterationShape& s) {
   ++lookups_;
-  return prefill_time(s.prefill_tokens, false) + decode_time(s.decode_seqs, s.decode_context, false);
+  return phase_at(false, s.prefill_seqs, s.prefill_tokens, false) + phase_at(true, s.decode_seqs, s.decode_context, false);
 }
 
 double PlanTimes::exact(const IterationShape& s) {
-  return prefill_time(s.prefill_tokens, true) + decode_time(s.decode_seqs, s.decode_context, true);
+  return phase_at(false, s.prefill_seqs, s.prefill_tokens, true) + phase_at(true, s.decode_seqs, s.decode_context, true);
 }
 
 }  // namespace placesim::explore

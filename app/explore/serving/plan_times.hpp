@@ -1,8 +1,7 @@
 // A replica's iteration times from its placed plans (docs/execution.md, "Serving a request
 // stream"). An iteration runs its prefill, then its decodes:
-//   * the prefill of n prompt tokens is the prefill plan simulated on the model's graph at batch 1
-//     and n positions (several prompts' chunks as one sequence, whose attention over the whole
-//     bounds theirs over their own);
+//   * the prefill of s sequences' n prompt tokens is the prefill plan simulated on the model's graph
+//     at batch s and ceil(n / s) positions (every sequence at the mean chunk);
 //   * the decodes of b sequences that read c cached tokens in all are the decode plan simulated on
 //     the graph at batch b and ceil(c / b) positions (every sequence at the mean context).
 // One plan serves every shape: the transformer's node names and indices do not depend on batch
@@ -12,8 +11,8 @@
 // Simulating every shape would cost a simulation per iteration, so each axis is cut into
 // geometric buckets (edges 1, 2, ... up to 8, then each about (1 + width) times the last, the
 // positions' last edge at the model's position table when it has one) and a
-// shape's time is interpolated linearly between the simulations at its bucket's edges (two for
-// the prefill, four for the decodes), each simulated once and kept. exact() simulates the shape
+// shape's time is interpolated linearly between the simulations at its bucket's edges (four for
+// each phase), each simulated once and kept. exact() simulates the shape
 // itself: the interpolation's error is measured against it (tests, and what a run reports).
 #pragma once
 
@@ -46,8 +45,7 @@ class PlanTimes {
   std::pair<std::int64_t, std::int64_t> edges(std::int64_t n, std::int64_t limit) const;
   double phase_time(bool decode, std::int64_t batch, std::int64_t positions);
   double cached(bool decode, std::int64_t batch, std::int64_t positions);
-  double prefill_time(std::int64_t tokens, bool exact);
-  double decode_time(std::int64_t seqs, std::int64_t context, bool exact);
+  double phase_at(bool decode, std::int64_t seqs, std::int64_t tokens, bool exact);
 
   models::TransformerSpec spec_;
   scheduler::Problem prefill_, decode_;

@@ -201,21 +201,25 @@ Batching parse_batching(const std::string& name) {
   throw InputError("batching must be static, continuous or chunked; got " + name);
 }
 
+std::string unfit_request(const std::vector<models::Request>& requests, const ServingConfig& config) {
+  for (size_t i = 0; i < requests.size(); ++i) {
+    const models::Request& r = requests[i];
+    const std::int64_t need = (r.prompt + r.output - 1 + config.block_tokens - 1) / config.block_tokens;
+    if (need > config.kv_blocks)
+      return fmt::format("request {} (prompt {}, output {} tokens) needs {} KV blocks of {} tokens; the replica's "
+                         "memory holds {}",
+                         i + 1, r.prompt, r.output, need, config.block_tokens, config.kv_blocks);
+  }
+  return "";
+}
+
 ServingTrace serve(const std::vector<models::Request>& requests, const ServingConfig& config,
                    const IterationTime& iteration_time,
                    const std::function<void(const IterationShape&, std::int64_t blocks)>& observe) {
   if (config.max_batch < 1 || config.token_budget < 1 || config.block_tokens < 1 || config.kv_blocks < 1)
     throw InputError(fmt::format("max_batch, token_budget, block_tokens and kv_blocks must be >= 1; got {}, {}, {}, {}",
                                  config.max_batch, config.token_budget, config.block_tokens, config.kv_blocks));
-  for (size_t i = 0; i < requests.size(); ++i) {
-    const models::Request& r = requests[i];
-    const std::int64_t longest = r.prompt + r.output - 1;
-    const std::int64_t need = (longest + config.block_tokens - 1) / config.block_tokens;
-    if (need > config.kv_blocks)
-      throw InputError(fmt::format("request {} (prompt {}, output {} tokens) needs {} KV blocks of {} tokens; the "
-                                   "replica's memory holds {}",
-                                   i + 1, r.prompt, r.output, need, config.block_tokens, config.kv_blocks));
-  }
+  if (const std::string unfit = unfit_request(requests, config); !unfit.empty()) throw InputError(unfit);
   return Replica(requests, config, iteration_time, observe).run();
 }
 

@@ -70,9 +70,12 @@ struct ServingTrace {
   double block_seconds = 0;            // integral of blocks held over time: mean use = this / span
 };
 
-// Serves the stream. InputError (no location) naming the first request whose prompt and output
-// need more KV blocks than the replica has (it could never finish), or for a config value out of
-// range (max_batch, token_budget, block_tokens, kv_blocks < 1). `observe`, when given, sees every
+// The first request whose prompt and output need more KV blocks than the replica has (it could
+// never finish), in words ("request 2 (prompt 60, output 6 tokens) needs ..."), or "".
+std::string unfit_request(const std::vector<models::Request>& requests, const ServingConfig& config);
+
+// Serves the stream. InputError (no location) with unfit_request's words, or for a config value
+// out of range (max_batch, token_budget, block_tokens, kv_blocks < 1). `observe`, when given, sees every
 // iteration's shape and the blocks held during it (tests check invariants with it).
 ServingTrace serve(const std::vector<models::Request>& requests, const ServingConfig& config,
                    const IterationTime& iteration_time,

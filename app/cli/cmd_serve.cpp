@@ -1,0 +1,94 @@
+// placesim serve: each placer of a scenario serving its request stream (docs/scenarios.md,
+// "Serving a request stream"), at every sweep point: latency percentiles, throughput, SLO
+// attainment. It prints; it writes no results file yet.
+#include <fmt/format.h>
+
+#include "app/cli/command.hpp"
+#include "app/cli/scenario_args.hpp"
+#include "app/explore/axis_values.hpp"
+#include "app/explore/serving/serve_point.hpp"
+#include "app/explore/text_table.hpp"
+#include "sim/core/units.hpp"
+
+namespace placesim::cli {
+namespace {
+
+nlohmann::ordered_json percentiles_json(const explore::Percentiles& p) {
+  return {{"mean", p.mean}, {"p50", p.p50}, {"p90", p.p90}, {"p99", p.p99}};
+}
+
+nlohmann::ordered_json run_json(const explore::ServedRun& r) {
+  const explore::ServingMetrics& m = r.metrics;
+  return {{"placer", r.placer},       {"status", r.status},           {"message", r.message},
+          {"kv_blocks", r.kv_blocks}, {"ttft_s", percentiles_json(m.ttft)}, {"tpot_s", percentiles_json(m.tpot)},
+          {"e2e_s", percentiles_json(m.e2e)},   {"requests_per_s", m.requests_per_s},
+          {"tokens_per_s", m.tokens_per_s},     {"slo_attainment", m.slo_attainment},
+          {"goodput_per_s", m.goodput_per_s},   {"kv_mean_use", m.kv_mean_use},
+          {"preemptions", m.preemptions},       {"iterations", r.iterations},
+          {"peak_blocks", r.peak_blocks},       {"simulations", r.simulations}};
+}
+
+// A run that did not serve shows its status in the table and its reason under it.
+std::vector<std::string> run_row(const explore::ServedRun& r) {
+  if (r.status != "ok") {
+    std::vector<std::string> row(12, "-");
+    row[0] = r.placer;
+    row[1] = r.status;
+    return row;
+  }
+  const explore::ServingMetrics& m = r.metrics;
+  return {r.placer,
+          std::to_string(r.kv_blocks),
+          units::format_seconds(m.ttft.p50, 2),
+          units::format_seconds(m.ttft.p99, 2),
+          units::format_seconds(m.tpot.p50, 2),
+          units::format_seconds(m.tpot.p99, 2),
+          units::format_seconds(m.e2e.p99, 2),
+          fmt::format("{:.2f}", m.requests_per_s),
+          fmt::format("{:.0f}", m.tokens_per_s),
+          fmt::format("{:.1f}%", 100 * m.slo_attainment),
+          std::to_string(m.preemptions),
+          fmt::format("{:.0f}%", 100 * m.kv_mean_use)};
+}
+
+}  // namespace
+
+int cmd_serve(const std::vector<std::string>& args) {
+  po::options_description opts("options");
+  opts.add_options()("scenario", po::value<std::string>()->required(), "scenario YAML file with `requests:`");
+  add_override_options(opts);
+  Parsed a;
+  if (!parse_args(command_named("serve"), args, opts, {"scenario"}, a)) return 0;
+  const explore::Scenario s = load_scenario_args(a.vm);
+  if (!s.root.has("requests")) s.root.fail("`placesim serve` needs a request stream: a `requests:` key");
+  const std::vector<bool> numeric = explore::numeric_axes(s);
+  nlohmann::ordered_json points = nlohmann::ordered_json::array();
+  std::string text;
+  for (const explore::Point& p : s.points) {
+    const std::vector<explore::ServedRun> runs = explore::serve_point(s, p);
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    std::vector<std::vector<std::string>> table;
+    for (const explore::ServedRun& r : runs) {
+      rows.push_back(run_json(r));
+      table.push_back(run_row(r));
+    }
+    points.push_back({{"point", explore::point_json(p.values, s.axes, numeric)}, {"runs", rows}});
+    std::string values;
+    for (auto& [axis, value] : p.values) values += (values.empty() ? "" : ", ") + axis + "=" + value;
+    text += fmt::format("{}{}\n", s.name, values.empty() ? "" : " (" + values + ")");
+    table.insert(table.begin(), {"placer", "KV blocks", "TTFT p50", "TTFT p99", "TPOT p50", "TPOT p99", "E2E p99",
+                                 "req/s", "tok/s", "SLO met", "preempted", "KV used"});
+    text += explore::render_table(table, explore::TableStyle::Text);
+    for (const explore::ServedRun& r : runs)
+      if (r.status != "ok") text += fmt::format("  {}: {}: {}\n", r.placer, r.status, r.message);
+    text += "\n";
+  }
+  if (a.json) {
+    print_json({{"scenario", s.name}, {"points", points}});
+  } else {
+    std::fputs(text.c_str(), stdout);
+  }
+  return 0;
+}
+
+}  // namespace placesim::cli

@@ -1,0 +1,175 @@
+#include "app/explore/serving/serve_point.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fmt/format.h>
+
+#include "app/explore/serving/plan_times.hpp"
+#include "models/request_stream.hpp"
+#include "scheduler/score_plan.hpp"
+
+namespace placesim::explore {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The point's transformer, refused at the model key when the serving loop cannot take it.
+models::TransformerSpec serving_model(const Yaml& model, std::uint64_t seed) {
+  const models::TransformerSpec spec = models::parse_transformer_spec(model, seed);
+  if (spec.granularity != models::Granularity::Op)
+    model.fail("serving needs the transformer at op granularity (its plans are placed per op)");
+  if (models::is_moe(models::arch_of(spec)))
+    model.fail("serving a mixture-of-experts model is not built yet: its graph's experts follow each batch's routing, "
+               "so one plan cannot serve every batch");
+  return spec;
+}
+
+// The spec at one shape, its positions within the model's table.
+models::TransformerSpec at_shape(models::TransformerSpec spec, models::Phase phase, std::int64_t batch, std::int64_t seq) {
+  const int table = models::arch_of(spec).positions;
+  spec.phase = phase;
+  spec.batch = static_cast<int>(batch);
+  spec.seq = static_cast<int>(table > 0 ? std::min<std::int64_t>(seq, table) : seq);
+  return spec;
+}
+
+// The stream, each request within the model's positions (a learned table's rows) when it has them.
+std::vector<models::Request> point_requests(const Scenario& s, const Yaml& y, const models::TransformerSpec& model) {
+  models::RequestSpec spec = models::parse_request_spec(y);
+  if (spec.arrival == models::RequestSpec::Arrival::Trace && fs::path(spec.file).is_relative())
+    spec.file = (fs::path(s.file).parent_path() / spec.file).string();
+  std::vector<models::Request> reqs = models::make_requests(spec);
+  const models::TransformerArch& a = models::arch_of(model);
+  for (size_t i = 0; a.positions > 0 && i < reqs.size(); ++i)
+    if (reqs[i].prompt + reqs[i].output - 1 > a.positions)
+      y.fail(fmt::format("request {} (prompt {}, output {} tokens) is longer than {}'s {} positions", i + 1,
+                         reqs[i].prompt, reqs[i].output, a.name, a.positions));
+  return reqs;
+}
+
+// KV blocks the decode plan leaves room for: the memory its GPUs (or, without one, its host
+// memories) have left at its smallest step, over a block's bytes for every layer's keys and
+// values. A tensor-parallel plan holds each head's cache on one GPU of its group, so the group's
+// free memory is summed.
+std::int64_t kv_blocks(const scheduler::Problem& smallest, const scheduler::Plan& plan, const models::TransformerSpec& spec,
+                       std::int64_t block_tokens) {
+  const models::TransformerArch& a = models::arch_of(spec);
+  const int layers = spec.layers > 0 ? std::min(spec.layers, a.layers) : a.layers;
+  const double per_token = 2.0 * layers * a.kv_heads * models::head_dim(a) *
+                           models::bytes_per_element(models::activation_dtype(spec.dtype));
+  const scheduler::PlanScore score = scheduler::score_plan(smallest, plan);
+  double free = 0;
+  for (const hw::DeviceKind kind : {hw::DeviceKind::Gpu, hw::DeviceKind::HostMemory}) {
+    for (auto& [id, peak] : score.memory.peak) {
+      const hw::Device& d = smallest.topo->devices[smallest.topo->index(id)];
+      if (d.kind == kind && peak > 0 && std::isfinite(d.memory)) free += std::max(0.0, d.memory - peak);
+    }
+    if (free > 0) break;
+  }
+  return static_cast<std::int64_t>(std::floor(free / (per_token * static_cast<double>(block_tokens))));
+}
+
+double mean_tokens(const std::vector<models::Request>& reqs, bool prompt) {
+  double sum = 0;
+  for (const models::Request& r : reqs) sum += static_cast<double>(prompt ? r.prompt : r.output);
+  return reqs.empty() ? 1 : sum / static_cast<double>(reqs.size());
+}
+
+ServedRun serve_with(const Scenario& s, const Point& pt, const scheduler::PlacerSpec& placer,
+                     const models::TransformerSpec& model, const ServingOptions& opts,
+                     const std::vector<models::Request>& reqs) {
+  ServedRun out;
+  out.placer = placer.label;
+  if (placer.kind == scheduler::PlacerKind::Bound) {
+    out.status = "bound";
+    out.message = "a bound has no plan to serve with";
+    return out;
+  }
+  // Representative steps to place: the mean prompt, and a full batch at the mean context.
+  const auto prompt = static_cast<std::int64_t>(std::ceil(mean_tokens(reqs, true)));
+  const auto context = prompt + static_cast<std::int64_t>(std::ceil(mean_tokens(reqs, false) / 2));
+  const auto& facts = scheduler::placers().get(placer.name).facts;
+  auto problem = [&](models::Phase phase, std::int64_t batch, std::int64_t seq) {
+    scheduler::Problem p = build_problem(s, pt, models::generate_transformer(at_shape(model, phase, batch, seq)));
+    // A server loads its weights once, unless the placer's plans stream them every step.
+    if (facts.generation == scheduler::GenerationWeights::LoadedOnce) p.weights = scheduler::WeightsMode::Resident;
+    return p;
+  };
+  const scheduler::Problem prefill = problem(models::Phase::Prefill, 1, prompt);
+  const scheduler::Problem decode = problem(models::Phase::Decode, opts.config.max_batch, context);
+  const scheduler::PlacerResult pre = placer.placer->place(prefill), dec = placer.placer->place(decode);
+  for (const scheduler::PlacerResult* r : {&pre, &dec})
+    if (!r->plan) {
+      out.status = to_string(r->status);
+      out.message = fmt::format("{} step: {}", r == &pre ? "prefill" : "decode", r->message);
+      return out;
+    }
+  ServingConfig cfg = opts.config;
+  cfg.kv_blocks = kv_blocks(problem(models::Phase::Decode, 1, 1), *dec.plan, model, cfg.block_tokens);
+  out.kv_blocks = cfg.kv_blocks;
+  if (cfg.kv_blocks < 1) {
+    out.status = "infeasible";
+    out.message = "the decode plan leaves no memory for a KV block";
+    return out;
+  }
+  if (const std::string unfit = unfit_request(reqs, cfg); !unfit.empty()) {
+    out.status = "infeasible";
+    out.message = unfit;
+    return out;
+  }
+  PlanTimes times(model, prefill, *pre.plan, decode, *dec.plan, opts.bucket);
+  const ServingTrace trace = serve(reqs, cfg, [&](const IterationShape& shape) { return times(shape); });
+  out.metrics = serving_metrics(reqs, trace, cfg, opts.slo);
+  out.iterations = trace.iterations;
+  out.peak_blocks = trace.peak_blocks;
+  out.simulations = times.simulations();
+  return out;
+}
+
+}  // namespace
+
+ServingOptions parse_serving(const Yaml& y) {
+  ServingOptions o;
+  if (!y.defined()) return o;
+  if (!y.is_map()) y.fail("serving must be a map: {batching: continuous, max_batch: 256, block_tokens: 16}");
+  y.allow_keys({"batching", "max_batch", "token_budget", "block_tokens", "bucket", "slo"});
+  if (y.has("batching")) {
+    try {
+      o.config.policy = parse_batching(y.at("batching").str());
+    } catch (const InputError& e) {
+      y.at("batching").fail(e.detail());
+    }
+  }
+  const auto count = [&](const char* key, std::int64_t def) {
+    const std::int64_t v = y.integer_or(key, def);
+    if (v < 1 || v > 1'000'000) y.at(key).fail(fmt::format("{} must be from 1 to 1000000; got {}", key, v));
+    return v;
+  };
+  o.config.max_batch = static_cast<int>(count("max_batch", o.config.max_batch));
+  o.config.token_budget = count("token_budget", o.config.token_budget);
+  o.config.block_tokens = count("block_tokens", o.config.block_tokens);
+  if (y.has("bucket")) {
+    o.bucket = y.at("bucket").positive_number();
+    if (o.bucket > 1) y.at("bucket").fail("bucket is a relative width: above 0, at most 1");
+  }
+  if (y.has("slo")) {
+    const Yaml slo = y.at("slo");
+    slo.allow_keys({"ttft", "tpot"});
+    if (slo.has("ttft")) o.slo.ttft_s = slo.at("ttft").duration();
+    if (slo.has("tpot")) o.slo.tpot_s = slo.at("tpot").duration();
+  }
+  return o;
+}
+
+std::vector<ServedRun> serve_point(const Scenario& s, const Point& p) {
+  const Yaml root = point_yaml(s, p);
+  const models::TransformerSpec model = serving_model(root.at("model"), s.seed);
+  const ServingOptions opts = parse_serving(root.get("serving"));
+  const std::vector<models::Request> reqs = point_requests(s, root.at("requests"), model);
+  std::vector<ServedRun> out;
+  for (const scheduler::PlacerSpec& placer : s.placers) out.push_back(serve_with(s, p, placer, model, opts, reqs));
+  return out;
+}
+
+}  // namespace placesim::explore

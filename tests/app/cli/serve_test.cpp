@@ -1,0 +1,77 @@
+// placesim serve: a scenario's placers serving its request stream, checked against what the
+// other commands give (a lone request's time to first token is its prefill plan's makespan),
+// and its bad inputs located.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/run_cli.hpp"
+
+namespace placesim {
+namespace {
+
+using testing::run_cli;
+using testing::temp_dir;
+using testing::write_file;
+
+const char* kScenario =
+    "name: s\nhardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large, layers: 2, dtype: fp16}\n"
+    "weights: resident\nplacers: [single-device, {name: megatron-tp, tp: 4}, critical-path]\n";
+
+// Requests 10 s apart, prompts of 8 tokens (a bucket edge), one token each: every request finds the
+// replica idle, so its time to first token is one prefill of 8 tokens, which `plan` simulates for
+// a scenario whose model is that prefill.
+TEST(Serve, ALoneRequestsFirstTokenIsItsPrefillPlansMakespan) {
+  const std::string dir = temp_dir("serve");
+  write_file(dir, "trace.csv", "arrival_s,prompt_tokens,output_tokens\n0,8,1\n10,8,1\n20,8,1\n");
+  const std::string serving = write_file(dir, "serve.yaml", std::string(kScenario) +
+                                                                "requests: {arrival: trace, file: trace.csv}\n");
+  const auto r = run_cli("serve " + serving + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  const auto& runs = doc["points"][0]["runs"];
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_EQ(runs[2]["status"], "bound");
+  const std::string prefill = write_file(
+      dir, "prefill.yaml",
+      "name: p\nhardware: sortinghat-v100\nmodel: {generator: transformer, arch: gpt2-large, layers: 2, dtype: fp16, "
+      "batch: 1, seq: 8, phase: prefill}\nweights: resident\nplacers: [single-device, {name: megatron-tp, tp: 4}]\n");
+  for (int k = 0; k < 2; ++k) {
+    const std::string placer = runs[k]["placer"];
+    ASSERT_EQ(runs[k]["status"], "ok") << runs[k]["message"];
+    const auto plan = run_cli("plan " + prefill + " --placer '" + placer + "' --json");
+    ASSERT_EQ(plan.code, 0) << plan.err;
+    const double makespan = nlohmann::json::parse(plan.out)["makespan_s"];
+    // Up to the rounding of (arrival + time) - arrival at 10 s: 1e-15 s.
+    EXPECT_NEAR(runs[k]["ttft_s"]["p50"].get<double>(), makespan, 1e-12) << placer;
+    EXPECT_NEAR(runs[k]["ttft_s"]["p99"].get<double>(), makespan, 1e-12) << placer;
+    EXPECT_EQ(runs[k]["preemptions"], 0);
+  }
+}
+
+TEST(Serve, BadInputIsLocatedAndRunRefusesAStream) {
+  const std::string dir = temp_dir("serve-bad");
+  const std::string stream = "requests: {rate: 5, prompt: 64, output: 16, count: 20}\n";
+  const struct {
+    std::string command, scenario, says;
+  } cases[] = {
+      {"run", stream, "s.yaml:6:11: this scenario serves a request stream: run it with `placesim serve`"},
+      {"serve", "", "s.yaml:1:1: `placesim serve` needs a request stream: a `requests:` key"},
+      {"serve", stream + "serving: {batching: greedy}\n",
+       "s.yaml:7:21: batching must be static, continuous or chunked; got greedy"},
+      {"serve", stream + "serving: {max_batch: 0}\n", "s.yaml:7:22: max_batch must be from 1 to 1000000; got 0"},
+      {"serve", stream + "serving: {slo: {ttft: soon}}\n", "s.yaml:7:23:"},
+      {"serve", "requests: {rate: 5, prompt: 1000, output: 100, count: 20}\n",
+       "s.yaml:6:11: request 1 (prompt 1000, output 100 tokens) is longer than gpt2-large's 1024 positions"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.says);
+    const std::string file = write_file(dir, "s.yaml", std::string(kScenario) + c.scenario);
+    const auto r = run_cli(c.command + " " + file + (c.command == "run" ? " -o " + dir + "/out.h5" : ""));
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace placesim
