@@ -25,7 +25,8 @@ nlohmann::ordered_json run_json(const explore::ServedRun& r) {
           {"tokens_per_s", m.tokens_per_s},     {"slo_attainment", m.slo_attainment},
           {"goodput_per_s", m.goodput_per_s},   {"kv_mean_use", m.kv_mean_use},
           {"preemptions", m.preemptions},       {"iterations", r.iterations},
-          {"peak_blocks", r.peak_blocks},       {"simulations", r.simulations}};
+          {"peak_blocks", r.peak_blocks},       {"simulations", r.simulations},
+          {"bucket_error", r.bucket_error},     {"error_samples", r.error_samples}};
 }
 
 // A run that did not serve shows its status in the table and its reason under it.
@@ -80,7 +81,11 @@ int cmd_serve(const std::vector<std::string>& args) {
                                  "req/s", "tok/s", "SLO met", "preempted", "KV used"});
     text += explore::render_table(table, explore::TableStyle::Text);
     for (const explore::ServedRun& r : runs)
-      if (r.status != "ok") text += fmt::format("  {}: {}: {}\n", r.placer, r.status, r.message);
+      text += r.status != "ok" ? fmt::format("  {}: {}: {}\n", r.placer, r.status, r.message)
+                               : fmt::format("  {}: {} iterations timed by {} simulations, within {:.2f}% of exact "
+                                             "simulation at {} sampled iterations\n",
+                                             r.placer, r.iterations, r.simulations, 100 * r.bucket_error,
+                                             r.error_samples);
     text += "\n";
   }
   if (a.json) {

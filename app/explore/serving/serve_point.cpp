@@ -70,6 +70,25 @@ std::int64_t kv_blocks(const scheduler::Problem& smallest, const scheduler::Plan
   return static_cast<std::int64_t>(std::floor(free / (per_token * static_cast<double>(block_tokens))));
 }
 
+// Up to 32 iteration shapes spread evenly over a run of unknown length: every stride-th kept, the
+// stride doubled (and every other kept shape dropped) when the sample is full.
+class ShapeSample {
+ public:
+  void see(const IterationShape& s) {
+    if (seen_++ % stride_ != 0) return;
+    kept_.push_back(s);
+    if (kept_.size() < 64) return;
+    for (size_t i = 0; 2 * i < kept_.size(); ++i) kept_[i] = kept_[2 * i];
+    kept_.resize(kept_.size() / 2);
+    stride_ *= 2;
+  }
+  const std::vector<IterationShape>& shapes() const { return kept_; }
+
+ private:
+  std::vector<IterationShape> kept_;
+  std::int64_t seen_ = 0, stride_ = 1;
+};
+
 double mean_tokens(const std::vector<models::Request>& reqs, bool prompt) {
   double sum = 0;
   for (const models::Request& r : reqs) sum += static_cast<double>(prompt ? r.prompt : r.output);
@@ -119,11 +138,16 @@ ServedRun serve_with(const Scenario& s, const Point& pt, const scheduler::Placer
     return out;
   }
   PlanTimes times(model, prefill, *pre.plan, decode, *dec.plan, opts.bucket);
-  const ServingTrace trace = serve(reqs, cfg, [&](const IterationShape& shape) { return times(shape); });
+  ShapeSample sample;
+  const ServingTrace trace = serve(reqs, cfg, [&](const IterationShape& shape) { return times(shape); },
+                                   [&](const IterationShape& shape, std::int64_t) { sample.see(shape); });
+  out.simulations = times.simulations();  // the run's; the report's exact ones below are not counted
+  for (const IterationShape& shape : sample.shapes())
+    out.bucket_error = std::max(out.bucket_error, std::abs(times(shape) / times.exact(shape) - 1));
+  out.error_samples = static_cast<int>(sample.shapes().size());
   out.metrics = serving_metrics(reqs, trace, cfg, opts.slo);
   out.iterations = trace.iterations;
   out.peak_blocks = trace.peak_blocks;
-  out.simulations = times.simulations();
   return out;
 }
 

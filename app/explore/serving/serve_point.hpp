@@ -30,6 +30,10 @@ struct ServedRun {
   std::string message;
   ServingMetrics metrics;
   std::int64_t kv_blocks = 0, iterations = 0, peak_blocks = 0, simulations = 0;
+  // The iteration-time buckets' largest relative error against exact simulation, over
+  // `error_samples` iterations spread over the run (plan_times.hpp).
+  double bucket_error = 0;
+  int error_samples = 0;
 };
 
 std::vector<ServedRun> serve_point(const Scenario& s, const Point& p);

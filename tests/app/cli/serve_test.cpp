@@ -49,6 +49,25 @@ TEST(Serve, ALoneRequestsFirstTokenIsItsPrefillPlansMakespan) {
   }
 }
 
+// The iteration-time buckets on the repository's serving scenarios, at the default width: within
+// 2% of simulating the sampled iterations themselves, for every placer and load.
+TEST(Serve, BucketsAreWithinTwoPercentOnTheServingScenarios) {
+  for (const char* scenario : {"scenarios/serving/v100-gpt2.yaml"}) {
+    const auto r = run_cli(std::string("serve ") + PLACESIM_SOURCE_DIR + "/" + scenario + " --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    int checked = 0;
+    const nlohmann::json doc = nlohmann::json::parse(r.out);
+    for (const auto& point : doc["points"])
+      for (const auto& run : point["runs"]) {
+        ASSERT_EQ(run["status"], "ok") << run["message"];
+        EXPECT_GT(run["error_samples"].get<int>(), 10);
+        EXPECT_LT(run["bucket_error"].get<double>(), 0.02) << run["placer"];
+        ++checked;
+      }
+    EXPECT_EQ(checked, 6) << scenario;
+  }
+}
+
 TEST(Serve, BadInputIsLocatedAndRunRefusesAStream) {
   const std::string dir = temp_dir("serve-bad");
   const std::string stream = "requests: {rate: 5, prompt: 64, output: 16, count: 20}\n";
