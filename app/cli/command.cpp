@@ -18,6 +18,8 @@ const std::vector<Command>& commands() {
        "run every placer at every sweep point", cmd_run},
       {"serve", "serve SCENARIO.yaml [--set K=V]", "each placer serving the scenario's request stream: TTFT, TPOT, "
        "throughput, SLO attainment", cmd_serve},
+      {"capacity", "capacity SCENARIO.yaml --slo ttft_p99=2s,tpot_p99=100ms",
+       "each placer's highest request rate meeting the latency targets", cmd_capacity},
       {"plan", "plan SCENARIO.yaml --placer NAME [-o plan.json]", "one placer's plan, to inspect or edit", cmd_plan},
       {"simulate", "simulate --plan P.json (--scenario S.yaml | --hardware H --graph G)",
        "score a given plan on a scenario's problem or a given one", cmd_simulate},

@@ -59,6 +59,7 @@ std::string command_line(const std::string& name, const std::vector<std::string>
 
 int cmd_run(const std::vector<std::string>& args);
 int cmd_serve(const std::vector<std::string>& args);
+int cmd_capacity(const std::vector<std::string>& args);
 int cmd_plan(const std::vector<std::string>& args);
 int cmd_simulate(const std::vector<std::string>& args);
 int cmd_list(const std::vector<std::string>& args);

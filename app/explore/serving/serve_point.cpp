@@ -14,17 +14,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The point's transformer, refused at the model key when the serving loop cannot take it.
-models::TransformerSpec serving_model(const Yaml& model, std::uint64_t seed) {
-  const models::TransformerSpec spec = models::parse_transformer_spec(model, seed);
-  if (spec.granularity != models::Granularity::Op)
-    model.fail("serving needs the transformer at op granularity (its plans are placed per op)");
-  if (models::is_moe(models::arch_of(spec)))
-    model.fail("serving a mixture-of-experts model is not built yet: its graph's experts follow each batch's routing, "
-               "so one plan cannot serve every batch");
-  return spec;
-}
-
 // The spec at one shape, its positions within the model's table.
 models::TransformerSpec at_shape(models::TransformerSpec spec, models::Phase phase, std::int64_t batch, std::int64_t seq) {
   const int table = models::arch_of(spec).positions;
@@ -32,20 +21,6 @@ models::TransformerSpec at_shape(models::TransformerSpec spec, models::Phase pha
   spec.batch = static_cast<int>(batch);
   spec.seq = static_cast<int>(table > 0 ? std::min<std::int64_t>(seq, table) : seq);
   return spec;
-}
-
-// The stream, each request within the model's positions (a learned table's rows) when it has them.
-std::vector<models::Request> point_requests(const Scenario& s, const Yaml& y, const models::TransformerSpec& model) {
-  models::RequestSpec spec = models::parse_request_spec(y);
-  if (spec.arrival == models::RequestSpec::Arrival::Trace && fs::path(spec.file).is_relative())
-    spec.file = (fs::path(s.file).parent_path() / spec.file).string();
-  std::vector<models::Request> reqs = models::make_requests(spec);
-  const models::TransformerArch& a = models::arch_of(model);
-  for (size_t i = 0; a.positions > 0 && i < reqs.size(); ++i)
-    if (reqs[i].prompt + reqs[i].output - 1 > a.positions)
-      y.fail(fmt::format("request {} (prompt {}, output {} tokens) is longer than {}'s {} positions", i + 1,
-                         reqs[i].prompt, reqs[i].output, a.name, a.positions));
-  return reqs;
 }
 
 // KV blocks the decode plan leaves room for: the memory its GPUs (or, without one, its host
@@ -95,14 +70,44 @@ double mean_tokens(const std::vector<models::Request>& reqs, bool prompt) {
   return reqs.empty() ? 1 : sum / static_cast<double>(reqs.size());
 }
 
-ServedRun serve_with(const Scenario& s, const Point& pt, const scheduler::PlacerSpec& placer,
-                     const models::TransformerSpec& model, const ServingOptions& opts,
-                     const std::vector<models::Request>& reqs) {
-  ServedRun out;
-  out.placer = placer.label;
+}  // namespace
+
+models::TransformerSpec serving_model(const Yaml& model, std::uint64_t seed) {
+  const models::TransformerSpec spec = models::parse_transformer_spec(model, seed);
+  if (spec.granularity != models::Granularity::Op)
+    model.fail("serving needs the transformer at op granularity (its plans are placed per op)");
+  if (models::is_moe(models::arch_of(spec)))
+    model.fail("serving a mixture-of-experts model is not built yet: its graph's experts follow each batch's routing, "
+               "so one plan cannot serve every batch");
+  return spec;
+}
+
+models::RequestSpec request_spec(const Scenario& s, const Yaml& y) {
+  models::RequestSpec spec = models::parse_request_spec(y);
+  if (spec.arrival == models::RequestSpec::Arrival::Trace && fs::path(spec.file).is_relative())
+    spec.file = (fs::path(s.file).parent_path() / spec.file).string();
+  return spec;
+}
+
+std::vector<models::Request> requests_for(const models::RequestSpec& spec, const Yaml& y,
+                                          const models::TransformerSpec& model) {
+  std::vector<models::Request> reqs = models::make_requests(spec);
+  const models::TransformerArch& a = models::arch_of(model);
+  for (size_t i = 0; a.positions > 0 && i < reqs.size(); ++i)
+    if (reqs[i].prompt + reqs[i].output - 1 > a.positions)
+      y.fail(fmt::format("request {} (prompt {}, output {} tokens) is longer than {}'s {} positions", i + 1,
+                         reqs[i].prompt, reqs[i].output, a.name, a.positions));
+  return reqs;
+}
+
+Replica prepare_replica(const Scenario& s, const Point& pt, const scheduler::PlacerSpec& placer,
+                        const models::TransformerSpec& model, const ServingOptions& opts,
+                        const std::vector<models::Request>& reqs) {
+  Replica out;
+  out.head.placer = placer.label;
   if (placer.kind == scheduler::PlacerKind::Bound) {
-    out.status = "bound";
-    out.message = "a bound has no plan to serve with";
+    out.head.status = "bound";
+    out.head.message = "a bound has no plan to serve with";
     return out;
   }
   // Representative steps to place: the mean prompt, and a full batch at the mean context.
@@ -120,38 +125,44 @@ ServedRun serve_with(const Scenario& s, const Point& pt, const scheduler::Placer
   const scheduler::PlacerResult pre = placer.placer->place(prefill), dec = placer.placer->place(decode);
   for (const scheduler::PlacerResult* r : {&pre, &dec})
     if (!r->plan) {
-      out.status = to_string(r->status);
-      out.message = fmt::format("{} step: {}", r == &pre ? "prefill" : "decode", r->message);
+      out.head.status = to_string(r->status);
+      out.head.message = fmt::format("{} step: {}", r == &pre ? "prefill" : "decode", r->message);
       return out;
     }
-  ServingConfig cfg = opts.config;
-  cfg.kv_blocks = kv_blocks(problem(models::Phase::Decode, 1, 1), *dec.plan, model, cfg.block_tokens);
-  out.kv_blocks = cfg.kv_blocks;
-  if (cfg.kv_blocks < 1) {
-    out.status = "infeasible";
-    out.message = "the decode plan leaves no memory for a KV block";
+  out.config = opts.config;
+  out.config.kv_blocks = kv_blocks(problem(models::Phase::Decode, 1, 1), *dec.plan, model, out.config.block_tokens);
+  out.head.kv_blocks = out.config.kv_blocks;
+  if (out.config.kv_blocks < 1) {
+    out.head.status = "infeasible";
+    out.head.message = "the decode plan leaves no memory for a KV block";
     return out;
   }
-  if (const std::string unfit = unfit_request(reqs, cfg); !unfit.empty()) {
+  out.times = std::make_unique<PlanTimes>(model, prefill, *pre.plan, decode, *dec.plan, opts.bucket);
+  return out;
+}
+
+ServedRun replay(Replica& replica, const std::vector<models::Request>& reqs, const SloTargets& slo, bool report_error) {
+  ServedRun out = replica.head;
+  if (!replica.times) return out;
+  if (const std::string unfit = unfit_request(reqs, replica.config); !unfit.empty()) {
     out.status = "infeasible";
     out.message = unfit;
     return out;
   }
-  PlanTimes times(model, prefill, *pre.plan, decode, *dec.plan, opts.bucket);
+  PlanTimes& times = *replica.times;
+  const std::int64_t before = times.simulations();
   ShapeSample sample;
-  const ServingTrace trace = serve(reqs, cfg, [&](const IterationShape& shape) { return times(shape); },
+  const ServingTrace trace = serve(reqs, replica.config, [&](const IterationShape& shape) { return times(shape); },
                                    [&](const IterationShape& shape, std::int64_t) { sample.see(shape); });
-  out.simulations = times.simulations();  // the run's; the report's exact ones below are not counted
-  for (const IterationShape& shape : sample.shapes())
+  out.simulations = times.simulations() - before;  // the run's; the report's exact ones below are not counted
+  for (const IterationShape& shape : report_error ? sample.shapes() : std::vector<IterationShape>{})
     out.bucket_error = std::max(out.bucket_error, std::abs(times(shape) / times.exact(shape) - 1));
-  out.error_samples = static_cast<int>(sample.shapes().size());
-  out.metrics = serving_metrics(reqs, trace, cfg, opts.slo);
+  out.error_samples = report_error ? static_cast<int>(sample.shapes().size()) : 0;
+  out.metrics = serving_metrics(reqs, trace, replica.config, slo);
   out.iterations = trace.iterations;
   out.peak_blocks = trace.peak_blocks;
   return out;
 }
-
-}  // namespace
 
 ServingOptions parse_serving(const Yaml& y) {
   ServingOptions o;
@@ -190,9 +201,12 @@ std::vector<ServedRun> serve_point(const Scenario& s, const Point& p) {
   const Yaml root = point_yaml(s, p);
   const models::TransformerSpec model = serving_model(root.at("model"), s.seed);
   const ServingOptions opts = parse_serving(root.get("serving"));
-  const std::vector<models::Request> reqs = point_requests(s, root.at("requests"), model);
+  const std::vector<models::Request> reqs = requests_for(request_spec(s, root.at("requests")), root.at("requests"), model);
   std::vector<ServedRun> out;
-  for (const scheduler::PlacerSpec& placer : s.placers) out.push_back(serve_with(s, p, placer, model, opts, reqs));
+  for (const scheduler::PlacerSpec& placer : s.placers) {
+    Replica replica = prepare_replica(s, p, placer, model, opts, reqs);
+    out.push_back(replay(replica, reqs, opts.slo, true));
+  }
   return out;
 }
 

@@ -4,12 +4,15 @@
 // free gives the KV blocks, and the serving loop replays the stream (serving_loop.hpp).
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "app/explore/scenario.hpp"
+#include "app/explore/serving/plan_times.hpp"
 #include "app/explore/serving/serving_metrics.hpp"
+#include "models/request_stream.hpp"
 
 namespace placesim::explore {
 
@@ -37,5 +40,28 @@ struct ServedRun {
 };
 
 std::vector<ServedRun> serve_point(const Scenario& s, const Point& p);
+
+// The pieces serve_point and capacity_point (capacity.hpp) share.
+// The point's model, refused at its key when the serving loop cannot take it (layer granularity,
+// mixture of experts).
+models::TransformerSpec serving_model(const Yaml& model, std::uint64_t seed);
+// The point's stream spec (a trace's path taken from the scenario's folder), and its stream, each
+// request within the model's positions (else an error at `y`).
+models::RequestSpec request_spec(const Scenario& s, const Yaml& y);
+std::vector<models::Request> requests_for(const models::RequestSpec& spec, const Yaml& y,
+                                          const models::TransformerSpec& model);
+// A placer made ready to serve: its prefill and decode plans' iteration times and its KV blocks,
+// or why it cannot serve (head.status), placed for `reqs`' mean prompt and output.
+struct Replica {
+  ServedRun head;
+  ServingConfig config;
+  std::unique_ptr<PlanTimes> times;
+};
+Replica prepare_replica(const Scenario& s, const Point& pt, const scheduler::PlacerSpec& placer,
+                        const models::TransformerSpec& model, const ServingOptions& opts,
+                        const std::vector<models::Request>& reqs);
+// The stream served by a ready replica (its times cached across calls); the buckets' error
+// against exact simulation measured when report_error.
+ServedRun replay(Replica& replica, const std::vector<models::Request>& reqs, const SloTargets& slo, bool report_error);
 
 }  // namespace placesim::explore

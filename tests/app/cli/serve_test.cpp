@@ -3,6 +3,8 @@
 // and its bad inputs located.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "tests/support/run_cli.hpp"
@@ -52,8 +54,12 @@ TEST(Serve, ALoneRequestsFirstTokenIsItsPrefillPlansMakespan) {
 // The iteration-time buckets on the repository's serving scenarios, at the default width: within
 // 2% of simulating the sampled iterations themselves, for every placer and load.
 TEST(Serve, BucketsAreWithinTwoPercentOnTheServingScenarios) {
-  for (const char* scenario : {"scenarios/serving/v100-gpt2.yaml"}) {
-    const auto r = run_cli(std::string("serve ") + PLACESIM_SOURCE_DIR + "/" + scenario + " --json");
+  std::vector<std::string> scenarios;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(PLACESIM_SOURCE_DIR) + "/scenarios/serving"))
+    if (e.path().extension() == ".yaml") scenarios.push_back(e.path().string());
+  ASSERT_FALSE(scenarios.empty());
+  for (const std::string& scenario : scenarios) {
+    const auto r = run_cli("serve " + scenario + " --json");
     ASSERT_EQ(r.code, 0) << r.err;
     int checked = 0;
     const nlohmann::json doc = nlohmann::json::parse(r.out);
@@ -64,8 +70,38 @@ TEST(Serve, BucketsAreWithinTwoPercentOnTheServingScenarios) {
         EXPECT_LT(run["bucket_error"].get<double>(), 0.02) << run["placer"];
         ++checked;
       }
-    EXPECT_EQ(checked, 6) << scenario;
+    EXPECT_GT(checked, 0) << scenario;
   }
+}
+
+// capacity's answer, checked with serve: at the rate it gives, serve meets the targets with the
+// very percentiles capacity reports (the same stream, the same plans); 5% above it, it does not.
+TEST(Serve, CapacityIsTheRateWhereServeStopsMeetingTheTargets) {
+  const std::string scenario = std::string(PLACESIM_SOURCE_DIR) + "/scenarios/serving/v100-gpt2.yaml";
+  const auto cap = run_cli("capacity " + scenario + " --slo ttft_p99=500ms,tpot_p99=50ms --set 'sweep.requests.rate=[10]' --json");
+  ASSERT_EQ(cap.code, 0) << cap.err;
+  const nlohmann::json doc = nlohmann::json::parse(cap.out);
+  const auto& runs = doc["points"][0]["runs"];
+  ASSERT_EQ(runs.size(), 2u);
+  for (size_t k = 0; k < runs.size(); ++k) {
+    ASSERT_EQ(runs[k]["status"], "ok") << runs[k]["message"];
+    const double rate = runs[k]["max_rate"];
+    auto served = [&](double r) {
+      const auto out = run_cli("serve " + scenario + fmt::format(" --set 'sweep.requests.rate=[{}]' --json", r));
+      EXPECT_EQ(out.code, 0) << out.err;
+      return nlohmann::json::parse(out.out)["points"][0]["runs"][k];
+    };
+    const auto at = served(rate);
+    EXPECT_EQ(at["ttft_s"]["p99"].get<double>(), runs[k]["ttft_p99_s"].get<double>());
+    EXPECT_LE(at["ttft_s"]["p99"].get<double>(), 0.5);
+    EXPECT_LE(at["tpot_s"]["p99"].get<double>(), 0.05);
+    const auto above = served(1.05 * rate);
+    EXPECT_TRUE(above["ttft_s"]["p99"].get<double>() > 0.5 || above["tpot_s"]["p99"].get<double>() > 0.05)
+        << runs[k]["placer"] << " still meets the targets 5% above its capacity";
+  }
+  const auto bad = run_cli("capacity " + scenario + " --slo ttft_p97=1s");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("--slo: 'ttft_p97=1s': the statistic is p50, p90, p99 or mean"), std::string::npos) << bad.err;
 }
 
 TEST(Serve, BadInputIsLocatedAndRunRefusesAStream) {
