@@ -23,8 +23,7 @@ int cmd_capacity(const std::vector<std::string>& args) {
   if (!parse_args(command_named("capacity"), args, opts, {"scenario"}, a)) return 0;
   const std::vector<explore::SloBound> slo =
       explore::parse_slo_bounds(a.vm["slo"].as<std::string>(), SourceLoc{"--slo"});
-  const explore::Scenario s = load_scenario_args(a.vm);
-  if (!s.root.has("requests")) s.root.fail("`placesim capacity` needs a request stream: a `requests:` key");
+  const explore::Scenario s = load_stream_scenario(a.vm, "capacity");
   const std::vector<bool> numeric = explore::numeric_axes(s);
   nlohmann::ordered_json points = nlohmann::ordered_json::array();
   std::string text;
@@ -47,10 +46,7 @@ int cmd_capacity(const std::vector<std::string>& args) {
                        std::to_string(r.evaluations)});
     }
     points.push_back({{"point", explore::point_json(p.values, s.axes, numeric)}, {"runs", rows}});
-    std::string values;
-    for (auto& [axis, value] : p.values) values += (values.empty() ? "" : ", ") + axis + "=" + value;
-    text += fmt::format("{}{}: the highest rate meeting {}\n", s.name, values.empty() ? "" : " (" + values + ")",
-                        a.vm["slo"].as<std::string>());
+    text += fmt::format("{}: the highest rate meeting {}\n", point_title(s, p), a.vm["slo"].as<std::string>());
     text += explore::render_table(table, explore::TableStyle::Text) + notes + "\n";
   }
   if (a.json) {

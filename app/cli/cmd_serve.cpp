@@ -60,8 +60,7 @@ int cmd_serve(const std::vector<std::string>& args) {
   add_override_options(opts);
   Parsed a;
   if (!parse_args(command_named("serve"), args, opts, {"scenario"}, a)) return 0;
-  const explore::Scenario s = load_scenario_args(a.vm);
-  if (!s.root.has("requests")) s.root.fail("`placesim serve` needs a request stream: a `requests:` key");
+  const explore::Scenario s = load_stream_scenario(a.vm, "serve");
   const std::vector<bool> numeric = explore::numeric_axes(s);
   nlohmann::ordered_json points = nlohmann::ordered_json::array();
   std::string text;
@@ -74,9 +73,7 @@ int cmd_serve(const std::vector<std::string>& args) {
       table.push_back(run_row(r));
     }
     points.push_back({{"point", explore::point_json(p.values, s.axes, numeric)}, {"runs", rows}});
-    std::string values;
-    for (auto& [axis, value] : p.values) values += (values.empty() ? "" : ", ") + axis + "=" + value;
-    text += fmt::format("{}{}\n", s.name, values.empty() ? "" : " (" + values + ")");
+    text += point_title(s, p) + "\n";
     table.insert(table.begin(), {"placer", "KV blocks", "TTFT p50", "TTFT p99", "TPOT p50", "TPOT p99", "E2E p99",
                                  "req/s", "tok/s", "SLO met", "preempted", "KV used"});
     text += explore::render_table(table, explore::TableStyle::Text);

@@ -73,4 +73,16 @@ const explore::Point& chosen_point(const explore::Scenario& s, const po::variabl
   return s.points[point];
 }
 
+explore::Scenario load_stream_scenario(const po::variables_map& vm, const std::string& command) {
+  explore::Scenario s = load_scenario_args(vm);
+  if (!s.root.has("requests")) s.root.fail(fmt::format("`placesim {}` needs a request stream: a `requests:` key", command));
+  return s;
+}
+
+std::string point_title(const explore::Scenario& s, const explore::Point& p) {
+  std::string values;
+  for (auto& [axis, value] : p.values) values += (values.empty() ? "" : ", ") + axis + "=" + value;
+  return values.empty() ? s.name : s.name + " (" + values + ")";
+}
+
 }  // namespace placesim::cli

@@ -20,6 +20,10 @@ std::string default_results_path(const po::variables_map& vm, const std::string&
 // `run --dry-run`: the sweep points with their indices (the --point of plan and simulate) and
 // the placers, as lines or one JSON document on stdout; returns the exit code, 0.
 int print_points(const explore::Scenario& s, bool json);
+// serve and capacity: the scenario, which must have a request stream (else an error at its top).
+explore::Scenario load_stream_scenario(const po::variables_map& vm, const std::string& command);
+// A table's title for a point: "name (axis=value, ...)", or the name alone without a sweep.
+std::string point_title(const explore::Scenario& s, const explore::Point& p);
 // The point vm["point"] names; InputError located at `command` when out of range.
 const explore::Point& chosen_point(const explore::Scenario& s, const po::variables_map& vm, const std::string& command);
 
