@@ -29,19 +29,20 @@ int cmd_capacity(const std::vector<std::string>& args) {
   std::string text;
   for (const explore::Point& p : s.points) {
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-    std::vector<std::vector<std::string>> table = {{"placer", "max req/s", "TTFT p99", "TPOT p99", "E2E p99", "served"}};
+    std::vector<std::vector<std::string>> table = {{"placer", "replicas", "max req/s", "TTFT p99", "TPOT p99", "E2E p99", "runs"}};
     std::string notes;
     for (const explore::CapacityRun& r : explore::capacity_point(s, p, slo)) {
       const explore::ServingMetrics& m = r.at.metrics;
-      rows.push_back({{"placer", r.placer}, {"status", r.status}, {"message", r.message}, {"max_rate", r.max_rate},
+      rows.push_back({{"placer", r.placer}, {"status", r.status}, {"message", r.message}, {"replicas", r.at.replicas},
+                      {"max_rate", r.max_rate},
                       {"ttft_p99_s", m.ttft.p99}, {"tpot_p99_s", m.tpot.p99}, {"e2e_p99_s", m.e2e.p99},
                       {"evaluations", r.evaluations}});
       if (r.status != "ok") {
-        table.push_back({r.placer, r.status, "-", "-", "-", std::to_string(r.evaluations)});
+        table.push_back({r.placer, "-", r.status, "-", "-", "-", std::to_string(r.evaluations)});
         notes += fmt::format("  {}: {}: {}\n", r.placer, r.status, r.message);
         continue;
       }
-      table.push_back({r.placer, fmt::format("{:.3g}", r.max_rate), units::format_seconds(m.ttft.p99, 2),
+      table.push_back({r.placer, std::to_string(r.at.replicas), fmt::format("{:.3g}", r.max_rate), units::format_seconds(m.ttft.p99, 2),
                        units::format_seconds(m.tpot.p99, 2), units::format_seconds(m.e2e.p99, 2),
                        std::to_string(r.evaluations)});
     }

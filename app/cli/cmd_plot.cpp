@@ -30,9 +30,10 @@ namespace {
 enum class Input { Results, Trace, Validation };
 
 const std::map<std::string, Input>& kinds() {
-  static const std::map<std::string, Input> all = {{"speedup", Input::Results},   {"pareto", Input::Results},
-                                                   {"predicted", Input::Results}, {"gantt", Input::Trace},
-                                                   {"measured", Input::Validation}};
+  static const std::map<std::string, Input> all = {
+      {"speedup", Input::Results},      {"pareto", Input::Results},   {"predicted", Input::Results},
+      {"latency-load", Input::Results}, {"ttft-cdf", Input::Results}, {"gantt", Input::Trace},
+      {"measured", Input::Validation}};
   return all;
 }
 
@@ -82,6 +83,9 @@ int cmd_plot(const std::vector<std::string>& args) {
                      "gantt: a Chrome trace of `run --trace`, queues and links over time (one trace); "
                      "predicted: the placers' predictions vs the simulation (results files); "
                      "measured: predicted vs measured, per task and per run (files of `placesim validate`); "
+                     "latency-load: p99 TTFT and TPOT against the request rate, a line per placer (files of "
+                     "`placesim serve -o`); ttft-cdf: the time to first token's distribution per point and placer "
+                     "(files of `placesim serve -o`); "
                      "left out when the first file is a results file: speedup")(
       "files", po::value<std::vector<std::string>>()->multitoken(), "the files to plot")(
       "output,o", po::value<std::string>()->required(), "the image to write: .png or .svg")(
@@ -98,7 +102,8 @@ int cmd_plot(const std::vector<std::string>& args) {
   const auto known = kinds().find(kind);
   if (known == kinds().end())
     throw InputError(SourceLoc{"placesim plot"},
-                     "unknown plot kind '" + kind + "' (expected speedup, pareto, gantt, predicted or measured, or "
+                     "unknown plot kind '" + kind + "' (expected speedup, pareto, gantt, predicted, measured, "
+                     "latency-load or ttft-cdf, or "
                      "a results file for speedup; no file of that name exists either)");
   if (files.empty())
     throw InputError(SourceLoc{"placesim plot"}, "missing files: usage: placesim " + command_named("plot").usage);
@@ -121,7 +126,13 @@ int cmd_plot(const std::vector<std::string>& args) {
         write_file_atomic(document.path, text);
         inputs = {document.path};
       } else {
-        for (const std::string& path : files) explore::read_results_h5(path);
+        for (const std::string& path : files) {
+          const explore::RunSet set = explore::read_results_h5(path);
+          const bool serving = kind == "latency-load" || kind == "ttft-cdf";
+          if (serving && std::none_of(set.runs.begin(), set.runs.end(), [](const auto& r) { return r.serving.has_value(); }))
+            throw InputError(SourceLoc{path}, "no served request streams here: " + kind +
+                                                  " draws the results file of `placesim serve SCENARIO -o FILE`");
+        }
       }
       break;
     case Input::Trace:

@@ -16,7 +16,7 @@ const std::vector<Command>& commands() {
   static const std::vector<Command> all = {
       {"run", "run SCENARIO.yaml [-o X.h5] [--resume] [--trace DIR] [-j N] [--dry-run]",
        "run every placer at every sweep point", cmd_run},
-      {"serve", "serve SCENARIO.yaml [--set K=V]", "each placer serving the scenario's request stream: TTFT, TPOT, "
+      {"serve", "serve SCENARIO.yaml [--set K=V] [-o FILE] [--trace DIR]", "each placer serving the scenario's request stream: TTFT, TPOT, "
        "throughput, SLO attainment", cmd_serve},
       {"capacity", "capacity SCENARIO.yaml --slo ttft_p99=2s,tpot_p99=100ms",
        "each placer's highest request rate meeting the latency targets", cmd_capacity},

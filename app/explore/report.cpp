@@ -69,6 +69,7 @@ nlohmann::ordered_json runs_to_json(const RunSet& set, bool timing) {
     j["peak_mem_bytes"] = mem;
     j["comm_bytes"] = comm_json(r.comm_bytes);
     if (r.generation) add_generation_json(j, *r.generation);
+    if (r.serving) j["serving"] = serving_json(*r.serving);
     if (timing) j["placement_s"] = r.placement_s;
     j["message"] = r.message;
     j["choices"] = r.choices;
@@ -82,20 +83,53 @@ nlohmann::ordered_json runs_to_json(const RunSet& set, bool timing) {
   return out;
 }
 
+namespace {
+
+constexpr Metric kFirstServed = Metric::MeanTtft;
+constexpr const char* kServedNames[3] = {"ttft", "tpot", "e2e"};
+constexpr const char* kServedTitles[3] = {"time to first token", "time per output token", "end-to-end latency"};
+constexpr const char* kStats[4] = {"mean", "p50", "p90", "p99"};
+
+// A served stream's metric as (latency 0-2, statistic 0-3); none for the others.
+std::optional<std::pair<int, int>> served_parts(Metric m) {
+  const int i = static_cast<int>(m) - static_cast<int>(kFirstServed);
+  if (i < 0) return std::nullopt;
+  return std::pair{i / 4, i % 4};
+}
+
+std::vector<Metric> every_metric() {
+  std::vector<Metric> all;
+  for (int i = 0; i <= static_cast<int>(Metric::P99E2e); ++i) all.push_back(static_cast<Metric>(i));
+  return all;
+}
+
+}  // namespace
+
 Metric parse_metric(const std::string& s) {
-  for (Metric m : {Metric::Makespan, Metric::Predicted, Metric::Ttft, Metric::Tpot})
+  for (Metric m : every_metric())
     if (s == to_string(m)) return m;
-  throw InputError(fmt::format("unknown metric '{}' (expected makespan, predicted, ttft or tpot)", s));
+  throw InputError(fmt::format("unknown metric '{}' (expected makespan, predicted, ttft, tpot, or a served stream's "
+                               "STAT_LATENCY with STAT mean, p50, p90 or p99 and LATENCY ttft, tpot or e2e: p99_ttft)",
+                               s));
 }
 
 const char* to_string(Metric m) {
+  static const std::vector<std::string> served = [] {
+    std::vector<std::string> names;
+    for (const char* latency : kServedNames)
+      for (const char* stat : kStats) names.push_back(std::string(stat) + "_" + latency);
+    return names;
+  }();
   switch (m) {
     case Metric::Makespan: return "makespan";
     case Metric::Predicted: return "predicted";
     case Metric::Ttft: return "ttft";
     case Metric::Tpot: return "tpot";
+    default: {
+      const auto [latency, stat] = *served_parts(m);
+      return served[static_cast<size_t>(4 * latency + stat)].c_str();
+    }
   }
-  return "?";
 }
 
 // The metric's value for one run, seconds; none where the run has none.
@@ -105,18 +139,27 @@ static std::optional<double> metric_of(const RunResult& r, Metric m) {
     case Metric::Predicted: return r.predicted_s;
     case Metric::Ttft: return r.generation ? r.generation->ttft_s : std::nullopt;
     case Metric::Tpot: return r.generation ? r.generation->tpot_s : std::nullopt;
+    default: {
+      if (!r.serving) return std::nullopt;
+      const auto [latency, stat] = *served_parts(m);
+      const ServingMetrics& s = r.serving->metrics;
+      const Percentiles& p = latency == 0 ? s.ttft : latency == 1 ? s.tpot : s.e2e;
+      return stat == 0 ? p.mean : stat == 1 ? p.p50 : stat == 2 ? p.p90 : p.p99;
+    }
   }
-  return std::nullopt;
 }
 
-static const char* metric_title(Metric m) {
+static std::string metric_title(Metric m) {
   switch (m) {
     case Metric::Makespan: return "simulated makespan";
     case Metric::Predicted: return "placer's prediction";
     case Metric::Ttft: return "time to first token";
     case Metric::Tpot: return "time per output token";
+    default: {
+      const auto [latency, stat] = *served_parts(m);
+      return fmt::format("{} {}", stat == 0 ? "mean" : kStats[stat], kServedTitles[latency]);
+    }
   }
-  return "?";
 }
 
 bool is_bound(const RunResult& r) {

@@ -28,8 +28,13 @@ nlohmann::ordered_json runs_to_json(const RunSet& set, bool timing);
 nlohmann::ordered_json milp_json(const std::optional<scheduler::MilpRecord>& m);
 
 // makespan (simulated; a whole generation's end-to-end latency), predicted (the placer's own),
-// ttft and tpot (a whole generation's time to first token and time per output token).
-enum class Metric { Makespan, Predicted, Ttft, Tpot };
+// ttft and tpot (a whole generation's time to first token and time per output token), and a
+// served stream's latencies (`placesim serve`): mean_ttft, p50_ttft, ... p99_e2e, its mean, p50,
+// p90 or p99 of the time to first token, per output token or end to end, in that order.
+enum class Metric {
+  Makespan, Predicted, Ttft, Tpot,
+  MeanTtft, P50Ttft, P90Ttft, P99Ttft, MeanTpot, P50Tpot, P90Tpot, P99Tpot, MeanE2e, P50E2e, P90E2e, P99E2e
+};
 Metric parse_metric(const std::string& s);  // InputError when unknown
 const char* to_string(Metric m);
 

@@ -10,7 +10,7 @@
 namespace placesim::explore {
 
 // What each version added: docs/formats.md (a new one goes there too).
-inline constexpr int kResultsSchemaVersion = 6;
+inline constexpr int kResultsSchemaVersion = 7;
 // Older files read as runs without what later schemas added (comm_bytes, generation, milp).
 inline constexpr int kOldestReadableSchemaVersion = 2;
 

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/explore/serving/serving_metrics.hpp"
 #include "scheduler/comm_bytes.hpp"
 #include "scheduler/placer.hpp"
 #include "scheduler/run_status.hpp"
@@ -46,6 +47,7 @@ struct RunResult {
   std::map<std::string, double> peak_mem_bytes;           // per device id
   std::optional<scheduler::CommBytes> comm_bytes;         // what its plan's transfers moved; none unsimulated
   std::optional<GenerationResult> generation;             // a whole generation's point only
+  std::optional<ServingResult> serving;                   // a served request stream's (placesim serve) only
   double placement_s = 0;                                 // wall-clock time of the placer (measured)
   std::string message;
   nlohmann::ordered_json choices;                         // the placer's decisions (PlacerResult::choices); null: none

@@ -15,6 +15,44 @@ std::optional<double> opt_of(const Json& j) {
   return j.get<double>();
 }
 
+Json percentiles_wire(const Percentiles& p) { return {p.mean, p.p50, p.p90, p.p99}; }
+
+Percentiles percentiles_of(const Json& j) {
+  return {j[0].get<double>(), j[1].get<double>(), j[2].get<double>(), j[3].get<double>()};
+}
+
+Json serving_wire(const ServingResult& v) {
+  const ServingMetrics& m = v.metrics;
+  return {v.replicas,          v.kv_blocks,         v.iterations,           v.peak_blocks,
+          v.simulations,       v.bucket_error,      v.error_samples,        percentiles_wire(m.ttft),
+          percentiles_wire(m.tpot), percentiles_wire(m.e2e), m.requests_per_s, m.tokens_per_s,
+          m.slo_attainment,    m.goodput_per_s,     m.kv_mean_use,          m.preemptions,
+          m.ttft_quantiles};
+}
+
+ServingResult serving_of(const Json& j) {
+  ServingResult v;
+  v.replicas = j[0].get<int>();
+  v.kv_blocks = j[1].get<std::int64_t>();
+  v.iterations = j[2].get<std::int64_t>();
+  v.peak_blocks = j[3].get<std::int64_t>();
+  v.simulations = j[4].get<std::int64_t>();
+  v.bucket_error = j[5].get<double>();
+  v.error_samples = j[6].get<int>();
+  ServingMetrics& m = v.metrics;
+  m.ttft = percentiles_of(j[7]);
+  m.tpot = percentiles_of(j[8]);
+  m.e2e = percentiles_of(j[9]);
+  m.requests_per_s = j[10].get<double>();
+  m.tokens_per_s = j[11].get<double>();
+  m.slo_attainment = j[12].get<double>();
+  m.goodput_per_s = j[13].get<double>();
+  m.kv_mean_use = j[14].get<double>();
+  m.preemptions = j[15].get<std::int64_t>();
+  m.ttft_quantiles = j[16].get<std::vector<double>>();
+  return v;
+}
+
 Json to_wire(const RunResult& r) {
   Json j = {{"point_index", r.point_index},
             {"point", r.point},
@@ -35,6 +73,7 @@ Json to_wire(const RunResult& r) {
   if (const auto& g = r.generation)
     j["generation"] = {g->input_tokens, g->output_tokens, g->kv_stride, opt(g->ttft_s), opt(g->tpot_s),
                        g->weights_shared ? Json(*g->weights_shared) : Json(nullptr)};
+  if (const auto& v = r.serving) j["serving"] = serving_wire(*v);
   return j;
 }
 
@@ -73,6 +112,7 @@ RunResult from_wire(const Json& j) {
     out.tpot_s = opt_of(g[4]);
     if (!g[5].is_null()) out.weights_shared = g[5].get<bool>();
   }
+  if (j.contains("serving")) r.serving = serving_of(j["serving"]);
   return r;
 }
 

@@ -13,6 +13,8 @@ Kinds (one module each):
   gantt      a Chrome trace of `placesim run --trace`: queues and links over time (gantt.py)
   predicted  the placers' predictions vs the simulated makespans (accuracy.py)
   measured   predicted vs measured, from `placesim validate` files (accuracy.py)
+  latency-load  p99 TTFT and TPOT of served streams against the load (serving.py)
+  ttft-cdf   the time to first token's distribution per served stream (serving.py)
 The image format follows the output's extension (.png or .svg).
 """
 import argparse
@@ -21,7 +23,7 @@ import sys
 
 def main():
     ap = argparse.ArgumentParser(prog="placesim plot", description=__doc__.splitlines()[0])
-    ap.add_argument("kind", choices=["speedup", "pareto", "gantt", "predicted", "measured"])
+    ap.add_argument("kind", choices=["speedup", "pareto", "gantt", "predicted", "measured", "latency-load", "ttft-cdf"])
     ap.add_argument("files", nargs="+")
     ap.add_argument("-o", "--output", required=True, help="image to write (.png or .svg)")
     args = ap.parse_args()
@@ -37,6 +39,7 @@ def main():
     import figure
     import gantt
     import pareto
+    import serving
     import speedup
 
     if args.kind == "speedup":
@@ -45,6 +48,10 @@ def main():
         fig = pareto.plot(args.files)
     elif args.kind == "gantt":
         fig = gantt.plot(args.files[0])
+    elif args.kind == "latency-load":
+        fig = serving.plot_latency_load(args.files)
+    elif args.kind == "ttft-cdf":
+        fig = serving.plot_ttft_cdf(args.files)
     elif args.kind == "predicted":
         fig = accuracy.plot_predicted(args.files)
     else:

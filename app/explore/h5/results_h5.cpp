@@ -82,6 +82,20 @@ struct MilpRow {
   std::int64_t nodes;
 };
 
+// A served stream's figures (RunResult::serving); latencies in seconds.
+struct ServingRow {
+  std::int32_t run;
+  std::int32_t replicas;
+  std::int64_t kv_blocks, iterations, peak_blocks, simulations, preemptions;
+  std::int32_t error_samples;
+  double bucket_error;
+  double stat[3][4];  // TTFT, TPOT, end to end: mean, p50, p90, p99
+  double requests_per_s, tokens_per_s, slo_attainment, goodput_per_s, kv_mean_use;
+  double ttft_quantiles[101];  // NaN when no request was served
+};
+constexpr const char* kServingMetrics[3] = {"ttft", "tpot", "e2e"};
+constexpr const char* kServingStats[4] = {"mean", "p50", "p90", "p99"};
+
 // Files before schema 6 have no `choices` member, and HDF5 reads only members the file has.
 Handle run_type(hid_t str, bool with_choices = true) {
   Handle t(H5Tcreate(H5T_COMPOUND, sizeof(RunRow)), H5Tclose, "runs type");
@@ -140,6 +154,72 @@ Handle milp_type(hid_t str) {
   check(H5Tinsert(t, "optimal", HOFFSET(MilpRow, optimal), H5T_NATIVE_INT32), "milp type");
   check(H5Tinsert(t, "nodes", HOFFSET(MilpRow, nodes), H5T_NATIVE_INT64), "milp type");
   return t;
+}
+
+Handle serving_type() {
+  Handle t(H5Tcreate(H5T_COMPOUND, sizeof(ServingRow)), H5Tclose, "serving type");
+  const auto add = [&](const std::string& name, std::size_t offset, hid_t type) {
+    check(H5Tinsert(t, name.c_str(), offset, type), "serving type");
+  };
+  add("run", HOFFSET(ServingRow, run), H5T_NATIVE_INT32);
+  add("replicas", HOFFSET(ServingRow, replicas), H5T_NATIVE_INT32);
+  add("kv_blocks", HOFFSET(ServingRow, kv_blocks), H5T_NATIVE_INT64);
+  add("iterations", HOFFSET(ServingRow, iterations), H5T_NATIVE_INT64);
+  add("peak_blocks", HOFFSET(ServingRow, peak_blocks), H5T_NATIVE_INT64);
+  add("simulations", HOFFSET(ServingRow, simulations), H5T_NATIVE_INT64);
+  add("preemptions", HOFFSET(ServingRow, preemptions), H5T_NATIVE_INT64);
+  add("error_samples", HOFFSET(ServingRow, error_samples), H5T_NATIVE_INT32);
+  add("bucket_error", HOFFSET(ServingRow, bucket_error), H5T_NATIVE_DOUBLE);
+  for (int m = 0; m < 3; ++m)
+    for (int k = 0; k < 4; ++k)
+      add(std::string(kServingMetrics[m]) + "_" + kServingStats[k] + "_s", HOFFSET(ServingRow, stat) + sizeof(double) * (4 * m + k),
+          H5T_NATIVE_DOUBLE);
+  add("requests_per_s", HOFFSET(ServingRow, requests_per_s), H5T_NATIVE_DOUBLE);
+  add("tokens_per_s", HOFFSET(ServingRow, tokens_per_s), H5T_NATIVE_DOUBLE);
+  add("slo_attainment", HOFFSET(ServingRow, slo_attainment), H5T_NATIVE_DOUBLE);
+  add("goodput_per_s", HOFFSET(ServingRow, goodput_per_s), H5T_NATIVE_DOUBLE);
+  add("kv_mean_use", HOFFSET(ServingRow, kv_mean_use), H5T_NATIVE_DOUBLE);
+  const hsize_t dims[1] = {101};
+  Handle quantiles(H5Tarray_create2(H5T_NATIVE_DOUBLE, 1, dims), H5Tclose, "serving type");
+  add("ttft_quantiles_s", HOFFSET(ServingRow, ttft_quantiles), quantiles);
+  return t;
+}
+
+Percentiles& stat_of(ServingMetrics& m, int metric) { return metric == 0 ? m.ttft : metric == 1 ? m.tpot : m.e2e; }
+
+ServingRow serving_row(std::int32_t run, const ServingResult& r) {
+  ServingRow row{run, r.replicas, r.kv_blocks, r.iterations, r.peak_blocks, r.simulations, r.metrics.preemptions,
+                 r.error_samples, r.bucket_error, {}, r.metrics.requests_per_s, r.metrics.tokens_per_s,
+                 r.metrics.slo_attainment, r.metrics.goodput_per_s, r.metrics.kv_mean_use, {}};
+  ServingMetrics m = r.metrics;
+  for (int k = 0; k < 3; ++k) {
+    const Percentiles& p = stat_of(m, k);
+    row.stat[k][0] = p.mean, row.stat[k][1] = p.p50, row.stat[k][2] = p.p90, row.stat[k][3] = p.p99;
+  }
+  const bool some = r.metrics.ttft_quantiles.size() == 101;
+  for (int q = 0; q <= 100; ++q)
+    row.ttft_quantiles[q] = some ? r.metrics.ttft_quantiles[static_cast<size_t>(q)] : std::numeric_limits<double>::quiet_NaN();
+  return row;
+}
+
+ServingResult serving_of(const ServingRow& row) {
+  ServingResult r;
+  r.replicas = row.replicas;
+  r.kv_blocks = row.kv_blocks;
+  r.iterations = row.iterations;
+  r.peak_blocks = row.peak_blocks;
+  r.simulations = row.simulations;
+  r.metrics.preemptions = row.preemptions;
+  r.error_samples = row.error_samples;
+  r.bucket_error = row.bucket_error;
+  for (int k = 0; k < 3; ++k) stat_of(r.metrics, k) = {row.stat[k][0], row.stat[k][1], row.stat[k][2], row.stat[k][3]};
+  r.metrics.requests_per_s = row.requests_per_s;
+  r.metrics.tokens_per_s = row.tokens_per_s;
+  r.metrics.slo_attainment = row.slo_attainment;
+  r.metrics.goodput_per_s = row.goodput_per_s;
+  r.metrics.kv_mean_use = row.kv_mean_use;
+  if (!std::isnan(row.ttft_quantiles[0])) r.metrics.ttft_quantiles.assign(row.ttft_quantiles, row.ttft_quantiles + 101);
+  return r;
 }
 
 double or_nan(const std::optional<double>& v) { return v ? *v : std::numeric_limits<double>::quiet_NaN(); }
@@ -216,6 +296,7 @@ std::string file_image(const RunSet& set) {
   std::vector<CommRow> comms;
   std::vector<GenerationRow> generations;
   std::vector<MilpRow> milps;
+  std::vector<ServingRow> served;
   for (std::size_t i = 0; i < set.runs.size(); ++i) {
     const RunResult& r = set.runs[i];
     points.push_back(point_json(r));
@@ -230,6 +311,7 @@ std::string file_image(const RunSet& set) {
     if (const auto& g = r.generation)
       generations.push_back({run, g->input_tokens, g->output_tokens, g->kv_stride, or_nan(g->ttft_s), or_nan(g->tpot_s),
                              static_cast<std::int8_t>(g->weights_shared ? *g->weights_shared : -1)});
+    if (const auto& v = r.serving) served.push_back(serving_row(run, *v));
     if (const auto& m = r.milp)
       milps.push_back({run, m->plan_source.c_str(), or_nan(m->makespan_s), or_nan(m->objective_s), or_nan(m->bound_s),
                        m->solves, m->optimal, m->nodes});
@@ -245,6 +327,7 @@ std::string file_image(const RunSet& set) {
   write_table(file, "comm_bytes", comm_type(str), comms);
   write_table(file, "generation", generation_type(), generations);
   write_table(file, "milp", milp_type(str), milps);
+  write_table(file, "serving", serving_type(), served);
   write_axes(file, set);
   return file.image();
 }
@@ -401,6 +484,10 @@ RunSet read_file(const std::string& path) {
     m.solves = row.solves;
     m.optimal = row.optimal;
     m.nodes = row.nodes;
+  });
+  if (version < 7) return set;  // no served streams before schema 7
+  read_table<ServingRow>(file, "serving", serving_type(), [&](const ServingRow& row) {
+    run_of("serving", row.run).serving = serving_of(row);
   });
   return set;
 }

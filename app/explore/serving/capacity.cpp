@@ -41,8 +41,14 @@ CapacityRun search(Replica& replica, models::RequestSpec spec, const std::vector
     for (; i < kMaxDoublings && !ok(at_lo); ++i) at_lo = serve_at(lo = (hi = lo) / 2);
     if (!ok(at_lo)) {
       out.status = "none";
-      out.message = fmt::format("no rate down to {:.3g} requests/s meets the targets ({})", lo,
-                                at_lo.status == "ok" ? "latency" : at_lo.message);
+      // So far down the requests barely overlap: what misses is the plans' own latency.
+      const ServingMetrics& m = at_lo.metrics;
+      out.message = at_lo.status != "ok"
+                        ? fmt::format("no rate down to {:.3g} requests/s serves ({})", lo, at_lo.message)
+                        : fmt::format("no rate down to {:.3g} requests/s meets the targets: there, TTFT p99 {}, "
+                                      "TPOT p99 {}, E2E p99 {}",
+                                      lo, units::format_seconds(m.ttft.p99, 2), units::format_seconds(m.tpot.p99, 2),
+                                      units::format_seconds(m.e2e.p99, 2));
       return out;
     }
   }

@@ -3,9 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
+#include <map>
+#include <set>
 #include <fmt/format.h>
 
+#include "app/explore/runner.hpp"
 #include "app/explore/serving/plan_times.hpp"
+#include "app/explore/serving/stream_trace.hpp"
 #include "models/request_stream.hpp"
 #include "scheduler/score_plan.hpp"
 
@@ -63,6 +68,26 @@ class ShapeSample {
   std::vector<IterationShape> kept_;
   std::int64_t seen_ = 0, stride_ = 1;
 };
+
+// How many copies of the plans fit the machine on disjoint devices: for each kind of compute
+// device the plans use, the machine's devices of that kind over the plans' (at least 1 is there).
+// `needed` says, for an error, what one copy uses.
+int copies_held(const hw::Topology& topo, const std::vector<const scheduler::Plan*>& plans, std::string& needed) {
+  std::map<hw::DeviceKind, std::set<int>> used;
+  for (const scheduler::Plan* plan : plans)
+    for (const int d : plan->device_of)
+      if (d >= 0) used[topo.devices[d].kind].insert(d);
+  int copies = std::numeric_limits<int>::max();
+  needed.clear();
+  for (const auto& [used_kind, devices] : used) {
+    const hw::DeviceKind kind = used_kind;  // clang 14 cannot capture a structured binding in a lambda
+    const auto have = std::count_if(topo.devices.begin(), topo.devices.end(), [&](const hw::Device& d) { return d.kind == kind; });
+    copies = std::min(copies, static_cast<int>(have / static_cast<std::int64_t>(devices.size())));
+    needed += fmt::format("{}{} of the machine's {} {} devices", needed.empty() ? "" : ", ", devices.size(), have,
+                          hw::to_string(kind));
+  }
+  return used.empty() ? 1 : copies;
+}
 
 double mean_tokens(const std::vector<models::Request>& reqs, bool prompt) {
   double sum = 0;
@@ -137,11 +162,20 @@ Replica prepare_replica(const Scenario& s, const Point& pt, const scheduler::Pla
     out.head.message = "the decode plan leaves no memory for a KV block";
     return out;
   }
+  std::string needed;
+  const int held = copies_held(*decode.topo, {&*pre.plan, &*dec.plan}, needed);
+  out.head.replicas = opts.replicas == 0 ? held : opts.replicas;
+  if (out.head.replicas > held) {
+    out.head.status = "infeasible";
+    out.head.message = fmt::format("{} replicas do not fit: one uses {}", out.head.replicas, needed);
+    return out;
+  }
   out.times = std::make_unique<PlanTimes>(model, prefill, *pre.plan, decode, *dec.plan, opts.bucket);
   return out;
 }
 
-ServedRun replay(Replica& replica, const std::vector<models::Request>& reqs, const SloTargets& slo, bool report_error) {
+ServedRun replay(Replica& replica, const std::vector<models::Request>& reqs, const SloTargets& slo, bool report_error,
+                 const std::string& trace_file) {
   ServedRun out = replica.head;
   if (!replica.times) return out;
   if (const std::string unfit = unfit_request(reqs, replica.config); !unfit.empty()) {
@@ -152,13 +186,20 @@ ServedRun replay(Replica& replica, const std::vector<models::Request>& reqs, con
   PlanTimes& times = *replica.times;
   const std::int64_t before = times.simulations();
   ShapeSample sample;
-  const ServingTrace trace = serve(reqs, replica.config, [&](const IterationShape& shape) { return times(shape); },
-                                   [&](const IterationShape& shape, std::int64_t) { sample.see(shape); });
+  std::vector<IterationEvent> iterations;  // kept only for a trace
+  const ServingTrace trace = serve_replicas(reqs, replica.config, out.replicas, [&](const IterationShape& shape) { return times(shape); },
+                                            [&](const IterationEvent& e) {
+                                              sample.see(e.shape);
+                                              if (!trace_file.empty()) iterations.push_back(e);
+                                            });
+  if (!trace_file.empty()) write_stream_trace_file(trace_file, reqs, trace, iterations);
   out.simulations = times.simulations() - before;  // the run's; the report's exact ones below are not counted
   for (const IterationShape& shape : report_error ? sample.shapes() : std::vector<IterationShape>{})
     out.bucket_error = std::max(out.bucket_error, std::abs(times(shape) / times.exact(shape) - 1));
   out.error_samples = report_error ? static_cast<int>(sample.shapes().size()) : 0;
-  out.metrics = serving_metrics(reqs, trace, replica.config, slo);
+  ServingConfig all = replica.config;  // the cache's use is over every replica's blocks
+  all.kv_blocks *= out.replicas;
+  out.metrics = serving_metrics(reqs, trace, all, slo);
   out.iterations = trace.iterations;
   out.peak_blocks = trace.peak_blocks;
   return out;
@@ -168,7 +209,7 @@ ServingOptions parse_serving(const Yaml& y) {
   ServingOptions o;
   if (!y.defined()) return o;
   if (!y.is_map()) y.fail("serving must be a map: {batching: continuous, max_batch: 256, block_tokens: 16}");
-  y.allow_keys({"batching", "max_batch", "token_budget", "block_tokens", "bucket", "slo"});
+  y.allow_keys({"batching", "max_batch", "token_budget", "block_tokens", "bucket", "replicas", "slo"});
   if (y.has("batching")) {
     try {
       o.config.policy = parse_batching(y.at("batching").str());
@@ -188,6 +229,12 @@ ServingOptions parse_serving(const Yaml& y) {
     o.bucket = y.at("bucket").positive_number();
     if (o.bucket > 1) y.at("bucket").fail("bucket is a relative width: above 0, at most 1");
   }
+  if (y.has("replicas")) {
+    const Yaml r = y.at("replicas");
+    if (r.is_scalar() && r.str() == "auto") o.replicas = 0;
+    else if (const std::int64_t n = r.integer(); n >= 1 && n <= 4096) o.replicas = static_cast<int>(n);
+    else r.fail(fmt::format("replicas must be auto or from 1 to 4096; got {}", n));
+  }
   if (y.has("slo")) {
     const Yaml slo = y.at("slo");
     slo.allow_keys({"ttft", "tpot"});
@@ -197,15 +244,17 @@ ServingOptions parse_serving(const Yaml& y) {
   return o;
 }
 
-std::vector<ServedRun> serve_point(const Scenario& s, const Point& p) {
+std::vector<ServedRun> serve_point(const Scenario& s, const Point& p, const std::string& trace_dir) {
   const Yaml root = point_yaml(s, p);
   const models::TransformerSpec model = serving_model(root.at("model"), s.seed);
   const ServingOptions opts = parse_serving(root.get("serving"));
   const std::vector<models::Request> reqs = requests_for(request_spec(s, root.at("requests")), root.at("requests"), model);
   std::vector<ServedRun> out;
-  for (const scheduler::PlacerSpec& placer : s.placers) {
-    Replica replica = prepare_replica(s, p, placer, model, opts, reqs);
-    out.push_back(replay(replica, reqs, opts.slo, true));
+  for (size_t k = 0; k < s.placers.size(); ++k) {
+    Replica replica = prepare_replica(s, p, s.placers[k], model, opts, reqs);
+    const std::string trace =
+        trace_dir.empty() || !replica.times ? "" : fmt::format("{}/{}-{}.json", trace_dir, p.index, trace_name(s.placers, k));
+    out.push_back(replay(replica, reqs, opts.slo, true, trace));
   }
   return out;
 }

@@ -25,7 +25,7 @@ struct Seq {
 class Replica {
  public:
   Replica(const std::vector<models::Request>& requests, const ServingConfig& config, const IterationTime& time,
-          const std::function<void(const IterationShape&, std::int64_t)>& observe)
+          const IterationObserver& observe)
       : reqs_(requests), cfg_(config), time_(time), observe_(observe), free_(config.kv_blocks) {
     trace_.requests.resize(requests.size());
     for (size_t i = 0; i < requests.size(); ++i) trace_.requests[i].arrival_s = requests[i].arrival_s;
@@ -157,7 +157,7 @@ class Replica {
     const double t = time_(shape);
     PLACESIM_ASSERT(std::isfinite(t) && t > 0, fmt::format("an iteration time of {} s", t));
     const std::int64_t held = cfg_.kv_blocks - free_;
-    if (observe_) observe_(shape, held);
+    if (observe_) observe_({shape, held, now_, t, 0});
     trace_.peak_blocks = std::max(trace_.peak_blocks, held);
     trace_.block_seconds += static_cast<double>(held) * t;
     trace_.busy_s += t;
@@ -183,7 +183,7 @@ class Replica {
   const std::vector<models::Request>& reqs_;
   const ServingConfig& cfg_;
   const IterationTime& time_;
-  const std::function<void(const IterationShape&, std::int64_t)>& observe_;
+  const IterationObserver& observe_;
   ServingTrace trace_;
   double now_ = 0;
   size_t next_ = 0, finished_ = 0;
@@ -215,12 +215,38 @@ std::string unfit_request(const std::vector<models::Request>& requests, const Se
 
 ServingTrace serve(const std::vector<models::Request>& requests, const ServingConfig& config,
                    const IterationTime& iteration_time,
-                   const std::function<void(const IterationShape&, std::int64_t blocks)>& observe) {
+                   const IterationObserver& observe) {
   if (config.max_batch < 1 || config.token_budget < 1 || config.block_tokens < 1 || config.kv_blocks < 1)
     throw InputError(fmt::format("max_batch, token_budget, block_tokens and kv_blocks must be >= 1; got {}, {}, {}, {}",
                                  config.max_batch, config.token_budget, config.block_tokens, config.kv_blocks));
   if (const std::string unfit = unfit_request(requests, config); !unfit.empty()) throw InputError(unfit);
   return Replica(requests, config, iteration_time, observe).run();
+}
+
+ServingTrace serve_replicas(const std::vector<models::Request>& requests, const ServingConfig& config, int replicas,
+                            const IterationTime& iteration_time, const IterationObserver& observe) {
+  if (replicas < 1) throw InputError(fmt::format("replicas must be at least 1; got {}", replicas));
+  if (replicas == 1) return serve(requests, config, iteration_time, observe);
+  ServingTrace all;
+  all.requests.resize(requests.size());
+  for (int k = 0; k < replicas; ++k) {
+    std::vector<models::Request> share;
+    for (size_t i = static_cast<size_t>(k); i < requests.size(); i += static_cast<size_t>(replicas)) share.push_back(requests[i]);
+    if (share.empty()) continue;
+    const IterationObserver on_replica = [&](const IterationEvent& e) {
+      IterationEvent at = e;
+      at.replica = k;
+      observe(at);
+    };
+    const ServingTrace t = serve(share, config, iteration_time, observe ? on_replica : IterationObserver());
+    for (size_t j = 0; j < share.size(); ++j) all.requests[static_cast<size_t>(k) + j * static_cast<size_t>(replicas)] = t.requests[j];
+    all.iterations += t.iterations;
+    all.preemptions += t.preemptions;
+    all.peak_blocks = std::max(all.peak_blocks, t.peak_blocks);
+    all.busy_s += t.busy_s;
+    all.block_seconds += t.block_seconds;
+  }
+  return all;
 }
 
 }  // namespace placesim::explore

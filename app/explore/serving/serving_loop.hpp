@@ -44,6 +44,16 @@ struct IterationShape {
 };
 using IterationTime = std::function<double(const IterationShape&)>;
 
+// One iteration as it ran: its shape, the KV blocks held during it, when it started and how long
+// it lasted, and on which replica (serve_replicas; 0 for serve).
+struct IterationEvent {
+  IterationShape shape;
+  std::int64_t blocks = 0;
+  double start_s = 0, seconds = 0;
+  int replica = 0;
+};
+using IterationObserver = std::function<void(const IterationEvent&)>;
+
 enum class Batching { Static, Continuous, Chunked };
 Batching parse_batching(const std::string& name);  // InputError (no location) listing the three
 
@@ -76,9 +86,15 @@ std::string unfit_request(const std::vector<models::Request>& requests, const Se
 
 // Serves the stream. InputError (no location) with unfit_request's words, or for a config value
 // out of range (max_batch, token_budget, block_tokens, kv_blocks < 1). `observe`, when given, sees every
-// iteration's shape and the blocks held during it (tests check invariants with it).
+// iteration as it ends (tests check invariants with it; a stream trace draws it).
 ServingTrace serve(const std::vector<models::Request>& requests, const ServingConfig& config,
-                   const IterationTime& iteration_time,
-                   const std::function<void(const IterationShape&, std::int64_t blocks)>& observe = nullptr);
+                   const IterationTime& iteration_time, const IterationObserver& observe = nullptr);
+
+// The stream served by `replicas` identical replicas, request i dealt to replica i mod replicas
+// (round-robin: a router that does not look at the replicas' load). Each replica serves its share
+// alone; the traces merge with the requests in the stream's order, iterations, preemptions and
+// busy and block seconds summed, and the peak blocks one replica's.
+ServingTrace serve_replicas(const std::vector<models::Request>& requests, const ServingConfig& config, int replicas,
+                            const IterationTime& iteration_time, const IterationObserver& observe = nullptr);
 
 }  // namespace placesim::explore

@@ -6,19 +6,53 @@
 
 namespace placesim::explore {
 
+namespace {
+
+// The smallest of the sorted values with at least q% of them at or below it.
+double nearest_rank(const std::vector<double>& sorted, double q) {
+  const auto k = static_cast<size_t>(std::ceil(q / 100.0 * static_cast<double>(sorted.size())));
+  return sorted[std::max<size_t>(k, 1) - 1];
+}
+
+}  // namespace
+
 Percentiles percentiles(std::vector<double> values) {
   Percentiles p;
   if (values.empty()) return p;
   std::sort(values.begin(), values.end());
-  const auto rank = [&](double q) {
-    const auto k = static_cast<size_t>(std::ceil(q / 100.0 * static_cast<double>(values.size())));
-    return values[std::max<size_t>(k, 1) - 1];
-  };
   p.mean = std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
-  p.p50 = rank(50);
-  p.p90 = rank(90);
-  p.p99 = rank(99);
+  p.p50 = nearest_rank(values, 50);
+  p.p90 = nearest_rank(values, 90);
+  p.p99 = nearest_rank(values, 99);
   return p;
+}
+
+std::vector<double> quantiles(std::vector<double> values) {
+  if (values.empty()) return {};
+  std::sort(values.begin(), values.end());
+  std::vector<double> out;
+  for (int q = 0; q <= 100; ++q) out.push_back(nearest_rank(values, q));
+  return out;
+}
+
+namespace {
+
+nlohmann::ordered_json percentiles_json(const Percentiles& p) {
+  return {{"mean", p.mean}, {"p50", p.p50}, {"p90", p.p90}, {"p99", p.p99}};
+}
+
+}  // namespace
+
+nlohmann::ordered_json serving_json(const ServingResult& r) {
+  const ServingMetrics& m = r.metrics;
+  return {{"replicas", r.replicas},           {"kv_blocks", r.kv_blocks},
+          {"ttft_s", percentiles_json(m.ttft)}, {"tpot_s", percentiles_json(m.tpot)},
+          {"e2e_s", percentiles_json(m.e2e)},   {"requests_per_s", m.requests_per_s},
+          {"tokens_per_s", m.tokens_per_s},     {"slo_attainment", m.slo_attainment},
+          {"goodput_per_s", m.goodput_per_s},   {"kv_mean_use", m.kv_mean_use},
+          {"preemptions", m.preemptions},       {"iterations", r.iterations},
+          {"peak_blocks", r.peak_blocks},       {"simulations", r.simulations},
+          {"bucket_error", r.bucket_error},     {"error_samples", r.error_samples}};
 }
 
 ServingMetrics serving_metrics(const std::vector<models::Request>& requests, const ServingTrace& trace,
@@ -40,6 +74,7 @@ ServingMetrics serving_metrics(const std::vector<models::Request>& requests, con
     last = std::max(last, t.finish_s);
     tokens += static_cast<double>(requests[i].output);
   }
+  m.ttft_quantiles = quantiles(ttft);
   m.ttft = percentiles(std::move(ttft));
   m.tpot = percentiles(std::move(tpot));
   m.e2e = percentiles(std::move(e2e));

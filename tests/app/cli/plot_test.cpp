@@ -54,6 +54,16 @@ class Plot : public ::testing::Test {
                                        "  model.seq: [32, 64]\n";
     const auto r = run_cli("run " + dir_ + "/s.yaml -o " + dir_ + "/r.h5 --trace " + dir_ + "/traces");
     ASSERT_EQ(r.code, 0) << r.err;
+    std::ofstream(dir_ + "/serve.yaml") << "name: served\n"
+                                           "hardware: sortinghat-v100\n"
+                                           "model: {generator: transformer, arch: gpt2-large, layers: 2}\n"
+                                           "weights: resident\n"
+                                           "placers: [single-device, {name: megatron-tp, tp: 4}]\n"
+                                           "requests: {rate: 10, prompt: 64, output: 16, count: 100}\n"
+                                           "sweep:\n"
+                                           "  requests.rate: [10, 40]\n";
+    const auto served = run_cli("serve " + dir_ + "/serve.yaml -o " + dir_ + "/served.h5");
+    ASSERT_EQ(served.code, 0) << served.err;
   }
   void SetUp() override {
     if (!have_plotting()) GTEST_SKIP() << "/usr/bin/python3 lacks matplotlib or h5py (Debian: python3-matplotlib, python3-h5py)";
@@ -68,7 +78,9 @@ TEST_F(Plot, EveryKindRendersAPng) {
                                   {"pareto", dir_ + "/r.h5"},
                                   {"predicted", dir_ + "/r.h5"},
                                   {"gantt", dir_ + "/traces/1-heft.json"},
-                                  {"measured", validation}};
+                                  {"measured", validation},
+                                  {"latency-load", dir_ + "/served.h5"},
+                                  {"ttft-cdf", dir_ + "/served.h5"}};
   for (const auto& [kind, input] : cases) {
     SCOPED_TRACE(kind);
     const std::string out = dir_ + "/" + kind + ".png";
@@ -124,6 +136,7 @@ TEST_F(Plot, AFileOfTheWrongKindIsAnErrorAndNothingIsOverwritten) {
       {"measured " + dir_ + "/r.h5", dir_ + "/r.h5: not a validation file of placesim validate (no `validation` table)"},
       {"speedup " + dir_ + "/r.h5 --baseline nobody", "baseline 'nobody' is not among the placers"},
       {"histogram " + dir_ + "/r.h5", "unknown plot kind 'histogram'"},
+      {"latency-load " + dir_ + "/r.h5", dir_ + "/r.h5: no served request streams here: latency-load draws"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.args);

@@ -184,6 +184,17 @@ TEST(RunResultWire, RoundTripsEveryFieldBitForBit) {
   r.message = "ünïcode\nline";
   r.choices = nlohmann::ordered_json::parse(R"({"z": 1, "a": [1.5, "x"], "m": null})");
   r.seed = 18446744073709551615ull;
+  ServingResult& v = r.serving.emplace();
+  v.replicas = 3;
+  v.kv_blocks = 1ll << 40;
+  v.iterations = 7, v.peak_blocks = 8, v.simulations = 9, v.error_samples = 10;
+  v.bucket_error = 1.0 / 3;
+  v.metrics.ttft = {0.1, 0.2, 0.3, 0.4};
+  v.metrics.tpot = {1e-3, 2e-3, 3e-3, 4e-3};
+  v.metrics.e2e = {1.5, 2.5, 3.5, 4.5};
+  v.metrics.requests_per_s = 0.7, v.metrics.tokens_per_s = 70.1, v.metrics.slo_attainment = 0.99;
+  v.metrics.goodput_per_s = 0.69, v.metrics.kv_mean_use = 0.25, v.metrics.preemptions = 11;
+  for (int q = 0; q <= 100; ++q) v.metrics.ttft_quantiles.push_back(0.1 + q / 7.0);
   const std::vector<RunResult> back = runs_from_wire(runs_to_wire(runs));
   ASSERT_EQ(back.size(), 2u);
   const RunResult& b = back[0];
@@ -199,6 +210,8 @@ TEST(RunResultWire, RoundTripsEveryFieldBitForBit) {
   EXPECT_EQ(b.comm_bytes, r.comm_bytes);
   EXPECT_EQ(b.generation, r.generation);
   EXPECT_EQ(b.milp, r.milp);
+  EXPECT_EQ(b.serving, r.serving);
+  EXPECT_FALSE(back[1].serving.has_value());
   EXPECT_EQ(b.placement_s, r.placement_s);
   EXPECT_EQ(b.message, r.message);
   EXPECT_EQ(b.choices.dump(), r.choices.dump());  // key order kept

@@ -60,6 +60,26 @@ TEST(ServingLoop, DeterministicArrivalsBelowCapacityNeverWait) {
   }
 }
 
+// Arrivals every 0.75 iterations overload one replica: request i waits 0.25 i iterations (each
+// arrives 0.75 after the one before and starts 1 after it). Dealt round-robin to two replicas,
+// each sees one every 1.5 iterations and nobody waits.
+TEST(ServingLoop, TwoReplicasDealtRoundRobinServeWhatOneCannot) {
+  std::vector<Request> reqs;
+  for (int i = 0; i < 40; ++i) reqs.push_back({0.75 * i, 8, 1});
+  ServingConfig cfg;
+  cfg.max_batch = 1;
+  cfg.kv_blocks = 1;
+  const explore::ServingTrace one = explore::serve_replicas(reqs, cfg, 1, fixed(1.0));
+  const explore::ServingTrace two = explore::serve_replicas(reqs, cfg, 2, fixed(1.0));
+  for (size_t i = 0; i < reqs.size(); ++i) {
+    EXPECT_NEAR(one.requests[i].first_token_s - reqs[i].arrival_s, 1.0 + 0.25 * static_cast<double>(i), 1e-12) << i;
+    EXPECT_DOUBLE_EQ(two.requests[i].first_token_s, reqs[i].arrival_s + 1.0) << i;
+  }
+  EXPECT_EQ(two.iterations, 40);
+  EXPECT_DOUBLE_EQ(two.busy_s, 40.0);
+  EXPECT_EQ(two.peak_blocks, 1);
+}
+
 // docs/execution.md's example, worked by hand there: blocks of 2 tokens, 3 blocks, 1 s per
 // iteration. A (t 0, prompt 3, output 3) and B (t 0, prompt 2, output 2) prefill in [0, 1];
 // at 1 B's decode needs a third block, B is the latest admitted and is preempted, so only A
@@ -72,7 +92,7 @@ TEST(ServingLoop, ThreeRequestsWithAPreemptionAsWorkedByHand) {
   cfg.kv_blocks = 3;
   std::vector<IterationShape> shapes;
   const explore::ServingTrace t =
-      explore::serve(reqs, cfg, fixed(1.0), [&](const IterationShape& s, std::int64_t) { shapes.push_back(s); });
+      explore::serve(reqs, cfg, fixed(1.0), [&](const explore::IterationEvent& e) { shapes.push_back(e.shape); });
   ASSERT_EQ(t.requests.size(), 3u);
   EXPECT_DOUBLE_EQ(t.requests[0].first_token_s, 1);
   EXPECT_DOUBLE_EQ(t.requests[0].finish_s, 3);
@@ -109,7 +129,7 @@ TEST(ServingLoop, ChunkedPrefillSplitsPromptsByTheBudget) {
   cfg.kv_blocks = 64;
   std::vector<IterationShape> shapes;
   const explore::ServingTrace t =
-      explore::serve(reqs, cfg, fixed(1.0), [&](const IterationShape& s, std::int64_t) { shapes.push_back(s); });
+      explore::serve(reqs, cfg, fixed(1.0), [&](const explore::IterationEvent& e) { shapes.push_back(e.shape); });
   const std::vector<IterationShape> expected = {{4, 1, 0, 0}, {4, 1, 0, 0}, {4, 2, 0, 0}, {1, 1, 1, 11}};
   EXPECT_EQ(shapes, expected);
   EXPECT_DOUBLE_EQ(t.requests[0].first_token_s, 3);
@@ -140,8 +160,9 @@ TEST(ServingLoop, NeverExceedsTheKvBlocksOverRandomStreams) {
       const auto time = [](const IterationShape& s) {
         return 1e-3 + 1e-5 * static_cast<double>(s.prefill_tokens) + 1e-7 * static_cast<double>(s.decode_context);
       };
-      const explore::ServingTrace t = explore::serve(reqs, cfg, time, [&](const IterationShape& s, std::int64_t held) {
-        ASSERT_LE(held, cfg.kv_blocks);
+      const explore::ServingTrace t = explore::serve(reqs, cfg, time, [&](const explore::IterationEvent& e) {
+        const IterationShape& s = e.shape;
+        ASSERT_LE(e.blocks, cfg.kv_blocks);
         ASSERT_LE(s.prefill_seqs + s.decode_seqs, cfg.max_batch);
         if (policy == Batching::Chunked) {
           ASSERT_LE(s.prefill_tokens + s.decode_seqs, std::max<std::int64_t>(cfg.token_budget, s.decode_seqs));
