@@ -14,7 +14,6 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/stop_request.hpp"
-#include "app/explore/axis_values.hpp"
 #include "app/explore/results_file.hpp"
 #ifdef PLACESIM_HAVE_MPI
 #include "app/explore/mpi/mpi_sweep.hpp"
@@ -146,15 +145,7 @@ std::optional<explore::RunSet> run_to_file(const explore::Scenario& s, explore::
   }
   if (mpi.size() > 1) ro.serve = [&](explore::PointQueue& q) { mpi.serve(q); };
 #endif
-  explore::RunSet header;
-  header.scenario = s.name;
-  header.scenario_text = s.text;
-  header.hardware_text = s.hardware_text;
-  header.baseline = s.baseline;
-  header.axes = s.axes;
-  header.axis_numeric = explore::numeric_axes(s);
-  header.command = out.command;
-  explore::ResultsFile file(out.path, std::move(header), out.resume);
+  explore::ResultsFile file(out.path, explore::empty_set(s, out.command), out.resume);
 
   const StopSignals signals(out.path);
   ro.skip = file.done();

@@ -86,6 +86,18 @@ void fill_speedups(RunSet& set) {
   }
 }
 
+RunSet empty_set(const Scenario& s, const std::string& command) {
+  RunSet set;
+  set.scenario = s.name;
+  set.scenario_text = s.text;
+  set.hardware_text = s.hardware_text;
+  set.baseline = s.baseline;
+  set.axes = s.axes;
+  set.axis_numeric = numeric_axes(s);
+  set.command = command;
+  return set;
+}
+
 std::string trace_name(const std::vector<scheduler::PlacerSpec>& placers, size_t k) {
   const std::string name = file_safe_name(placers[k].label);
   for (size_t j = 0; j < placers.size(); ++j)
@@ -148,13 +160,7 @@ class Sweep final : public PointQueue {
 
   RunSet result(const Scenario& s) {
     if (failure_) std::rethrow_exception(failure_);
-    RunSet set;
-    set.scenario = s.name;
-    set.scenario_text = s.text;
-    set.hardware_text = s.hardware_text;
-    set.baseline = s.baseline;
-    set.axes = s.axes;
-    set.axis_numeric = numeric_axes(s);
+    RunSet set = empty_set(s);
     for (std::vector<RunResult>& point : runs_)
       for (RunResult& r : point) set.runs.push_back(std::move(r));
     return set;

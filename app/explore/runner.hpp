@@ -52,6 +52,10 @@ struct RunOptions {
 // The runs of the points it ran (all but `skip`; fewer when stopped), in point order.
 RunSet run_scenario(const Scenario& s, const RunOptions& opts);
 
+// A set of `s`'s runs with none in it yet: the scenario's name, texts, baseline and axes, and
+// the command that ran it.
+RunSet empty_set(const Scenario& s, const std::string& command = "");
+
 // The name a placer's trace files take: its label made safe for a file name, and its place in the
 // list (-1, -2, ...) appended when that name is another placer's too ("a{x=1}" and "a{x_1}"), so
 // that no trace overwrites another.

@@ -1,18 +1,11 @@
 #include "app/explore/serving/served_set.hpp"
 
-#include "app/explore/axis_values.hpp"
+#include "app/explore/runner.hpp"
 
 namespace placesim::explore {
 
 RunSet served_set(const Scenario& s, const std::vector<std::vector<ServedRun>>& served, const std::string& command) {
-  RunSet set;
-  set.scenario = s.name;
-  set.scenario_text = s.text;
-  set.hardware_text = s.hardware_text;
-  set.baseline = s.baseline;
-  set.axes = s.axes;
-  set.axis_numeric = numeric_axes(s);
-  set.command = command;
+  RunSet set = empty_set(s, command);
   for (size_t i = 0; i < served.size(); ++i)
     for (const ServedRun& r : served[i]) {
       RunResult run;
