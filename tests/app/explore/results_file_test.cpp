@@ -170,6 +170,28 @@ TEST(ResultsCsv, OneRowPerRunNumbersAsNumbersTextQuotedWhereNeeded) {
                                   "0,32,\"gpt2, \"\"large\"\"\",b,ok,,,2,,,,,,0,1,\"needs 2 GB, has \"\"1\"\"\"\r\n");
 }
 
+// A set with a served stream gets its columns before the message; a run without one (a bound)
+// leaves them empty.
+TEST(ResultsCsv, AServedStreamAddsItsColumns) {
+  RunSet set = header();
+  set.runs = point(0);
+  ServingResult& v = set.runs[0].serving.emplace();
+  v.replicas = 2;
+  v.kv_blocks = 500;
+  v.metrics.ttft = {0, 0.5, 0, 0.75};
+  v.metrics.tpot = {0, 0.025, 0, 0.0625};
+  v.metrics.e2e = {0, 0, 0, 3.5};
+  v.metrics.requests_per_s = 9.5, v.metrics.tokens_per_s = 1200, v.metrics.slo_attainment = 0.875;
+  v.metrics.goodput_per_s = 8.25, v.metrics.preemptions = 3;
+  const std::string csv = results_csv(set);
+  EXPECT_NE(csv.find(",seed,replicas,kv_blocks,ttft_p50_s,ttft_p99_s,tpot_p50_s,tpot_p99_s,e2e_p99_s,requests_per_s,"
+                     "tokens_per_s,slo_attainment,goodput_per_s,preemptions,message\r\n"),
+            std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find(",1,2,500,0.5,0.75,0.025,0.0625,3.5,9.5,1200,0.875,8.25,3,\r\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",1,,,,,,,,,,,,,\r\n"), std::string::npos) << csv;  // run b: seed 1, no figures, no message
+}
+
 TEST(RunResultWire, RoundTripsEveryFieldBitForBit) {
   std::vector<RunResult> runs = point(3);
   RunResult& r = runs[0];
