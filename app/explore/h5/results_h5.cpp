@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -185,15 +186,19 @@ Handle serving_type() {
   return t;
 }
 
-Percentiles& stat_of(ServingMetrics& m, int metric) { return metric == 0 ? m.ttft : metric == 1 ? m.tpot : m.e2e; }
+// The metrics' percentiles in the order of ServingRow::stat.
+template <class Metrics>
+auto stats_of(Metrics& m) {
+  return std::array{&m.ttft, &m.tpot, &m.e2e};
+}
 
 ServingRow serving_row(std::int32_t run, const ServingResult& r) {
   ServingRow row{run, r.replicas, r.kv_blocks, r.iterations, r.peak_blocks, r.simulations, r.metrics.preemptions,
                  r.error_samples, r.bucket_error, {}, r.metrics.requests_per_s, r.metrics.tokens_per_s,
                  r.metrics.slo_attainment, r.metrics.goodput_per_s, r.metrics.kv_mean_use, {}};
-  ServingMetrics m = r.metrics;
+  const auto stats = stats_of(r.metrics);
   for (int k = 0; k < 3; ++k) {
-    const Percentiles& p = stat_of(m, k);
+    const Percentiles& p = *stats[k];
     row.stat[k][0] = p.mean, row.stat[k][1] = p.p50, row.stat[k][2] = p.p90, row.stat[k][3] = p.p99;
   }
   const bool some = r.metrics.ttft_quantiles.size() == 101;
@@ -212,7 +217,8 @@ ServingResult serving_of(const ServingRow& row) {
   r.metrics.preemptions = row.preemptions;
   r.error_samples = row.error_samples;
   r.bucket_error = row.bucket_error;
-  for (int k = 0; k < 3; ++k) stat_of(r.metrics, k) = {row.stat[k][0], row.stat[k][1], row.stat[k][2], row.stat[k][3]};
+  const auto stats = stats_of(r.metrics);
+  for (int k = 0; k < 3; ++k) *stats[k] = {row.stat[k][0], row.stat[k][1], row.stat[k][2], row.stat[k][3]};
   r.metrics.requests_per_s = row.requests_per_s;
   r.metrics.tokens_per_s = row.tokens_per_s;
   r.metrics.slo_attainment = row.slo_attainment;
