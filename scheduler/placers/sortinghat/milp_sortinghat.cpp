@@ -50,6 +50,7 @@ class SortingHatPlacer final : public Placer {
       cfg_.dha = o.get("dha").boolean();
       cfg_.adjust = o.get("adjust").boolean();
       cfg_.topology_aware = o.get("topology_aware").boolean();
+      cfg_.gpu_aware = o.get("gpu_aware").boolean();
       cfg_.bus_contention = o.get("bus_contention").boolean();
     }
   }
@@ -81,6 +82,7 @@ void register_sortinghat(Registry<PlacerEntry>& r) {
   sh.push_back({"dha", "true", "false: no DRAM subgraph, every parameter copied (ablation)"});
   sh.push_back({"adjust", "true", "3.4: P^DHA x 2 x GPUs on the bus; T between GPUs x 1.5 on a direct link, else x GPUs"});
   sh.push_back({"topology_aware", "true", "false: every transfer speed the average (SortingHat's ablation without topology)"});
+  sh.push_back({"gpu_aware", "true", "false: every op's time the mean over the GPUs, as if they were alike (GPU performance, part of the topology in SortingHat 2.2)"});
   sh.push_back({"bus_contention", "true", "false: every GPU its own PCIe bus (no round robin shared between GPUs)"});
   r.add("milp-sortinghat",
         {"SortingHat: per dominator submodel, a MILP over subgraph slots with and without direct host access, "

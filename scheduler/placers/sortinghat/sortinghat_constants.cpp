@@ -22,6 +22,17 @@ double mean(const std::vector<double>& v) {
   return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
 }
 
+// gpu_aware false: each time replaced by the mean over the GPUs that can run the op (one that
+// cannot stays unable).
+void average_over_gpus(std::vector<double>& times) {
+  std::vector<double> can;
+  for (double t : times)
+    if (t != models::kCannotRun) can.push_back(t);
+  const double m = mean(can);
+  for (double& t : times)
+    if (t != models::kCannotRun) t = m;
+}
+
 }  // namespace
 
 Machine machine(const Problem& p, const ShConfig& cfg) {
@@ -169,6 +180,10 @@ SubInput submodel_input(const Problem& p, const Machine& mc, const ShConfig& cfg
         double dha = mc.lat0[i] + std::max(d, dha_bytes * mc.t0[i]);
         if (cfg.adjust) dha *= 2.0 * mc.on_bus[i];
         in.p_dha[x][i] = dha;
+      }
+      if (!cfg.gpu_aware) {
+        average_over_gpus(in.p_gpu[x]);
+        average_over_gpus(in.p_dha[x]);
       }
     }
     for (int i = 0; i < k; ++i)

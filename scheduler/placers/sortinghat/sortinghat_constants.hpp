@@ -17,6 +17,9 @@
 //                one direct link, x (number of GPUs) otherwise
 //   topology_aware false (paper 4.4): every T_{0,i} the mean over GPUs, every T_{i1,i2} the
 //                mean over pairs
+//   gpu_aware false: every P^GPU_{v,i} and P^DHA_{v,i} the mean over the GPUs v can run on, as if
+//                the GPUs were alike (section 2.2 counts each GPU's performance as part of the
+//                system topology; the heterogeneous server is where it differs)
 //   via_dram (efficientmip, 4.2): every transfer, parameter copies included, through DRAM at
 //                one speed, twice the mean host -> GPU speed
 //
@@ -37,6 +40,7 @@ struct ShConfig {
   bool chain = true;           // PrevDTFin / PrevSGFin from the previous submodel (efficientmip: false)
   bool adjust = true;
   bool topology_aware = true;
+  bool gpu_aware = true;
   bool bus_contention = true;
   bool via_dram = false;       // efficientmip
   int q = 4;
