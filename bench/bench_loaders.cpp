@@ -5,6 +5,9 @@
 // the saved 100k-op plans read from their files and re-simulated by `placesim simulate`, end to
 // end.
 // Start-up: the placesim binary spawned for `--help` and `list placers`, the child's wall time.
+// Clusters: a leaf-spine cluster of DGX A100 nodes (8 GPUs and 8 NICs each, 32 NICs per leaf,
+// 16 spines) loaded, and a two-op graph across its first and last GPU simulated on it by
+// `placesim simulate`, end to end: 512 nodes are 4096 GPUs.
 // (Its peak RSS is measured with /usr/bin/time -v: a spawned child's ru_maxrss counts this
 // process's memory, which it shares until exec.)
 #include <benchmark/benchmark.h>
@@ -157,6 +160,43 @@ void BM_SimulateSavedPlan(benchmark::State& state) {
   state.SetLabel(kPlacers[state.range(1)]);
 }
 BENCHMARK(BM_SimulateSavedPlan)->Args({100000, 0})->Args({100000, 1})->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(2);
+
+// The cluster file of `nodes` DGX A100 nodes.
+std::string cluster(std::int64_t nodes) {
+  return fmt::format(
+      "name: dgx-cluster\nnode_templates: {{dgx: {{include: dgx-a100}}}}\nnodes: [{{template: dgx, count: {}}}]\n"
+      "fabric: {{type: leaf-spine, leaf_size: 32, spines: 16, link: {{bw: 22.5GB/s, latency: 0.5us, kind: ib}}, "
+      "uplink: {{bw: 45GB/s, latency: 0.5us, kind: ib}}}}\n",
+      nodes);
+}
+
+void BM_LoadCluster(benchmark::State& state) {
+  const std::string text = cluster(state.range(0));
+  size_t devices = 0, links = 0;
+  for (auto _ : state) {
+    const hw::Topology t = hw::load_topology_text(text, "cluster.yaml");
+    devices = t.devices.size(), links = t.links.size();
+  }
+  state.counters["devices"] = static_cast<double>(devices);
+  state.counters["links"] = static_cast<double>(links);
+}
+BENCHMARK(BM_LoadCluster)->Arg(128)->Arg(512)->Arg(2048)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// Op a on the first GPU sends 1 MB to op b on the last, across the spines.
+void BM_SimulateOnCluster(benchmark::State& state) {
+  const auto dir = std::filesystem::temp_directory_path() / fmt::format("placesim-bench-cluster-{}", ::getpid());
+  std::filesystem::create_directories(dir);
+  const std::string hw = (dir / "cluster.yaml").string(), graph = (dir / "tiny.json").string(),
+                    plan = (dir / "plan.json").string();
+  write_file_atomic(hw, cluster(state.range(0)));
+  write_file_atomic(graph, R"({"name": "tiny", "nodes": [{"name": "a", "flops": 1e9, "bytes": 1e6, "output_bytes": 1e6},
+    {"name": "b", "flops": 1e9, "bytes": 1e6}], "edges": [{"src": "a", "dst": "b"}]})");
+  write_file_atomic(plan, fmt::format(R"({{"placer": "bench", "devices": {{"a": "n0.gpu0", "b": "n{}.gpu7"}}}})",
+                                      state.range(0) - 1));
+  spawn_placesim(state, {"simulate", "--plan", plan, "--hardware", hw, "--graph", graph, "--weights", "resident"});
+  std::filesystem::remove_all(dir);
+}
+BENCHMARK(BM_SimulateOnCluster)->Arg(128)->Arg(512)->Arg(2048)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace
 

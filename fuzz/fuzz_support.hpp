@@ -46,9 +46,9 @@ inline scheduler::Problem problem_on_preset(models::Graph g) {
 // Larger inputs only slow the fuzzer down: every path they reach, a small input reaches too.
 constexpr std::size_t kMaxNodes = 64;
 constexpr std::int64_t kMaxChunks = 1024;  // over a plan's collectives
-// Cluster nodes a hardware file may ask for (`count: N`): a topology keeps a route for every
-// pair of devices, so a cluster of hundreds of nodes takes seconds to load, and a minute
-// under the sanitizers.
+// Cluster nodes a hardware file may ask for (`count: N`): the placers weigh every op on every
+// device, so a cluster of hundreds of nodes takes seconds to place on, and a minute under the
+// sanitizers.
 constexpr long kMaxClusterCount = 32;
 
 inline bool asks_for_large_cluster(const std::string& text) {

@@ -111,9 +111,9 @@ std::string names_of(const std::map<std::string, Yaml>& m) {
 }  // namespace
 
 void add_device(Topology& t, Device d, const SourceLoc& where) {
-  if (const int prev = t.find(d.id); prev >= 0)
-    throw InputError(where, fmt::format("duplicate device id '{}' (first at {})", d.id, t.devices[prev].loc.str()));
-  t.devices.push_back(std::move(d));
+  const std::string id = d.id;
+  if (const int prev = t.add_device(std::move(d)); prev >= 0)
+    throw InputError(where, fmt::format("duplicate device id '{}' (first at {})", id, t.devices[prev].loc.str()));
 }
 
 ClusterBuild add_cluster(const TopologySpec& spec, Topology& t) {

@@ -5,7 +5,7 @@
 // A NIC is an ordinary device of its node template, linked to one of the node's PCIe switches,
 // so traffic between a GPU and the network crosses the same PCIe links as that GPU's copies
 // from host memory. Leaf-spine: NICs fill leaves in node order, `leaf_size` per leaf; every
-// leaf links to every spine (how routes pick a spine: hw/route_rules.hpp).
+// leaf links to every spine (how routes pick a spine: hw/route_table.hpp).
 #pragma once
 
 #include <map>

@@ -18,8 +18,8 @@ Generated run_generator(const Yaml& generator, const Yaml& root) {
     nodes.allow_keys({"count", "gpus"});
     const std::int64_t count = nodes.at("count").integer();
     if (count < 1 || count > kMaxClusterNodes)
-      nodes.at("count").fail(fmt::format("expected 1 to {} nodes, got '{}' (loading grows with the square of the node count)",
-                                         kMaxClusterNodes, nodes.at("count").str()));
+      nodes.at("count").fail(fmt::format("expected 1 to {} nodes, got '{}' ({})", kMaxClusterNodes,
+                                         nodes.at("count").str(), kMaxClusterNodesWhy));
     add(nodes.at("gpus"), static_cast<int>(count));
     return g;
   }

@@ -10,9 +10,7 @@
 namespace placesim::hw {
 namespace {
 
-bool link_id_taken(const Topology& t, const std::string& id) {
-  return std::any_of(t.links.begin(), t.links.end(), [&](const Link& l) { return l.id == id; });
-}
+bool link_id_taken(const Topology& t, const std::string& id) { return t.find_link(id) >= 0; }
 
 std::string default_link_id(const Topology& t, const Link& l) {
   const std::string base = t.devices[l.a].id + "-" + t.devices[l.b].id;
@@ -77,7 +75,7 @@ void add_link(const Yaml& node, Topology& t, const std::string& prefix) {
 
 void append_link(Topology& t, Link l) {
   if (l.id.empty()) l.id = default_link_id(t, l);
-  t.links.push_back(std::move(l));
+  PLACESIM_ASSERT(t.add_link(std::move(l)) < 0, "a link's id is checked before it is added");
 }
 
 std::map<std::pair<int, int>, Route> parse_routes(const Yaml& routes, const Topology& t, const std::string& prefix) {

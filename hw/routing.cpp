@@ -27,20 +27,34 @@ using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS
 
 Cost plus(const Cost& a, const Cost& b) { return {a.first + b.first, a.second + b.second}; }
 
-Graph build_graph(int num_devices, const std::vector<Link>& links) {
-  Graph g(num_devices);
+}  // namespace
+
+struct RouteGraph::Impl {
+  Graph g;
+  std::vector<Link> links;  // the ends and latency of each link, as finalize saw them
+};
+
+RouteGraph::RouteGraph(int num_devices, const std::vector<Link>& links) : impl_(std::make_unique<Impl>()) {
+  impl_->g = Graph(num_devices);
+  impl_->links.reserve(links.size());
   for (size_t i = 0; i < links.size(); ++i) {
     const Link& l = links[i];
     PLACESIM_ASSERT(l.a >= 0 && l.b >= 0 && l.a < num_devices && l.b < num_devices && l.a != l.b,
                     "link '" + l.id + "' must join two different devices");
     const Cost c{1, std::llround(l.latency_s * static_cast<double>(kPsPerSecond))};
-    boost::add_edge(l.a, l.b, EdgeProp{static_cast<int>(i), c}, g);
+    boost::add_edge(l.a, l.b, EdgeProp{static_cast<int>(i), c}, impl_->g);
+    Link ends;  // what walk() reads: no names, no locations
+    ends.a = l.a, ends.b = l.b, ends.latency_s = l.latency_s;
+    impl_->links.push_back(ends);
   }
-  return g;
 }
 
-std::vector<Cost> distances_from(const Graph& g, int src) {
-  std::vector<Cost> dist(boost::num_vertices(g), kUnreached);
+RouteGraph::~RouteGraph() = default;
+
+std::vector<int> RouteGraph::tree(int src) const {
+  const Graph& g = impl_->g;
+  const int n = static_cast<int>(boost::num_vertices(g));
+  std::vector<Cost> dist(n, kUnreached);
   boost::dijkstra_shortest_paths(
       g, src,
       boost::weight_map(boost::get(&EdgeProp::cost, g))
@@ -49,14 +63,8 @@ std::vector<Cost> distances_from(const Graph& g, int src) {
           .distance_combine(&plus)
           .distance_inf(kUnreached)
           .distance_zero(Cost{0, 0}));
-  return dist;
-}
-
-// Rule 3 of the header: each reached device's predecessor link on a best path from the source,
-// the one from the lowest-index neighbour (then lowest link index). -1 for the source and for
-// unreached devices.
-std::vector<int> predecessor_links(const Graph& g, const std::vector<Cost>& dist, int src) {
-  const int n = static_cast<int>(dist.size());
+  // Rule 3: the predecessor link from the lowest-index neighbour on a best path (then the lowest
+  // link index).
   std::vector<int> pred(n, -1);
   for (int v = 0; v < n; ++v) {
     if (v == src || dist[v] == kUnreached) continue;
@@ -73,7 +81,8 @@ std::vector<int> predecessor_links(const Graph& g, const std::vector<Cost>& dist
   return pred;
 }
 
-Route walk_back(const std::vector<Link>& links, const std::vector<int>& pred, int src, int dst) {
+Route RouteGraph::walk(const std::vector<int>& pred, int src, int dst) const {
+  const std::vector<Link>& links = impl_->links;
   Route r;
   for (int v = dst; v != src;) {
     const Link& l = links[pred[v]];
@@ -84,25 +93,6 @@ Route walk_back(const std::vector<Link>& links, const std::vector<int>& pred, in
   std::reverse(r.hops.begin(), r.hops.end());
   for (const Hop& h : r.hops) r.latency_s += links[h.link].latency_s;  // summed from src onwards
   return r;
-}
-
-}  // namespace
-
-AllRoutes best_routes(int num_devices, const std::vector<Link>& links) {
-  const Graph g = build_graph(num_devices, links);
-  const int n = num_devices;
-  AllRoutes out{std::vector<std::vector<Route>>(n, std::vector<Route>(n)),
-                std::vector<std::vector<bool>>(n, std::vector<bool>(n, false))};
-  for (int s = 0; s < n; ++s) {
-    const std::vector<Cost> dist = distances_from(g, s);
-    const std::vector<int> pred = predecessor_links(g, dist, s);
-    for (int d = 0; d < n; ++d) {
-      if (dist[d] == kUnreached) continue;
-      out.connected[s][d] = true;
-      if (d != s) out.routes[s][d] = walk_back(links, pred, s, d);
-    }
-  }
-  return out;
 }
 
 }  // namespace placesim::hw::detail

@@ -1,4 +1,4 @@
-// Best routes between every pair of devices over a topology's links, with Boost.Graph.
+// Best routes from one device over a topology's links, with Boost.Graph.
 //
 // "Best" means, in this order:
 //   1. fewest hops;
@@ -12,17 +12,29 @@
 // direction is recorded in the route.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "hw/topology.hpp"
 
 namespace placesim::hw::detail {
 
-struct AllRoutes {
-  std::vector<std::vector<Route>> routes;     // [src][dst]; empty when src == dst or unconnected
-  std::vector<std::vector<bool>> connected;   // [src][dst]; true on the diagonal
-};
+class RouteGraph {
+ public:
+  RouteGraph(int num_devices, const std::vector<Link>& links);
+  ~RouteGraph();
+  RouteGraph(const RouteGraph&) = delete;
+  RouteGraph& operator=(const RouteGraph&) = delete;
 
-AllRoutes best_routes(int num_devices, const std::vector<Link>& links);
+  // Each device's link towards src on its best route from src (rule 3): the tree of every best
+  // route from src. -1 for src itself and for devices src does not reach.
+  std::vector<int> tree(int src) const;
+  // The route src -> dst along src's tree (dst reached, dst != src); latency summed from src on.
+  Route walk(const std::vector<int>& tree, int src, int dst) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace placesim::hw::detail

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "hw/routing.hpp"
+#include "hw/route_table.hpp"
 
 namespace placesim::hw {
 
@@ -24,6 +24,38 @@ int Topology::find(std::string_view id) const {
     if (devices[i].id == id) return static_cast<int>(i);
   return -1;
 }
+
+int Topology::find_link(std::string_view id) const {
+  if (link_ids_.bound_to(links.data(), links.size()))
+    return static_cast<int>(link_ids_.find(id, [&](std::uint32_t i) -> std::string_view { return links[i].id; }));
+  for (size_t i = 0; i < links.size(); ++i)
+    if (links[i].id == id) return static_cast<int>(i);
+  return -1;
+}
+
+namespace {
+
+// Adds `item` to `list` unless its id is in `index` (rebuilt first when it does not cover the
+// list as it is); keeps the index bound to the list.
+template <class T>
+int add_unique(std::vector<T>& list, NameIndex& index, T item) {
+  const auto name_of = [&](std::uint32_t i) -> std::string_view { return list[i].id; };
+  if (!index.bound_to(list.data(), list.size())) {
+    index.clear();
+    for (size_t i = 0; i < list.size(); ++i) index.insert(list[i].id, static_cast<std::uint32_t>(i), name_of);
+  }
+  // The new item's index names nothing yet: insert compares the id only with those already in.
+  const std::int64_t prev = index.insert(item.id, static_cast<std::uint32_t>(list.size()), name_of);
+  if (prev >= 0) return static_cast<int>(prev);
+  list.push_back(std::move(item));
+  index.bind(list.data(), list.size());
+  return -1;
+}
+
+}  // namespace
+
+int Topology::add_device(Device d) { return add_unique(devices, by_id_, std::move(d)); }
+int Topology::add_link(Link l) { return add_unique(links, link_ids_, std::move(l)); }
 
 int Topology::index(const std::string& id, const SourceLoc& where) const {
   const int i = find(id);
@@ -66,18 +98,23 @@ int Topology::link_between(int a, int b) const {
 
 void Topology::check_device(int d) const {
   PLACESIM_ASSERT(d >= 0 && d < static_cast<int>(devices.size()), fmt::format("device index {} out of range", d));
-  PLACESIM_ASSERT(connected_.size() == devices.size(), "Topology::finalize() must run before routes are asked for");
+  PLACESIM_ASSERT(routes_ != nullptr, "Topology::finalize() must run before routes are asked for");
 }
 
 int Topology::host_memory_for(int device) const {
   check_device(device);
-  return host_memory_[device];
+  return routes_->host_memory_for(device);
+}
+
+bool Topology::reaches_host_memory(int device) const {
+  check_device(device);
+  return routes_->reaches_host_memory(device);
 }
 
 bool Topology::connected(int src, int dst) const {
   check_device(src);
   check_device(dst);
-  return connected_[src][dst];
+  return routes_->connected(src, dst);
 }
 
 const Route& Topology::route(int src, int dst) const {
@@ -85,57 +122,24 @@ const Route& Topology::route(int src, int dst) const {
     throw InputError(devices[src].loc, fmt::format("no route from device '{}' to device '{}': no chain of links "
                                                    "joins them",
                                                    devices[src].id, devices[dst].id));
-  return routes_[src][dst];
+  return routes_->route(src, dst);
 }
 
-// True when r's hops chain from device src to device dst.
-bool Topology::joins(const Route& r, int src, int dst) const {
-  int at = src;
-  for (const Hop& h : r.hops) {
-    if (h.link < 0 || h.link >= static_cast<int>(links.size())) return false;
-    const Link& l = links[h.link];
-    if ((h.forward ? l.a : l.b) != at) return false;
-    at = h.forward ? l.b : l.a;
-  }
-  return at == dst;
-}
-
-void Topology::finalize(const std::map<std::pair<int, int>, Route>& explicit_routes) {
+void Topology::finalize(const std::map<std::pair<int, int>, Route>& explicit_routes, const std::vector<int>& leaves,
+                        const std::vector<int>& spines) {
   const size_t n = devices.size();
   by_id_.clear();
   by_id_.reserve(n);
   for (size_t i = 0; i < n; ++i)
     by_id_.insert(devices[i].id, static_cast<std::uint32_t>(i), [&](std::uint32_t k) -> std::string_view { return devices[k].id; });
   by_id_.bind(devices.data(), n);
-  if (network_ideal) {
-    routes_.assign(n, std::vector<Route>(n));
-    connected_.assign(n, std::vector<bool>(n, true));
-  } else {
-    detail::AllRoutes all = detail::best_routes(static_cast<int>(n), links);
-    routes_ = std::move(all.routes);
-    connected_ = std::move(all.connected);
-    for (const auto& [ends, r] : explicit_routes) {
-      check_device(ends.first);
-      check_device(ends.second);
-      PLACESIM_ASSERT(joins(r, ends.first, ends.second), "an explicit route must follow links from src to dst");
-      routes_[ends.first][ends.second] = r;
-      connected_[ends.first][ends.second] = true;
-    }
+  for (const auto& [ends, r] : explicit_routes) {
+    PLACESIM_ASSERT(ends.first >= 0 && ends.first < static_cast<int>(n) && ends.second >= 0 &&
+                        ends.second < static_cast<int>(n),
+                    "an explicit route joins two devices of the topology");
   }
-  const std::vector<int> hosts = host_memories();
-  host_memory_.assign(n, -1);
-  for (size_t d = 0; d < n; ++d) {
-    if (devices[d].kind == DeviceKind::HostMemory) {
-      host_memory_[d] = static_cast<int>(d);
-      continue;
-    }
-    for (int h : hosts) {
-      if (!connected_[d][h]) continue;
-      const int best = host_memory_[d];
-      // Strictly nearer only: hosts are visited in index order, so ties keep the lowest index.
-      if (best < 0 || routes_[d][h].latency_s < routes_[d][best].latency_s) host_memory_[d] = h;
-    }
-  }
+  routes_ = std::make_shared<const detail::RouteTable>(devices, links, explicit_routes,
+                                                       detail::RouteRules{leaves, spines, gpudirect}, network_ideal);
 }
 
 }  // namespace placesim::hw

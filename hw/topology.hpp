@@ -3,9 +3,9 @@
 // or listed explicitly. A PCIe bus shared by two GPUs is one link both GPUs' routes cross, so
 // contention follows from the network model, not from a flag.
 //
-// Routes are computed once, for every pair of devices, in finalize() (hw/routing.hpp states the
-// rule, ties included); after that a Topology is read-only, so sweeps may share one between
-// threads. With `network_ideal` every pair is connected by an empty route (zero latency,
+// Routes are computed when first asked for (hw/route_table.hpp states the rules, ties included),
+// and kept; after finalize() a Topology is read-only to its users, so sweeps may share one
+// between threads. With `network_ideal` every pair is connected by an empty route (zero latency,
 // infinite bandwidth) and links, if any, are not used. With `network_uncontended` routes are
 // as usual, but each device pair's transfers move on a connection of their own (below).
 #pragma once
@@ -24,6 +24,10 @@ class Yaml;
 }
 
 namespace placesim::hw {
+
+namespace detail {
+class RouteTable;
+}
 
 enum class DeviceKind { Gpu, Cpu, HostMemory, Switch, Nic };
 const char* to_string(DeviceKind k);
@@ -147,6 +151,12 @@ class Topology {
   // -1 when absent. By an index once finalize() has run on this very device list (a plan of
   // 100k ops names a queue per delivery, each looked up by its device), else by a scan.
   int find(std::string_view id) const;
+  int find_link(std::string_view id) const;  // the same for link ids
+  // Loading: adds a device (a link) unless its id is taken, and returns -1; else the index that
+  // holds the id already, adding nothing. Ids are looked up by hash, so a cluster of 10^5
+  // devices loads in time linear in them.
+  int add_device(Device d);
+  int add_link(Link l);
   int index(const std::string& id, const SourceLoc& where = {}) const;  // InputError when absent
   std::vector<int> compute_devices() const;              // GPUs then CPUs, file order within each
   std::vector<int> gpus() const;
@@ -158,23 +168,25 @@ class Topology {
   // The host memory a device's weights come from: the nearest connected HostMemory by route
   // latency, ties to the lowest index (a host memory is its own); -1 when there is none.
   int host_memory_for(int device) const;
+  bool reaches_host_memory(int device) const;  // host_memory_for(device) >= 0, without routing
   // Route from src to dst (devices). src == dst: empty. Throws InputError naming both devices,
   // located at src's definition, when no chain of links joins them.
   const Route& route(int src, int dst) const;
   bool connected(int src, int dst) const;  // true when route() would not throw
 
-  // Called by the loader once devices and links are final; computes all routes. An explicit
-  // route replaces the computed one for its (src, dst) pair only.
-  void finalize(const std::map<std::pair<int, int>, Route>& explicit_routes = {});
+  // Called by the loader once devices and links are final: routes may be asked for from then on.
+  // An explicit route replaces the computed one for its (src, dst) pair only; `leaves` and
+  // `spines`, a cluster's leaf-spine fabric, for its routing rule (with `gpudirect`: the two
+  // rules of hw/route_table.hpp).
+  void finalize(const std::map<std::pair<int, int>, Route>& explicit_routes = {}, const std::vector<int>& leaves = {},
+                const std::vector<int>& spines = {});
 
  private:
   void check_device(int d) const;
-  bool joins(const Route& r, int src, int dst) const;
 
-  std::vector<std::vector<Route>> routes_;
-  std::vector<std::vector<bool>> connected_;
-  std::vector<int> host_memory_;  // host_memory_for, per device
+  std::shared_ptr<const detail::RouteTable> routes_;  // shared by copies: routes as finalize() left them
   NameIndex by_id_;               // device ids, first of each, bound to `devices` by finalize()
+  NameIndex link_ids_;            // link ids, bound to `links` by add_link()
 };
 
 }  // namespace placesim::hw

@@ -33,15 +33,13 @@ std::vector<NodeGroup> read_nodes(const Yaml& nodes) {
     if (const Yaml c = item.get("count"); c.defined()) {
       const std::int64_t n = c.integer();
       if (n < 1 || n > kMaxClusterNodes)
-        c.fail(fmt::format("expected 1 to {} nodes, got '{}' (loading grows with the square of the node count)",
-                           kMaxClusterNodes, c.str()));
+        c.fail(fmt::format("expected 1 to {} nodes, got '{}' ({})", kMaxClusterNodes, c.str(), kMaxClusterNodesWhy));
       g.count = static_cast<int>(n);
     }
     total += g.count;
     if (total > kMaxClusterNodes)
-      item.fail(fmt::format("the cluster reaches {} nodes here, more than the {} allowed (loading grows with the square "
-                            "of the node count)",
-                            total, kMaxClusterNodes));
+      item.fail(fmt::format("the cluster reaches {} nodes here, more than the {} allowed ({})", total,
+                            kMaxClusterNodes, kMaxClusterNodesWhy));
     out.push_back(std::move(g));
   }
   return out;

@@ -7,7 +7,6 @@
 #include "hw/cluster_yaml.hpp"
 #include "hw/device_yaml.hpp"
 #include "hw/link_yaml.hpp"
-#include "hw/route_rules.hpp"
 #include "hw/topology_spec.hpp"
 
 namespace placesim::hw {
@@ -64,7 +63,7 @@ Runtime parse_runtime(const Yaml& v) {
 void check_gpus_reach_host_memory(const Topology& t) {
   if (t.network_ideal || t.host_memories().empty()) return;
   for (int g : t.gpus())
-    if (t.host_memory_for(g) < 0)
+    if (!t.reaches_host_memory(g))
       throw InputError(t.devices[g].loc, fmt::format("gpu '{}' has no route to any host memory (expected links "
                                                      "joining it, through switches, to a host_memory device)",
                                                      t.devices[g].id));
@@ -101,7 +100,7 @@ Topology parse_topology(const Yaml& root, const std::string& default_name) {
   std::map<std::pair<int, int>, Route> routes = cluster.routes;
   for (const Yaml& list : spec.routes)
     for (auto& [ends, r] : parse_routes(list, t)) routes.insert_or_assign(ends, r);
-  finalize_with_rules(t, routes, cluster.leaves, cluster.spines);
+  t.finalize(routes, cluster.leaves, cluster.spines);
   check_gpus_reach_host_memory(t);
   return t;
 }

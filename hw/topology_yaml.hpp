@@ -55,7 +55,7 @@
 // A NIC is a device of its node template linked to a PCIe switch, so GPU <-> network traffic
 // crosses the same PCIe links as that GPU's copies from host memory.
 //
-// Routing rules after the computed routes (hw/route_rules.hpp), for pairs without an explicit
+// Routing rules after the computed routes (hw/route_table.hpp), for pairs without an explicit
 // route: (1) leaf-spine: a cross-leaf route goes through spine (destination leaf mod spines);
 // (2) `gpudirect: false`: a route from or to a GPU that crosses a NIC is staged through that
 // GPU's host memory (GPU -> host, then host -> destination).

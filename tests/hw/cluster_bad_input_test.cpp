@@ -23,15 +23,15 @@ TEST(HwClusterBadInput, ZeroNodes) {
 
 TEST(HwClusterBadInput, ZeroCount) {
   // Line 8 "nodes:", line 9 "  - {template: box, count: 0}": the 0 is at column 29.
-  expect_input_error(kBox + "nodes:\n  - {template: box, count: 0}\n", "t.yaml:9:28", "expected 1 to 1024 nodes");
+  expect_input_error(kBox + "nodes:\n  - {template: box, count: 0}\n", "t.yaml:9:28", "expected 1 to 16384 nodes");
 }
 
 // Caps checked as the file is read, before a node is built (a 100,000-node cluster took 20 min).
 TEST(HwClusterBadInput, MoreNodesThanTheCap) {
-  expect_input_error(kBox + "nodes:\n  - {template: box, count: 2000}\n", "t.yaml:9:28", "expected 1 to 1024 nodes");
-  // Line 10, the second group, is where 600 + 600 passes 1024: its map starts at column 5.
-  expect_input_error(kBox + "nodes:\n  - {template: box, count: 600}\n  - {template: box, count: 600}\n", "t.yaml:10:5",
-                     "the cluster reaches 1200 nodes here, more than the 1024 allowed");
+  expect_input_error(kBox + "nodes:\n  - {template: box, count: 20000}\n", "t.yaml:9:28", "expected 1 to 16384 nodes");
+  // Line 10, the second group, is where 9000 + 9000 passes 16384: its map starts at column 5.
+  expect_input_error(kBox + "nodes:\n  - {template: box, count: 9000}\n  - {template: box, count: 9000}\n", "t.yaml:10:5",
+                     "the cluster reaches 18000 nodes here, more than the 16384 allowed");
 }
 
 TEST(HwClusterBadInput, UnknownNodeTemplate) {
@@ -105,7 +105,7 @@ TEST(HwClusterBadInput, UnknownIncludeAndGenerator) {
   expect_input_error("include: no-such-machine\n", "t.yaml:1:10", "unknown preset or file 'no-such-machine'");
   expect_input_error("generator: torus\nnodes: [1]\n", "t.yaml:1:12", "unknown generator 'torus'");
   expect_input_error("generator: asymgroup\nnodes: [1, 3]\n", "t.yaml:2:12", "expected 1 or 2 GPUs per node");
-  expect_input_error("generator: asymgroup\nnodes: {count: 0, gpus: 1}\n", "t.yaml:2:16", "expected 1 to 1024 nodes");
+  expect_input_error("generator: asymgroup\nnodes: {count: 0, gpus: 1}\n", "t.yaml:2:16", "expected 1 to 16384 nodes");
   expect_input_error("generator: asymgroup\nnodes: {count: 4, gpus: 3}\n", "t.yaml:2:25", "expected 1 or 2 GPUs per node");
   expect_input_error("generator: asymgroup\nnodes: {count: 4, cpus: 3}\n", "t.yaml:2:19", "unknown key 'cpus'");
   expect_input_error("include: sortinghat-v100\ngenerator: asymgroup\nnodes: [1]\n", "t.yaml:2:12",

@@ -1,0 +1,89 @@
+// A topology's routes, computed when first asked for (hw/routing.hpp gives the rule): a
+// shortest-path tree per source device the first time a route from it is needed, and each
+// route kept once built. A 4096-GPU cluster has some 10^8 device pairs, of which a run uses a
+// few thousand; nothing is computed for the others.
+//
+// After the computed route come, for every pair the file does not route explicitly, the two
+// routing rules of cluster files:
+//
+//  1. Leaf-spine, destination-mod-k: a route that crosses the spine layer (leaf -> spine ->
+//     leaf) goes through spine (i mod S), where i is the position of the destination's leaf
+//     among the leaves and S the number of spines. Shortest paths alone would send every
+//     cross-leaf flow through spine0; this spreads them deterministically, as InfiniBand's
+//     fat-tree routing does, with the same hop count.
+//  2. `gpudirect: false`: a route that starts at a GPU and crosses a NIC (the GPU's own NIC
+//     included) is staged through that GPU's host memory: route(gpu, host) then route(host,
+//     dst); likewise a route that ends at a GPU after crossing a NIC arrives by route(src,
+//     host of the GPU) then route(host, gpu), where each piece and the host memory are as rule
+//     1 leaves them. The staged route crosses the PCIe links to host memory twice, as a bounce
+//     buffer does. With GPUDirect RDMA (the default) routes are left as computed.
+//
+// A device's host memory is the nearest HostMemory by the latency of its route there (after
+// both rules), ties to the lowest index.
+//
+// The table is immutable to its users and safe to share between threads: its caches fill
+// under a mutex, and a route, once returned, stays where it is.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "hw/routing.hpp"
+#include "hw/topology.hpp"
+
+namespace placesim::hw::detail {
+
+struct RouteRules {
+  std::vector<int> leaves, spines;  // a leaf-spine fabric's switches, in order (rule 1 with 2+ spines)
+  bool gpudirect = true;            // false: rule 2
+};
+
+class RouteTable {
+ public:
+  // `listed`: the file's explicit routes (each must follow links from its src to its dst).
+  // `ideal`: every pair joined by an empty route.
+  RouteTable(const std::vector<Device>& devices, const std::vector<Link>& links,
+             std::map<std::pair<int, int>, Route> listed, RouteRules rules, bool ideal);
+
+  bool connected(int src, int dst) const;
+  const Route& route(int src, int dst) const;  // connected(src, dst); src == dst: empty
+  int host_memory_for(int device) const;       // -1: none connected
+  bool reaches_host_memory(int device) const;  // host_memory_for(device) >= 0, without routing
+
+ private:
+  enum class Stage { Respined, Final };  // after rule 1; after both rules
+  int n() const { return static_cast<int>(kinds_.size()); }
+  const std::vector<int>& tree(int src) const;
+  Route computed(int src, int dst, Stage stage) const;  // not listed, connected, src != dst
+  Route respined(int src, int dst) const;
+  bool respine(Route& r, int src) const;
+  bool stage(int src, int dst, Route& out) const;
+  bool crosses_nic(const Route& r, int src) const;
+  int far_end(const Hop& h) const;
+  Hop hop_between(int from, int to) const;
+  double latency(const Route& r) const;
+  int host_memory(int device, Stage stage) const;
+
+  std::vector<DeviceKind> kinds_;
+  std::vector<Link> links_;
+  std::map<std::pair<int, int>, Route> listed_;
+  RouteRules rules_;
+  bool ideal_;
+  std::vector<int> component_;           // connected components of the links
+  std::vector<char> component_has_host_;
+  std::vector<int> hosts_;               // host memories, in index order
+  std::vector<int> leaf_pos_;            // per device: its position among the leaves, -1 if none
+  std::unordered_map<long long, int> link_between_;  // lowest link joining a pair (rule 1's hops)
+  RouteGraph graph_;
+
+  mutable std::mutex mu_;
+  mutable std::vector<std::unique_ptr<std::vector<int>>> trees_;
+  mutable std::unordered_map<long long, Route> routes_;
+  mutable std::vector<int> host_[2];     // per Stage; -2: not yet asked
+};
+
+}  // namespace placesim::hw::detail

@@ -1,0 +1,129 @@
+// Routes computed when asked for (hw/route_table.hpp): whatever order, and however many threads,
+// the pairs are asked in, each gets the same route; and a cluster whose every-pair routes would
+// not fit in memory (4096 GPUs: some 1.6 x 10^8 device pairs) loads and routes.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <random>
+#include <thread>
+
+#include "hw/topology_yaml.hpp"
+
+using namespace placesim;
+using namespace placesim::hw;
+
+namespace {
+
+// Six two-GPU boxes on a leaf-spine fabric of three leaves and two spines, GPUDirect off: both
+// routing rules in play (the spine by destination leaf, GPU traffic staged through host memory).
+const std::string kCluster = R"(
+node_templates:
+  box:
+    devices:
+      - {id: host, type: host_memory, memory: 64GiB}
+      - {id: pcie0, type: switch}
+      - {id: gpu0, type: gpu, memory: 16GiB, memory_bw: 900GB/s, fp32: 10TFLOPS}
+      - {id: gpu1, type: gpu, memory: 16GiB, memory_bw: 900GB/s, fp32: 10TFLOPS}
+      - {id: nic0, type: nic}
+    links:
+      - {a: host, b: pcie0, bw: 10GB/s, latency: 0.5us}
+      - {a: pcie0, b: gpu0, bw: 10GB/s, latency: 0.5us}
+      - {a: pcie0, b: gpu1, bw: 10GB/s, latency: 0.7us}
+      - {a: pcie0, b: nic0, bw: 10GB/s, latency: 0.5us}
+nodes: [{template: box, count: 6}]
+fabric: {type: leaf-spine, leaf_size: 2, spines: 2, link: {bw: 25GB/s, latency: 1us}, uplink: {bw: 50GB/s, latency: 1us}}
+gpudirect: false
+)";
+
+using Pairs = std::vector<std::pair<int, int>>;
+
+Pairs every_pair(const Topology& t) {
+  Pairs p;
+  const int n = static_cast<int>(t.devices.size());
+  for (int s = 0; s < n; ++s)
+    for (int d = 0; d < n; ++d) p.emplace_back(s, d);
+  return p;
+}
+
+// Each pair's route as text (its links and directions, then its latency), and its host memory.
+std::string answer(const Topology& t, int s, int d) {
+  std::string out = fmt::format("{}>{} host {}:", s, d, t.host_memory_for(s));
+  for (const Hop& h : t.route(s, d).hops) out += fmt::format(" {}{}", h.link, h.forward ? '+' : '-');
+  return out + fmt::format(" {:.17g}", t.route(s, d).latency_s);
+}
+
+// Each pair's answer, asking `t` the pairs in `order`; indexed like every_pair.
+std::vector<std::string> answers(const Topology& t, const Pairs& order) {
+  const size_t n = t.devices.size();
+  std::vector<std::string> out(n * n);
+  for (auto [s, d] : order) out[static_cast<size_t>(s) * n + static_cast<size_t>(d)] = answer(t, s, d);
+  return out;
+}
+
+TEST(RouteTable, EveryPairGetsTheSameRouteWhateverTheOrderAsked) {
+  const Pairs pairs = every_pair(load_topology_text(kCluster, "c.yaml"));
+  const std::vector<std::string> in_order = answers(load_topology_text(kCluster, "c.yaml"), pairs);
+  Pairs reversed(pairs.rbegin(), pairs.rend()), shuffled = pairs;
+  std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(7));
+  EXPECT_EQ(answers(load_topology_text(kCluster, "c.yaml"), reversed), in_order);
+  EXPECT_EQ(answers(load_topology_text(kCluster, "c.yaml"), shuffled), in_order);
+  // The rules are in play: n0.gpu0 -> n2.gpu1 is staged through both hosts and crosses spine1
+  // (leaf1 is the destination's leaf: 1 mod 2).
+  const Topology t = load_topology_text(kCluster, "c.yaml");
+  std::vector<std::string> along{"n0.gpu0"};
+  int at = t.index("n0.gpu0");
+  for (const Hop& h : t.route(at, t.index("n2.gpu1")).hops) {
+    at = h.forward ? t.links[static_cast<size_t>(h.link)].b : t.links[static_cast<size_t>(h.link)].a;
+    along.push_back(t.devices[static_cast<size_t>(at)].id);
+  }
+  EXPECT_EQ(along, (std::vector<std::string>{"n0.gpu0", "n0.pcie0", "n0.host", "n0.pcie0", "n0.nic0", "leaf0", "spine1",
+                                              "leaf1", "n2.nic0", "n2.pcie0", "n2.host", "n2.pcie0", "n2.gpu1"}));
+}
+
+// A sweep's points share one topology between threads: four threads asking every pair at once,
+// each in its own order, get what one thread gets.
+TEST(RouteTable, ThreadsAskingAtOnceGetWhatOneThreadGets) {
+  const Topology t = load_topology_text(kCluster, "c.yaml");
+  const Pairs pairs = every_pair(t);
+  const std::vector<std::string> alone = answers(load_topology_text(kCluster, "c.yaml"), pairs);
+  std::vector<std::vector<std::string>> got(4);
+  std::vector<std::thread> threads;
+  for (unsigned k = 0; k < got.size(); ++k)
+    threads.emplace_back([&, k] {
+      Pairs order = pairs;
+      std::shuffle(order.begin(), order.end(), std::mt19937(k));
+      got[k] = answers(t, order);
+    });
+  for (std::thread& th : threads) th.join();
+  for (const auto& g : got) EXPECT_EQ(g, alone);
+}
+
+// 512 DGX A100 nodes (4096 GPUs, 12,800 node devices, a leaf-spine fabric of 128 leaves and 16
+// spines): every-pair routes would be some 1.7 x 10^8 routes; asked for one, the table builds
+// one tree. The route from the first GPU to the last leaves through the GPU's PCIe switch and
+// NIC, crosses leaf0, the spine of the destination's leaf (leaf 127: spine 127 mod 16 = 15), leaf127,
+// and enters by nic6, the lower-index of the two NICs on gpu7's PCIe switch (rule 3 of
+// hw/routing.hpp); gpu7's host memory is its socket's, host1.
+TEST(RouteTable, FourThousandGpusLoadAndRoute) {
+  const Topology t = load_topology_text(R"(
+node_templates: {dgx: {include: dgx-a100}}
+nodes: [{template: dgx, count: 512}]
+fabric: {type: leaf-spine, leaf_size: 32, spines: 16, link: {bw: 22.5GB/s, latency: 0.5us, kind: ib},
+         uplink: {bw: 45GB/s, latency: 0.5us, kind: ib}}
+)",
+                                        "big.yaml");
+  EXPECT_EQ(t.gpus().size(), 4096u);
+  const Route& r = t.route(t.index("n0.gpu0"), t.index("n511.gpu7"));
+  std::vector<std::string> along;
+  int at = t.index("n0.gpu0");
+  for (const Hop& h : r.hops) {
+    at = h.forward ? t.links[static_cast<size_t>(h.link)].b : t.links[static_cast<size_t>(h.link)].a;
+    along.push_back(t.devices[static_cast<size_t>(at)].id);
+  }
+  EXPECT_EQ(along, (std::vector<std::string>{"n0.pcie0", "n0.nic0", "leaf0", "spine15", "leaf127", "n511.nic6",
+                                              "n511.pcie3", "n511.gpu7"}));
+  EXPECT_EQ(t.devices[static_cast<size_t>(t.host_memory_for(t.index("n511.gpu7")))].id, "n511.host1");
+}
+
+}  // namespace
