@@ -1,6 +1,6 @@
 // A decode step of GPT-3 175B (128 cached positions, FP16) under megatron-tp, per collective
-// fidelity: placing (the plan and its estimate), lowering, and simulating, timed apart. The
-// goal the tensor-parallelism issue sets is a flow-fidelity step on 1024 GPUs in under 10 s.
+// fidelity (flow, link, analytic): placing (the plan and its estimate), lowering, and
+// simulating, timed apart; step_ms is the simulated step, link's beside flow's is its error.
 // Arguments: nodes, GPUs per node, tp (GPUs per tensor-parallel group), batch:
 //   * 16 and 64 one-A100 nodes (the asymgroup generator's cluster), one group of every GPU,
 //     batch 200: how the cost grows with one group (tasks grow as ranks x ring steps, so one
@@ -87,11 +87,19 @@ void deployments(benchmark::internal::Benchmark* b) {
       ->Unit(benchmark::kMillisecond);
 }
 
+// Link fidelity also on one group of 256 and of 1024 GPUs, where flows are out of reach.
+void link_deployments(benchmark::internal::Benchmark* b) {
+  deployments(b);
+  b->Args({256, 1, 256, 200})->Args({1024, 1, 1024, 200});
+}
+
 BENCHMARK(place)->Apply(deployments);
 BENCHMARK_CAPTURE(lower_step, analytic, engine::Fidelity::Analytic)->Apply(deployments);
 BENCHMARK_CAPTURE(lower_step, flow, engine::Fidelity::Flow)->Apply(deployments);
+BENCHMARK_CAPTURE(lower_step, link, engine::Fidelity::Link)->Apply(link_deployments)->Iterations(1);
 BENCHMARK_CAPTURE(simulate_step, analytic, engine::Fidelity::Analytic)->Apply(deployments);
 BENCHMARK_CAPTURE(simulate_step, flow, engine::Fidelity::Flow)->Apply(deployments)->Iterations(1);
+BENCHMARK_CAPTURE(simulate_step, link, engine::Fidelity::Link)->Apply(link_deployments)->Iterations(1);
 
 }  // namespace
 

@@ -10,7 +10,8 @@ engine::Fidelity parse_fidelity(const std::string& s) {
   if (s == "flow") return engine::Fidelity::Flow;
   if (s == "analytic") return engine::Fidelity::Analytic;
   if (s == "ideal") return engine::Fidelity::Ideal;
-  throw InputError("unknown collective fidelity '" + s + "' (expected flow, analytic or ideal)");
+  if (s == "link") return engine::Fidelity::Link;
+  throw InputError("unknown collective fidelity '" + s + "' (expected flow, link, analytic or ideal)");
 }
 
 LinearVolume parse_linear_volume(const std::string& s) {

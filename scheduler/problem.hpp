@@ -18,7 +18,7 @@ namespace placesim::scheduler {
 enum class WeightsMode { Host, Resident };
 WeightsMode parse_weights(const std::string& s);  // InputError (no location) when unknown
 const char* to_string(WeightsMode m);
-engine::Fidelity parse_fidelity(const std::string& s);  // flow | analytic; InputError (no location)
+engine::Fidelity parse_fidelity(const std::string& s);  // flow | link | analytic | ideal; InputError (no location)
 
 // What a tensor-parallel linear's collectives carry. exact: the linear's own input (gathered
 // before it) and output (reduced after it), so a block's QKV gives 3h and its MLP 4h-wide

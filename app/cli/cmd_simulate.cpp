@@ -83,7 +83,7 @@ int cmd_simulate(const std::vector<std::string>& args) {
 
   const scheduler::Problem p = given(a.vm, "scenario") ? scenario_problem(a.vm) : direct_problem(a.vm);
   const scheduler::Plan plan =
-      scheduler::complete_plan(p, scheduler::load_plan_json(a.vm["plan"].as<std::string>(), *p.graph, *p.topo));
+      scheduler::complete_plan(p, scheduler::load_plan_json(a.vm["plan"].as<std::string>(), *p.graph, *p.topo, p.collectives));
   engine::SimOptions so;
   so.record_usage = a.vm.count("trace") != 0;
   // A large plan takes seconds to minutes to simulate: its tasks finished, on stderr (nothing for
@@ -110,7 +110,13 @@ int cmd_simulate(const std::vector<std::string>& args) {
   } else {
     std::string text = fmt::format("makespan {:.6f} ms over {} tasks, status {}\n", score.makespan_s() * 1e3,
                                    tasks.tasks.size(), status);
-    for (auto& [dev, bytes] : score.memory.peak) text += fmt::format("  peak memory {:<10} {}\n", dev, units::format_bytes(bytes));
+    // A cluster's thousands of devices that held nothing make one line, not thousands.
+    std::size_t idle = 0;
+    for (auto& [dev, bytes] : score.memory.peak) idle += bytes == 0;
+    const bool collapse = idle > 8;
+    for (auto& [dev, bytes] : score.memory.peak)
+      if (!collapse || bytes != 0) text += fmt::format("  peak memory {:<10} {}\n", dev, units::format_bytes(bytes));
+    if (collapse) text += fmt::format("  peak memory 0 B on the {} other devices\n", idle);
     if (!message.empty()) text += message + "\n";
     std::fputs(text.c_str(), stdout);
   }

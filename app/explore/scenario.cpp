@@ -333,7 +333,7 @@ scheduler::WeightsMode weights_of(const Yaml& w) {
   }
 }
 
-// collectives: {fidelity: flow|analytic|ideal}; flow when absent.
+// collectives: {fidelity: flow|link|analytic|ideal}; flow when absent.
 // The scenario's `collectives` map: its fidelity and what a tensor-parallel linear's
 // collectives carry, each checked at its value.
 struct CollectivesModel {

@@ -83,15 +83,16 @@ void Lowering::add_collectives() {
     const bool closed = topo.network_uncontended && p.collectives == engine::Fidelity::Flow;
     engine::CollectiveSpec spec = collective_spec(c, topo, closed ? engine::Fidelity::Analytic : p.collectives);
     spec.after.assign(c.group.size(), {});
-    for (int op : c.after)
-      for (int r = 0; r < n; ++r)
-        if (rank_of(op) == n || rank_of(op) == r) spec.after[r].push_back(compute[op]);
+    for (int op : c.after) {
+      const int rank = rank_of(op);  // n: off the group, before every rank
+      for (int r = rank == n ? 0 : rank; r < (rank == n ? n : rank + 1); ++r) spec.after[r].push_back(compute[op]);
+    }
     const auto first = static_cast<engine::TaskId>(tg.tasks.size());
     const std::vector<engine::TaskId> done = engine::lower_collective(tg, spec, net);
     out.collective_tasks.emplace_back(first, static_cast<engine::TaskId>(tg.tasks.size()));
     for (int op : c.before) {
       engine::DepList& deps = tg.tasks[compute[op]].deps;
-      if (rank_of(op) < n) deps.push_back(done[rank_of(op)]);
+      if (const int rank = rank_of(op); rank < n) deps.push_back(done[rank]);
       else deps.append(done.data(), done.data() + done.size());
     }
   }

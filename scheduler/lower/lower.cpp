@@ -54,7 +54,7 @@ void Lowering::check_plan() const {
     for (const PlanItem& it : q.items)
       if (const std::string bad = check_item(plan, g, topo, q.name, role, it); !bad.empty()) throw InputError(bad);
   }
-  if (const std::string bad = check_lowered_size(plan); !bad.empty()) throw InputError(bad);
+  if (const std::string bad = check_lowered_size(plan, p.collectives); !bad.empty()) throw InputError(bad);
   if (const DispatchProblem bad = check_dispatch(g, topo, plan); !bad.message.empty()) throw InputError(bad.message);
 }
 

@@ -24,7 +24,7 @@ class PlanFile final : public Placer {
 
   PlacerResult place(const Problem& p) const override {
     PlacerResult r;
-    r.plan = complete_plan(p, load_plan_json(path_, *p.graph, *p.topo));
+    r.plan = complete_plan(p, load_plan_json(path_, *p.graph, *p.topo, p.collectives));
     return r;
   }
 

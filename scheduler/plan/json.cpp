@@ -94,7 +94,8 @@ int parse_count(const Json& y, int least = 1) {
 }
 
 void parse_collectives(const Json& list, Plan& plan, const models::Graph& g, const models::Graph& sg,
-                       const std::map<int, std::vector<int>>& slices, const hw::Topology& topo) {
+                       const std::map<int, std::vector<int>>& slices, const hw::Topology& topo,
+                       engine::Fidelity fidelity) {
   const std::vector<Json> items = list.items();
   for (const Json& c : items) {
     c.allow_keys(
@@ -127,7 +128,7 @@ void parse_collectives(const Json& list, Plan& plan, const models::Graph& g, con
   size_t at = 0;
   if (const OptionProblem bad = check_collective_names(plan.collectives, sg, at); !bad.message.empty())
     items[at].at("name").fail(bad.message);
-  if (const std::string bad = check_lowered_size(plan); !bad.empty()) list.fail(bad);  // queues come later
+  if (const std::string bad = check_lowered_size(plan, fidelity); !bad.empty()) list.fail(bad);  // queues come later
 }
 
 void parse_cpu_cores(const Json& map, Plan& plan, const hw::Topology& topo) {
@@ -286,7 +287,7 @@ std::string plan_to_json(const Plan& plan, const models::Graph& g, const hw::Top
   return plan_json(plan, g, topo).dump(2) + "\n";
 }
 
-Plan parse_plan(const Json& doc, const models::Graph& original, const hw::Topology& topo) {
+Plan parse_plan(const Json& doc, const models::Graph& original, const hw::Topology& topo, engine::Fidelity fidelity) {
   doc.allow_keys({"placer", "devices", "splits", "memory", "params", "cpu_cores", "dispatch", "collectives", "queues"});
   if (!doc.has("queues"))
     for (const char* key : {"splits", "params", "cpu_cores", "dispatch", "collectives"})
@@ -333,7 +334,8 @@ Plan parse_plan(const Json& doc, const models::Graph& original, const hw::Topolo
   if (doc.has("memory")) plan.buffer = parse_buffer(doc.at("memory"));
   if (doc.has("cpu_cores")) parse_cpu_cores(doc.at("cpu_cores"), plan, topo);
   if (doc.has("collectives"))
-    parse_collectives(doc.at("collectives"), plan, original, plan.splits.empty() ? original : nodes, slices, topo);
+    parse_collectives(doc.at("collectives"), plan, original, plan.splits.empty() ? original : nodes, slices, topo,
+                      fidelity);
   std::optional<models::Graph> sliced;
   if (!plan.splits.empty()) {
     try {
@@ -386,8 +388,9 @@ Plan parse_plan(const Json& doc, const models::Graph& original, const hw::Topolo
   return plan;
 }
 
-Plan load_plan_json(const std::string& path, const models::Graph& g, const hw::Topology& topo) {
-  return parse_plan(Json::load_file(path), g, topo);
+Plan load_plan_json(const std::string& path, const models::Graph& g, const hw::Topology& topo,
+                    engine::Fidelity fidelity) {
+  return parse_plan(Json::load_file(path), g, topo, fidelity);
 }
 
 }  // namespace placesim::scheduler

@@ -105,7 +105,10 @@ namespace placesim::scheduler {
 // Written in time linear in the plan's size; plan_json is the document plan_to_json prints.
 nlohmann::ordered_json plan_json(const Plan& plan, const models::Graph& g, const hw::Topology& topo);
 std::string plan_to_json(const Plan& plan, const models::Graph& g, const hw::Topology& topo);
-Plan parse_plan(const Json& doc, const models::Graph& g, const hw::Topology& topo);
-Plan load_plan_json(const std::string& path, const models::Graph& g, const hw::Topology& topo);
+// `fidelity`: the one its collectives will be simulated at, for the cap on the tasks they lower into.
+Plan parse_plan(const Json& doc, const models::Graph& g, const hw::Topology& topo,
+                engine::Fidelity fidelity = engine::Fidelity::Flow);
+Plan load_plan_json(const std::string& path, const models::Graph& g, const hw::Topology& topo,
+                    engine::Fidelity fidelity = engine::Fidelity::Flow);
 
 }  // namespace placesim::scheduler

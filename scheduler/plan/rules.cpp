@@ -250,14 +250,21 @@ OptionProblem check_collective_names(const std::vector<PlanCollective>& cs, cons
   return {};
 }
 
-double collective_tasks(const PlanCollective& c) {
-  return engine::collective_transfers_estimate(static_cast<double>(c.group.size()), c.chunks);
+double collective_tasks(const PlanCollective& c, engine::Fidelity fidelity) {
+  const auto n = static_cast<double>(c.group.size());
+  switch (fidelity) {
+    case engine::Fidelity::Flow: return engine::collective_transfers_estimate(n, c.chunks);
+    case engine::Fidelity::Link: return 8 * n;
+    case engine::Fidelity::Analytic:
+    case engine::Fidelity::Ideal: return n;
+  }
+  return engine::collective_transfers_estimate(n, c.chunks);
 }
 
-std::string check_lowered_size(const Plan& plan) {
+std::string check_lowered_size(const Plan& plan, engine::Fidelity fidelity) {
   double items = 0, collective = 0;
   for (const PlanQueue& q : plan.queues) items += static_cast<double>(q.items.size());
-  for (const PlanCollective& c : plan.collectives) collective += collective_tasks(c);
+  for (const PlanCollective& c : plan.collectives) collective += collective_tasks(c, fidelity);
   if (items + collective <= kMaxLoweredTasks) return "";
   return fmt::format("the plan would lower into about {:.3g} tasks ({:.3g} from its {} collectives), more than the "
                      "{:.0e} one simulation may hold",

@@ -57,12 +57,14 @@ OptionProblem check_delivery(const Plan& plan, const models::Graph& g, const hw:
 // tasks) fits, and a collective of a billion chunks is an error and not an allocation that runs
 // until the kernel kills the process.
 constexpr double kMaxLoweredTasks = 4e7;
-// About how many tasks `c` lowers into: each of its n ranks sends up to 2 (n - 1) steps of
-// `chunks` pieces.
-double collective_tasks(const PlanCollective& c);
-// The plan lowers into at most kMaxLoweredTasks tasks (an item is about one, a collective
-// collective_tasks); "" when it does, else what is wrong.
-std::string check_lowered_size(const Plan& plan);
+// About how many tasks `c` lowers into at `fidelity`. Flow: each of its n ranks sends up to
+// 2 (n - 1) steps of `chunks` pieces. Link: one per link direction its flows cross, a few per
+// rank's route (counted as 8 n). Analytic and ideal: one per rank. (Every fidelity but analytic
+// builds the flows once on a graph of their own, which check_collective bounds.)
+double collective_tasks(const PlanCollective& c, engine::Fidelity fidelity = engine::Fidelity::Flow);
+// The plan lowers into at most kMaxLoweredTasks tasks at `fidelity` (an item is about one, a
+// collective collective_tasks); "" when it does, else what is wrong.
+std::string check_lowered_size(const Plan& plan, engine::Fidelity fidelity = engine::Fidelity::Flow);
 
 // A collective is well formed: a group of one or more distinct compute devices; bytes > 0;
 // chunks >= 1 and at most kMaxLoweredTasks tasks; no op both `after` and `before` it; and an algorithm that implements the

@@ -1,7 +1,8 @@
 // Collectives placed in plans (scheduler/plan/json.hpp, `collectives`): lowered between ops over
-// the topology's routes, at flow or analytic fidelity; and bad entries as located errors.
+// the topology's routes, at flow, link or analytic fidelity; and bad entries as located errors.
 // Every expectation is derived here from the loaded preset's own figures.
 #include "scheduler/plan/json.hpp"
+#include "scheduler/plan/rules.hpp"
 #include "tests/scheduler/fidelity_support.hpp"
 
 namespace {
@@ -114,6 +115,25 @@ TEST(PlanCollectives, FlowSeesAParameterCopyOnTheRingsLinkAnalyticDoesNot) {
   EXPECT_NEAR(flow.end(done), 2 * L + 2 * S / B, tol(flow.end(done)));
   EXPECT_NEAR(analytic.end("ar.analytic." + std::to_string(p.topo->index("gpu0"))), 2 * L + S / B, tol(S / B));
   EXPECT_NEAR(flow.end(done) - (2 * L + S / B), S / B, tol(S / B));  // 0.1 s slower
+  // At link fidelity bus0 -> gpu1 carries the ring's S (after its chain of two latencies) beside
+  // the copy, at B/2 while both run: the collective ends where its flows do.
+  const Outcome link = run_text(p, kRingBesideACopyPlan, engine::Fidelity::Link);
+  EXPECT_NEAR(link.end("ar.done"), 2 * L + 2 * S / B, tol(link.end("ar.done")));
+}
+
+// How many tasks a collective of 1024 ranks may lower into, per fidelity, for the cap on one
+// simulation: flows 2 n (n - 1) transfers; link 8 per rank; analytic one per rank. 192 of them
+// (a 96-layer decode step's all-reduces) pass the cap at link fidelity, not at flow.
+TEST(PlanCollectives, TheTaskCapCountsAtTheFidelitySimulated) {
+  scheduler::PlanCollective c;
+  c.group.resize(1024);
+  EXPECT_DOUBLE_EQ(scheduler::collective_tasks(c, engine::Fidelity::Flow), 2.0 * 1024 * 1023);
+  EXPECT_DOUBLE_EQ(scheduler::collective_tasks(c, engine::Fidelity::Link), 8.0 * 1024);
+  EXPECT_DOUBLE_EQ(scheduler::collective_tasks(c, engine::Fidelity::Analytic), 1024.0);
+  scheduler::Plan plan;
+  plan.collectives.assign(192, c);
+  EXPECT_NE(scheduler::check_lowered_size(plan, engine::Fidelity::Flow), "");
+  EXPECT_EQ(scheduler::check_lowered_size(plan, engine::Fidelity::Link), "");
 }
 
 // The same with `network: uncontended` (docs/execution.md, "Papers' assumptions"), at the flow

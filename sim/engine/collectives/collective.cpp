@@ -68,6 +68,44 @@ std::map<std::pair<int, int>, double> flow_sends(const CollectiveAlgorithm& a, c
   return sent;
 }
 
+// Link fidelity: after every rank's `after`, one task per resource the flows use, waiting the
+// flows' latency chain, then moving their whole amount on it; every rank is done when the last
+// of them has ended. Its traffic: what each member sends in the flows.
+std::vector<TaskId> lower_link(TaskGraph& g, const CollectiveSpec& spec, const Network& net) {
+  const LinkLoads& loads = link_loads(spec, net);
+  // Every rank's `after`, joined once: thousands of link tasks each waiting for a thousand
+  // predecessors would hold millions of dependencies.
+  std::vector<TaskId> all;
+  for (const std::vector<TaskId>& deps : spec.after) all.insert(all.end(), deps.begin(), deps.end());
+  if (all.size() > 1) {
+    Task gate;
+    gate.kind = TaskKind::Transfer;
+    gate.queue = g.add_queue(spec.name + ":after");
+    gate.deps = all;
+    all = {g.add_task(spec.name + ".after", std::move(gate))};
+  }
+  std::vector<TaskId> links;
+  for (auto [resource, amount] : loads.amounts) {
+    const std::string on = resource < static_cast<ResourceId>(g.resources.size()) ? g.resources[resource].name
+                                                                                    : fmt::format("r{}", resource);
+    Task t;
+    t.kind = TaskKind::Transfer;
+    t.queue = g.add_queue(fmt::format("{}:{}", spec.name, on));
+    t.deps = all;
+    t.uses.push_back(Use{resource, amount});
+    t.latency = loads.latency;
+    t.bytes = amount;
+    links.push_back(g.add_task(fmt::format("{}.link.{}", spec.name, on), std::move(t)));
+  }
+  Task done;
+  done.kind = TaskKind::Transfer;
+  done.queue = g.add_queue(spec.name + ":done");
+  done.deps = links;
+  const TaskId id = g.add_task(spec.name + ".done", std::move(done));
+  for (const auto& [src, dst, bytes] : loads.sent) g.traffic.push_back({id, src, dst, to_string(spec.op), bytes});
+  return std::vector<TaskId>(spec.group.size(), id);
+}
+
 }  // namespace
 
 const char* to_string(CollectiveOp op) {
@@ -111,6 +149,7 @@ std::vector<TaskId> lower_collective(TaskGraph& g, const CollectiveSpec& spec, c
     a.lower(low);
     return low.finish();
   }
+  if (spec.fidelity == Fidelity::Link && spec.group.size() > 1) return lower_link(g, spec, net);
   // Analytic or ideal (and a group of one, which moves nothing): every rank waits for all ranks'
   // `after`, then the closed form (or its own end, where the algorithm's ranks end apart). Its
   // task uses no resource; its bytes and traffic are what the rank sends in the algorithm.

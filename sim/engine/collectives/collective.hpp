@@ -1,4 +1,4 @@
-// Collectives (docs/execution.md, "Collectives: flow and analytic fidelity"): all-reduce, all-gather, reduce-scatter, broadcast,
+// Collectives (docs/execution.md, "Collectives: flow, link and analytic fidelity"): all-reduce, all-gather, reduce-scatter, broadcast,
 // all-to-all and point-to-point over an ordered group, lowered into a TaskGraph.
 //
 // Flow fidelity appends per-rank steps of Transfer tasks: step s of rank i depends on step s-1
@@ -9,7 +9,9 @@
 // file) and uses no resource: fast for sweeps, exact where nothing else contends. Either way
 // the graph's traffic records what each rank sends each peer (TaskGraph::traffic, of the
 // operation's kind): per flow transfer, or per analytic task the flow lowering's bytes summed
-// per peer, so both fidelities count the same bytes.
+// per peer, so both fidelities count the same bytes. Link fidelity appends one Transfer per
+// resource the flow lowering uses, moving the sum of what its transfers put on that resource
+// after the longest chain of their latencies, and a join every rank ends at (link_loads).
 //
 // Sizes: S = `bytes`. All-reduce: S per rank in and out. All-gather: S is the gathered output
 // (each rank contributes S/n). Reduce-scatter: S per rank in, S/n out. Broadcast: S from rank 0
@@ -29,6 +31,7 @@
 #pragma once
 
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -47,10 +50,22 @@ CollectiveOp parse_collective_op(const std::string& name);
 // Flow: the algorithm's transfers, sharing links by max-min with everything else. Analytic: each
 // rank waits the algorithm's closed form, sharing nothing. Ideal: the closed form of sends
 // sliced perfectly in proportion (ideal_seconds in lowering.hpp); the same as Analytic for
-// every algorithm but `proportional`, whose flows max-min sharing leaves part idle.
-enum class Fidelity { Flow, Analytic, Ideal };
+// every algorithm but `proportional`, whose flows max-min sharing leaves part idle. Link: one
+// activity per resource the flows use, moving all their bytes on it at once, sharing by
+// max-min with everything else (link_loads in lowering.hpp): tasks grow with the links a
+// collective crosses, not with its steps.
+enum class Fidelity { Flow, Analytic, Ideal, Link };
 
 struct CollectiveSpec;
+
+// What a collective's flows put on the network alone: each resource's amount over all its
+// transfers, the longest chain of route latencies through its steps, and the bytes each member
+// sends each other (by group member).
+struct LinkLoads {
+  std::vector<std::pair<ResourceId, double>> amounts;  // in resource order
+  TimePs latency = 0;
+  std::vector<std::tuple<int, int, double>> sent;      // (src, dst, bytes), by (src, dst)
+};
 
 // Where transfers between two group members go. The engine knows no routes, so the caller
 // (scheduler/lower/lower.cpp, from hw::Topology routes; LinkNetwork for tests) answers for it.
@@ -70,7 +85,9 @@ class Network {
   // their spec: a network answers for one topology, so the spec is the whole key. Not
   // thread-safe: one network serves one lowering or one placer.
   friend const std::vector<double>& flow_alone_ends(const CollectiveSpec& spec, const Network& net);
+  friend const LinkLoads& link_loads(const CollectiveSpec& spec, const Network& net);
   mutable std::unordered_map<std::string, std::vector<double>> alone_;
+  mutable std::unordered_map<std::string, LinkLoads> loads_;
 };
 
 struct CollectiveSpec {

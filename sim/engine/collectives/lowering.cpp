@@ -34,6 +34,14 @@ std::vector<TaskId> lower_alone(TaskGraph& scratch, const CollectiveSpec& spec, 
   return low.finish();
 }
 
+// Every field the lowering reads but the name (which only labels tasks) and `after` (cleared);
+// "{}" prints a double in its shortest exact form, so equal keys are equal specs.
+std::string alone_key(const CollectiveSpec& spec) {
+  return fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}", spec.algorithm, static_cast<int>(spec.op), fmt::join(spec.group, ","),
+                     spec.bytes, spec.chunks, fmt::join(spec.nodes, ","), fmt::join(spec.weights, ","),
+                     fmt::join(spec.groups, ","), spec.senders);
+}
+
 }  // namespace
 
 ChunkDeps no_deps(std::size_t members, int chunks) {
@@ -120,13 +128,9 @@ AlphaBeta worst_pair(const CollectiveSpec& spec, const Network& net, const std::
   return w;
 }
 
+
 const std::vector<double>& flow_alone_ends(const CollectiveSpec& spec, const Network& net) {
-  // Every field the lowering reads but the name (which only labels tasks) and `after` (cleared);
-  // "{}" prints a double in its shortest exact form, so equal keys are equal specs.
-  const std::string key =
-      fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}", spec.algorithm, static_cast<int>(spec.op), fmt::join(spec.group, ","),
-                  spec.bytes, spec.chunks, fmt::join(spec.nodes, ","), fmt::join(spec.weights, ","),
-                  fmt::join(spec.groups, ","), spec.senders);
+  const std::string key = alone_key(spec);
   if (auto it = net.alone_.find(key); it != net.alone_.end()) return it->second;
   TaskGraph scratch;
   const std::vector<TaskId> done = lower_alone(scratch, spec, net);
@@ -167,6 +171,30 @@ double ideal_seconds(const CollectiveSpec& spec, const Network& net) {
     seconds += to_seconds(latency[s]) + busiest;
   }
   return seconds;
+}
+
+const LinkLoads& link_loads(const CollectiveSpec& spec, const Network& net) {
+  const std::string key = alone_key(spec);
+  if (auto it = net.loads_.find(key); it != net.loads_.end()) return it->second;
+  TaskGraph scratch;
+  lower_alone(scratch, spec, net);
+  LinkLoads out;
+  std::map<ResourceId, double> amounts;
+  const std::vector<TaskId> before = scratch.queue_predecessors();
+  std::vector<TimePs> chain(scratch.tasks.size(), 0);  // latency waited up to each task's end
+  for (std::size_t t = 0; t < scratch.tasks.size(); ++t) {
+    const Task& task = scratch.tasks[t];
+    TimePs start = before[t] >= 0 ? chain[before[t]] : 0;
+    for (TaskId d : task.deps) start = std::max(start, chain[d]);
+    chain[t] = start + task.latency;
+    out.latency = std::max(out.latency, chain[t]);
+    for (const Use& u : task.uses) amounts[u.resource] += u.amount;
+  }
+  out.amounts.assign(amounts.begin(), amounts.end());
+  std::map<std::pair<int, int>, double> sent;
+  for (const Traffic& t : scratch.traffic) sent[{t.src, t.dst}] += t.bytes;
+  for (auto& [pair, bytes] : sent) out.sent.emplace_back(pair.first, pair.second, bytes);
+  return net.loads_.emplace(key, std::move(out)).first->second;
 }
 
 double flow_alone_seconds(const CollectiveSpec& spec, const Network& net) {

@@ -66,6 +66,12 @@ const std::vector<double>& flow_alone_ends(const CollectiveSpec& spec, const Net
 // The last of them: the collective's analytic time.
 double flow_alone_seconds(const CollectiveSpec& spec, const Network& net);
 
+// The link fidelity's loads: the collective's flow lowering alone, summed per resource; its
+// latency the longest chain of route latencies through the transfers, each after its
+// dependencies and after the transfer before it on its connection. Computed once per spec and
+// network, as flow_alone_ends.
+const LinkLoads& link_loads(const CollectiveSpec& spec, const Network& net);
+
 // The ideal fidelity: the flow lowering's sends in steps (a send is one step after the latest
 // send it waits for); each step ends when its busiest resource has moved the step's load at
 // full capacity, after the step's longest route latency, and steps follow one another. So sends

@@ -1,0 +1,36 @@
+// `placesim simulate` on a cluster: the devices that held nothing make one line, so a run on
+// thousands of GPUs prints what it used, not a line per device.
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <string>
+
+#include "tests/support/run_cli.hpp"
+
+namespace {
+
+using placesim::testing::run_cli;
+using placesim::testing::temp_dir;
+using placesim::testing::write_file;
+
+// Four DGX A100 nodes: 32 GPUs and 8 host memories hold memory. Op a on n0.gpu0 sends 1 MB to
+// op b on n3.gpu7: those two GPUs hold it, the other 38 devices nothing.
+TEST(SimulateOutput, DevicesThatHeldNothingMakeOneLine) {
+  const std::string dir = temp_dir("simulate-output");
+  const std::string hw = write_file(dir, "cluster.yaml", R"(node_templates: {dgx: {include: dgx-a100}}
+nodes: [{template: dgx, count: 4}]
+fabric: {type: switch, link: {bw: 22.5GB/s, latency: 0.5us, kind: ib}}
+)");
+  const std::string graph = write_file(dir, "tiny.json", R"({"name": "tiny", "nodes": [
+  {"name": "a", "flops": 1e9, "bytes": 1e6, "output_bytes": 1e6}, {"name": "b", "flops": 1e9, "bytes": 1e6}],
+  "edges": [{"src": "a", "dst": "b"}]})");
+  const std::string plan = write_file(dir, "plan.json", R"({"placer": "hand", "devices": {"a": "n0.gpu0", "b": "n3.gpu7"}})");
+  const auto r = run_cli("simulate --hardware " + hw + " --graph " + graph + " --plan " + plan + " --weights resident");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("peak memory n0.gpu0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("peak memory n3.gpu7"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("peak memory n1.gpu0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("peak memory 0 B on the 38 other devices\n"), std::string::npos) << r.out;
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
