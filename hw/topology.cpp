@@ -17,23 +17,19 @@ const char* to_string(DeviceKind k) {
   return "?";
 }
 
-int Topology::find(std::string_view id) const {
-  if (by_id_.bound_to(devices.data(), devices.size()))
-    return static_cast<int>(by_id_.find(id, [&](std::uint32_t i) -> std::string_view { return devices[i].id; }));
-  for (size_t i = 0; i < devices.size(); ++i)
-    if (devices[i].id == id) return static_cast<int>(i);
-  return -1;
-}
-
-int Topology::find_link(std::string_view id) const {
-  if (link_ids_.bound_to(links.data(), links.size()))
-    return static_cast<int>(link_ids_.find(id, [&](std::uint32_t i) -> std::string_view { return links[i].id; }));
-  for (size_t i = 0; i < links.size(); ++i)
-    if (links[i].id == id) return static_cast<int>(i);
-  return -1;
-}
 
 namespace {
+
+// The index of the item with this id, -1 if none: by `index` while it covers the list as it
+// is, else by a scan.
+template <class T>
+int find_id(const std::vector<T>& list, const NameIndex& index, std::string_view id) {
+  if (index.bound_to(list.data(), list.size()))
+    return static_cast<int>(index.find(id, [&](std::uint32_t i) -> std::string_view { return list[i].id; }));
+  for (size_t i = 0; i < list.size(); ++i)
+    if (list[i].id == id) return static_cast<int>(i);
+  return -1;
+}
 
 // Adds `item` to `list` unless its id is in `index` (rebuilt first when it does not cover the
 // list as it is); keeps the index bound to the list.
@@ -54,6 +50,8 @@ int add_unique(std::vector<T>& list, NameIndex& index, T item) {
 
 }  // namespace
 
+int Topology::find(std::string_view id) const { return find_id(devices, by_id_, id); }
+int Topology::find_link(std::string_view id) const { return find_id(links, link_ids_, id); }
 int Topology::add_device(Device d) { return add_unique(devices, by_id_, std::move(d)); }
 int Topology::add_link(Link l) { return add_unique(links, link_ids_, std::move(l)); }
 

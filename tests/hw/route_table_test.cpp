@@ -38,6 +38,17 @@ gpudirect: false
 
 using Pairs = std::vector<std::pair<int, int>>;
 
+// The devices a route passes through after `src`, by id.
+std::vector<std::string> along(const Topology& t, const std::string& src, const std::string& dst) {
+  std::vector<std::string> ids;
+  int at = t.index(src);
+  for (const Hop& h : t.route(at, t.index(dst)).hops) {
+    at = h.forward ? t.links[static_cast<size_t>(h.link)].b : t.links[static_cast<size_t>(h.link)].a;
+    ids.push_back(t.devices[static_cast<size_t>(at)].id);
+  }
+  return ids;
+}
+
 Pairs every_pair(const Topology& t) {
   Pairs p;
   const int n = static_cast<int>(t.devices.size());
@@ -70,15 +81,9 @@ TEST(RouteTable, EveryPairGetsTheSameRouteWhateverTheOrderAsked) {
   EXPECT_EQ(answers(load_topology_text(kCluster, "c.yaml"), shuffled), in_order);
   // The rules are in play: n0.gpu0 -> n2.gpu1 is staged through both hosts and crosses spine1
   // (leaf1 is the destination's leaf: 1 mod 2).
-  const Topology t = load_topology_text(kCluster, "c.yaml");
-  std::vector<std::string> along{"n0.gpu0"};
-  int at = t.index("n0.gpu0");
-  for (const Hop& h : t.route(at, t.index("n2.gpu1")).hops) {
-    at = h.forward ? t.links[static_cast<size_t>(h.link)].b : t.links[static_cast<size_t>(h.link)].a;
-    along.push_back(t.devices[static_cast<size_t>(at)].id);
-  }
-  EXPECT_EQ(along, (std::vector<std::string>{"n0.gpu0", "n0.pcie0", "n0.host", "n0.pcie0", "n0.nic0", "leaf0", "spine1",
-                                              "leaf1", "n2.nic0", "n2.pcie0", "n2.host", "n2.pcie0", "n2.gpu1"}));
+  EXPECT_EQ(along(load_topology_text(kCluster, "c.yaml"), "n0.gpu0", "n2.gpu1"),
+            (std::vector<std::string>{"n0.pcie0", "n0.host", "n0.pcie0", "n0.nic0", "leaf0", "spine1", "leaf1", "n2.nic0",
+                                      "n2.pcie0", "n2.host", "n2.pcie0", "n2.gpu1"}));
 }
 
 // A sweep's points share one topology between threads: four threads asking every pair at once,
@@ -114,14 +119,7 @@ fabric: {type: leaf-spine, leaf_size: 32, spines: 16, link: {bw: 22.5GB/s, laten
 )",
                                         "big.yaml");
   EXPECT_EQ(t.gpus().size(), 4096u);
-  const Route& r = t.route(t.index("n0.gpu0"), t.index("n511.gpu7"));
-  std::vector<std::string> along;
-  int at = t.index("n0.gpu0");
-  for (const Hop& h : r.hops) {
-    at = h.forward ? t.links[static_cast<size_t>(h.link)].b : t.links[static_cast<size_t>(h.link)].a;
-    along.push_back(t.devices[static_cast<size_t>(at)].id);
-  }
-  EXPECT_EQ(along, (std::vector<std::string>{"n0.pcie0", "n0.nic0", "leaf0", "spine15", "leaf127", "n511.nic6",
+  EXPECT_EQ(along(t, "n0.gpu0", "n511.gpu7"), (std::vector<std::string>{"n0.pcie0", "n0.nic0", "leaf0", "spine15", "leaf127", "n511.nic6",
                                               "n511.pcie3", "n511.gpu7"}));
   EXPECT_EQ(t.devices[static_cast<size_t>(t.host_memory_for(t.index("n511.gpu7")))].id, "n511.host1");
 }
