@@ -253,7 +253,7 @@ void Lowering::fill_compute(engine::Task& t, int n, const QueueRole& queue) {
   if (p.weights != WeightsMode::Host) return;
   for (int e : g.in_edges(n)) {
     const int w = g.edges[e].src;
-    if (g.nodes[w].kind != NodeKind::Param || plan.delivery(w, dev).via != Via::Dha) continue;
+    if (g.nodes[w].kind != NodeKind::Param || !plan.delivery(w, dev).read_by_dha(n)) continue;
     if (g.edges[e].time_s)
       throw InputError(fmt::format("'{}@{}' is read by direct host access, which needs bytes, not a fixed time",
                                    g.nodes[w].name, topo.devices[dev].id));
@@ -295,22 +295,30 @@ void Lowering::fill_transfer(engine::Task& t, const std::string& name, const Pla
                                  "its queue, or give the plan only `devices` and the plan builder lays out the "
                                  "deliveries",
                                  name, g.nodes[n].name, topo.devices[dev].id, name));
-  // The edges this delivery serves: a fixed time wins over bytes.
-  double bytes = 0;
+  // The edges this delivery serves: a fixed time wins over bytes. A parameter copied where no op
+  // reads it (to be forwarded from there) moves what its readers elsewhere get.
+  double bytes = 0, elsewhere = 0;
+  bool read_here = false;
   std::optional<double> fixed;
   for (int e : g.out_edges(n)) {
     const models::Edge& edge = g.edges[e];
-    if (g.nodes[edge.dst].kind != NodeKind::Op || plan.device_of[edge.dst] != dev) continue;
+    if (g.nodes[edge.dst].kind != NodeKind::Op) continue;
+    elsewhere = std::max(elsewhere, edge.bytes);
+    if (plan.device_of[edge.dst] != dev) continue;
+    read_here = true;
     bytes = std::max(bytes, edge.bytes);
     if (edge.time_s) fixed = std::min(fixed.value_or(*edge.time_s), *edge.time_s);
   }
+  if (param && !read_here) bytes = elsewhere;
   t.kind = engine::TaskKind::Transfer;
   if (fixed) {
     t.latency = ceil_ps(*fixed);
     return;
   }
   t.bytes = bytes * share(it);
-  if (topo.network_ideal) return;
+  // A parallel transmission that stages the whole parameter moves nothing over the device's own
+  // route: that part is no transfer, and costs no latency.
+  if (topo.network_ideal || share(it) == 0) return;
   const Ends ends = transfer_ends(plan, g, topo, it);
   if (ends.src < 0) throw InputError(fmt::format("weights: host, but '{}' has no host memory", topo.name));
   add_route(t, ends.src, ends.dst, t.bytes);
@@ -355,6 +363,24 @@ engine::TaskId Lowering::needed(PlanItem::Kind kind, int node, int device, int f
   return id;
 }
 
+// What a parallel transmission's forward leg to `device` waits for: its stage on the neighbour,
+// or, where the plan stages nothing, the neighbour's own copy of the whole parameter (kept to
+// the end, so that it is there to forward).
+engine::TaskId Lowering::forwarded_from(int param, int device) const {
+  if (const engine::TaskId stage = find_transfer(PlanItem::Kind::Stage, param, device); stage >= 0) return stage;
+  const int neighbour = plan.delivery(param, device).neighbour;
+  const ParamDelivery own = plan.delivery(param, neighbour);
+  const engine::TaskId copy = find_transfer(PlanItem::Kind::Deliver, param, neighbour);
+  if (copy < 0 || own.via != Via::Copy || own.evict)
+    throw InputError(plan.origin.task(find_transfer(PlanItem::Kind::Forward, param, device)),
+                     fmt::format("plan forwards '{}' but neither stages it ('{}') nor keeps a copy of it on '{}' to "
+                                 "forward ('{}', via copy, not evicted)",
+                                 item_name({PlanItem::Kind::Forward, param, device}, g, topo),
+                                 item_name({PlanItem::Kind::Stage, param, device}, g, topo), topo.devices[neighbour].id,
+                                 item_name({PlanItem::Kind::Deliver, param, neighbour}, g, topo)));
+  return copy;
+}
+
 // The task after which edge e's data is on its consumer's device, given the delivery that brings
 // it: the delivery itself, unless the edge has a fixed time longer than the delivery's (the
 // shortest of the edges it serves): then a task waiting the difference after it, on a queue of
@@ -383,9 +409,10 @@ void Lowering::add_dependencies() {
       const int src = g.edges[e].src;
       if (g.nodes[src].kind == NodeKind::Param) {
         if (p.weights != WeightsMode::Host) continue;
-        const Via via = plan.delivery(src, dev).via;
-        if (via != Via::Dha && via != Via::Resident) deps.push_back(needed(PlanItem::Kind::Deliver, src, dev, n));
-        if (via == Via::Parallel) deps.push_back(needed(PlanItem::Kind::Forward, src, dev, n));
+        const ParamDelivery d = plan.delivery(src, dev);
+        if (d.read_by_dha(n) || d.via == Via::Resident) continue;
+        deps.push_back(needed(PlanItem::Kind::Deliver, src, dev, n));
+        if (d.via == Via::Parallel) deps.push_back(needed(PlanItem::Kind::Forward, src, dev, n));
       } else if (plan.device_of[src] == dev) {
         deps.push_back(compute[src]);
       } else {
@@ -407,7 +434,7 @@ void Lowering::add_dependencies() {
   }
   for (const Transfer& tr : transfers) {
     const auto [kind, node, dev, id] = tr;
-    if (kind == PlanItem::Kind::Forward) tg.tasks[id].deps.push_back(needed(PlanItem::Kind::Stage, node, dev, -1));
+    if (kind == PlanItem::Kind::Forward) tg.tasks[id].deps.push_back(forwarded_from(node, dev));
     if (kind == PlanItem::Kind::Stage && find_transfer(PlanItem::Kind::Forward, node, dev) < 0)
       throw InputError(plan.origin.task(id),
                        fmt::format("plan stages '{}' but never forwards it", item_name({kind, node, dev}, g, topo)));

@@ -73,6 +73,7 @@ struct Lowering {
   void add_alone(engine::Task& t, int src, int dst, double bytes);        // the pair's own connection
   std::map<std::pair<int, int>, engine::ResourceId> pair_resource;        // add_alone's, by (src, dst)
   engine::TaskId needed(PlanItem::Kind kind, int node, int device, int for_op) const;
+  engine::TaskId forwarded_from(int param, int device) const;
   engine::TaskId find_transfer(PlanItem::Kind kind, int node, int device) const;  // -1 when none
   // The first transfer whose key is not below (kind, node, device).
   std::vector<Transfer>::const_iterator transfers_from(PlanItem::Kind kind, int node, int device) const;

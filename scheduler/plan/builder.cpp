@@ -140,7 +140,7 @@ Plan build_plan(const Problem& p, std::string placer, std::vector<int> device_of
   }
   if (!opts.copies.empty()) {
     NamedQueues named(plan.queues);
-    for (const ParamCopy& c : opts.copies) named.append(c.queue, {PlanItem::Kind::Deliver, c.param, c.device});
+    for (const ParamCopy& c : opts.copies) named.append(c.queue, {c.kind, c.param, c.device});
   }
   for (const auto& [dev, items] : opts.ready)
     if (!items.empty()) plan.queues.push_back({ready_queue_name(topo, dev), items});

@@ -36,10 +36,12 @@
 namespace placesim::scheduler {
 
 // A parameter copy a schedule booked (weights: host), on the queue that runs it (names.hpp
-// names it).
+// names it): the copy to `device`, or the stage on its neighbour of a parallel transmission to
+// `device` (kind Stage).
 struct ParamCopy {
   int param = -1, device = -1;
   std::string queue;
+  PlanItem::Kind kind = PlanItem::Kind::Deliver;
 };
 
 struct BuildOptions {

@@ -23,7 +23,7 @@ void append_member(ordered_json& object, std::string key, ordered_json value) {
   object.get_ref<ordered_json::object_t&>().emplace_back(std::move(key), std::move(value));
 }
 
-ordered_json delivery_json(const Plan& plan, const ParamDelivery& d, const hw::Topology& topo) {
+ordered_json delivery_json(const Plan& plan, const ParamDelivery& d, const models::Graph& g, const hw::Topology& topo) {
   ordered_json j = ordered_json::object();
   if (d.via != Via::Copy) j["via"] = to_string(d.via);
   if (d.via == Via::Parallel) {
@@ -33,6 +33,11 @@ ordered_json delivery_json(const Plan& plan, const ParamDelivery& d, const hw::T
   if (d.source >= 0) j["from"] = topo.devices[d.source].id;
   if (d.buffer) j["memory"] = to_string(plan.buffer_of(d));
   if (d.evict) j["evict"] = true;
+  if (!d.dha_readers.empty()) {
+    ordered_json readers = ordered_json::array();
+    for (int op : d.dha_readers) readers.push_back(g.nodes[op].name);
+    j["dha_readers"] = std::move(readers);
+  }
   return j;
 }
 
@@ -62,7 +67,7 @@ void parse_params(const Json& params, Plan& plan, const models::Graph& g, const 
     if (!p.error.empty()) entry.fail(p.error);
     if (p.item.kind != PlanItem::Kind::Deliver || g.nodes[p.item.node].kind != models::NodeKind::Param)
       entry.fail(fmt::format("'{}': expected PARAM@DEVICE", key));
-    entry.allow_keys({"via", "neighbour", "fraction", "from", "memory", "evict"});
+    entry.allow_keys({"via", "neighbour", "fraction", "from", "memory", "evict", "dha_readers"});
     ParamDelivery d;
     if (entry.has("via")) d.via = parse_via(entry.at("via"));
     if (entry.has("neighbour")) d.neighbour = parse_device(entry.at("neighbour"), topo);
@@ -70,6 +75,12 @@ void parse_params(const Json& params, Plan& plan, const models::Graph& g, const 
     if (entry.has("from")) d.source = parse_device(entry.at("from"), topo);
     if (entry.has("memory")) d.buffer = parse_buffer(entry.at("memory"));
     if (entry.has("evict")) d.evict = entry.at("evict").boolean();
+    if (entry.has("dha_readers"))
+      for (const Json& op : entry.at("dha_readers").items()) {
+        const int n = g.find(op.str());
+        if (n < 0 || g.nodes[n].kind != models::NodeKind::Op) op.fail(fmt::format("'{}' is not an op of graph '{}'", op.str(), g.name));
+        d.dha_readers.push_back(n);
+      }
     const OptionProblem bad = check_delivery(plan, g, topo, p.item.node, p.item.device, d);
     if (!bad.message.empty()) (entry.has(bad.field) ? entry.at(bad.field) : entry).fail(bad.message);
     plan.params[{p.item.node, p.item.device}] = d;
@@ -250,7 +261,7 @@ nlohmann::ordered_json plan_json(const Plan& plan, const models::Graph& original
   if (!plan.params.empty()) {
     ordered_json params = ordered_json::object();
     for (auto& [key, d] : plan.params)
-      append_member(params, g.nodes[key.first].name + "@" + topo.devices[key.second].id, delivery_json(plan, d, topo));
+      append_member(params, g.nodes[key.first].name + "@" + topo.devices[key.second].id, delivery_json(plan, d, g, topo));
     j["params"] = params;
   }
   if (!plan.cpu_cores.empty()) {

@@ -44,13 +44,17 @@
 //              pinned memory only; the plan has no `PARAM@DEVICE` copy). parallel: the share
 //              1 - fraction goes over DEVICE's own route (task `PARAM@DEVICE`), the share
 //              `fraction` goes to `neighbour` (task `PARAM@DEVICE/stage`, from the same host
-//              memory) and then peer to peer to DEVICE (task `PARAM@DEVICE/forward`); the ops
-//              wait for both parts. resident: on DEVICE from the start (a GPU's memory, or
-//              a CPU's host memory), no copy, held to the end (`weights: resident` for this
-//              parameter alone); also a parameter no op reads (an idle expert's weights),
-//              which is then simply held there.
+//              memory; with no stage task, taken from the neighbour's own copy `PARAM@NEIGHBOUR`,
+//              which must be via copy and not evicted) and then peer to peer to DEVICE (task
+//              `PARAM@DEVICE/forward`); the ops wait for both parts. resident: on DEVICE from
+//              the start (a GPU's memory, or a CPU's host memory), no copy, held to the end
+//              (`weights: resident` for this parameter alone); also a parameter no op reads
+//              (an idle expert's weights), which is then simply held there.
 //   evict      copy or parallel only, default false: free the copy on DEVICE once its last
 //              reader there has ended (a weight streamed through the GPU), not at the end.
+//   dha_readers  copy or parallel only: ops on DEVICE that read the parameter by direct host
+//              access all the same and wait for no copy (readers before it arrives: a tied
+//              embedding table looked up at the start, copied for the head at the end).
 //   neighbour  parallel only: another GPU with routes from the host memory and to DEVICE.
 //   fraction   parallel only: in (0, 1).
 //   from       the host memory holding the parameter (default: the one nearest DEVICE); a far

@@ -33,6 +33,7 @@
 // lower() turns a Plan into a TaskGraph and only translates: it never reorders or adds work.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -73,7 +74,10 @@ const char* to_string(HostBuffer b);
 struct ParamDelivery {
   // Copy: over the route from host memory. Dha: not copied; every op on the device that reads it
   // reads its bytes over the route while it computes. Parallel: `1 - fraction` of the bytes over
-  // the device's own route, `fraction` to `neighbour` (a GPU) and on from there peer to peer.
+  // the device's own route, `fraction` to `neighbour` (a GPU) and on from there peer to peer:
+  // staged there from host memory (`param@device/stage`), or, where the plan has no stage and
+  // copies the whole parameter to the neighbour itself (`param@neighbour`, via copy, kept), taken
+  // from that copy (one copy from host memory serves both GPUs: SortingHat's PT).
   // Resident: on the device from the start (a GPU's memory, or the host memory a CPU reads), as
   // with `weights: resident`: no copy, its bytes held there for the whole run.
   enum class Via { Copy, Dha, Parallel, Resident } via = Via::Copy;
@@ -84,6 +88,13 @@ struct ParamDelivery {
   // Copy, Parallel: free the copy on the device once its last reader there has ended (a weight
   // streamed through the GPU); otherwise it stays to the end of the run.
   bool evict = false;
+  // Copy, Parallel: ops on the device (nodes of the sliced graph) that read the parameter by
+  // direct host access all the same and wait for no copy: readers that run before it arrives (a
+  // tied embedding table looked up by DHA at the start and copied for the head at the end).
+  std::vector<int> dha_readers = {};
+  bool read_by_dha(int op) const {
+    return via == Via::Dha || std::find(dha_readers.begin(), dha_readers.end(), op) != dha_readers.end();
+  }
   bool operator==(const ParamDelivery&) const = default;
 };
 const char* to_string(ParamDelivery::Via v);

@@ -211,6 +211,27 @@ OptionProblem check_delivery(const Plan& plan, const models::Graph& g, const hw:
   if (d.via != Via::Parallel && d.fraction != 0) return {fmt::format("'{}': a fraction is for via: parallel", key), "fraction"};
   if (d.evict && (d.via == Via::Dha || d.via == Via::Resident))
     return {fmt::format("'{}': evict is for copies; via: {} copies nothing", key, to_string(d.via)), "evict"};
+  if (!d.dha_readers.empty()) {
+    if (d.via != Via::Copy && d.via != Via::Parallel)
+      return {fmt::format("'{}': dha_readers are for a copy or a parallel transmission; via: {} says how every "
+                          "reader gets it", key, to_string(d.via)), "dha_readers"};
+    if (!is_gpu(topo, device))
+      return {fmt::format("'{}': dha_readers read by direct host access, which needs a GPU, and '{}' is a {}", key,
+                          id(topo, device), hw::to_string(topo.devices[device].kind)), "dha_readers"};
+    if (plan.buffer_of(d) != HostBuffer::Pinned)
+      return {fmt::format("'{}': direct host access reads pinned host memory, not pageable", key), "memory"};
+    for (size_t i = 0; i < d.dha_readers.size(); ++i) {
+      const int op = d.dha_readers[i];
+      bool reads = false;
+      for (int e : g.out_edges(param)) reads = reads || g.edges[e].dst == op;
+      if (!reads || plan.device_of[op] != device)
+        return {fmt::format("'{}': dha_readers lists '{}', which is not an op on '{}' that reads '{}'", key,
+                            g.nodes[op].name, id(topo, device), g.nodes[param].name), "dha_readers"};
+      if (std::find(d.dha_readers.begin(), d.dha_readers.begin() + static_cast<long>(i), op) !=
+          d.dha_readers.begin() + static_cast<long>(i))
+        return {fmt::format("'{}': dha_readers lists '{}' twice", key, g.nodes[op].name), "dha_readers"};
+    }
+  }
   if (d.via == Via::Copy) return {};
   if (d.via == Via::Resident) {
     if (d.source >= 0) return {fmt::format("'{}': a resident parameter comes from no host memory", key), "from"};

@@ -70,6 +70,89 @@ TEST(Transfers, ParallelTransmissionBeatsTheOwnBusByTheBandwidthRatio) {
   EXPECT_DOUBLE_EQ(r.end("a"), r.end("w@gpu0/forward"));
 }
 
+// Takes task `name` out of whichever queue holds it.
+void drop_task(Plan& plan, const Problem& p, const std::string& name) {
+  for (auto& q : plan.queues)
+    std::erase_if(q.items, [&](const PlanItem& it) { return scheduler::item_name(it, *p.graph, *p.topo) == name; });
+  std::erase_if(plan.queues, [](const scheduler::PlanQueue& q) { return q.items.empty(); });
+}
+
+// SortingHat's PT (section 2.2): w is copied to GPU4 (gpu3) over its own bus, and GPU1 (gpu0)
+// takes it whole from there over their NVLinks (N), no stage: one copy of S bytes from host
+// memory serves both GPUs.
+//   w@gpu3 (no op on gpu3 reads it, it still moves all S bytes):  L + S/B
+//   w@gpu0/forward, after it:                                       + L_nv + S/N
+//   w@gpu0, the own-route share (none):                             no time
+// Against a stage of its own for gpu0 (L + S/B on the same bus, beside w@gpu3's copy: the two
+// share the bus, 2S/B), the forward from the kept copy saves the second crossing.
+TEST(Transfers, ParallelTransmissionFromTheNeighboursCopyCrossesTheBusOnce) {
+  const Problem p = problem(kOneParam, preset("sortinghat-v100"));
+  const Path stage = path(*p.topo, "host", "gpu3"), nv = path(*p.topo, "gpu3", "gpu0");
+  const double B = stage.bw, N = nv.bw, L = stage.latency;
+  scheduler::BuildOptions pt;
+  pt.params[{p.graph->find("w"), p.topo->index("gpu0")}] = {Via::Parallel, p.topo->index("gpu3"), 1.0, -1, {}};
+  Plan plan = plan_for(p, {{"a", "gpu0"}}, pt);
+  drop_task(plan, p, "w@gpu0/stage");
+  plan.queues.push_back({"gpu3.h2d", {{PlanItem::Kind::Deliver, p.graph->find("w"), p.topo->index("gpu3")}}});
+  const Outcome r = run(p, plan);
+  EXPECT_DOUBLE_EQ(r.task("w@gpu3").bytes, S);
+  EXPECT_NEAR(r.end("w@gpu3"), L + S / B, tol(r.makespan()));
+  EXPECT_DOUBLE_EQ(r.task("w@gpu0").bytes, 0);
+  EXPECT_EQ(r.end("w@gpu0"), 0);
+  EXPECT_NEAR(r.end("w@gpu0/forward"), L + S / B + nv.latency + S / N, tol(r.makespan()));
+  EXPECT_DOUBLE_EQ(r.end("a"), r.end("w@gpu0/forward"));
+  double host_bytes = 0;  // what crossed out of host memory: one copy
+  for (const auto& t : r.low.graph.traffic)
+    if (t.src == p.topo->index("host")) host_bytes += t.bytes;
+  EXPECT_DOUBLE_EQ(host_bytes, S);
+
+  // The neighbour's copy must be there to forward from: not evicted, and not missing.
+  Plan evicted = plan;
+  evicted.params[{p.graph->find("w"), p.topo->index("gpu3")}] = {.evict = true};
+  EXPECT_THROW(run(p, evicted), InputError);
+  Plan missing = plan;
+  drop_task(missing, p, "w@gpu3");
+  try {
+    run(p, missing);
+    ADD_FAILURE() << "a forward from nothing lowered";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("neither stages it ('w@gpu0/stage') nor keeps a copy of it on 'gpu3'"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// A tied weight (dha_readers): w (S bytes) read by k1 by direct host access, then copied to the
+// same GPU for k2, in one ready queue k1, w@gpu0, k2. k1 (d = S/(2B)) is bus bound: L + S/B;
+// then the copy: L + S/B; then k2 (no time) reads the copy. Without dha_readers k1 would wait
+// for the copy; with via: dha, k2 would read S bytes over the bus again.
+TEST(Transfers, DhaReadersReadFromHostMemoryAndTheRestReadTheCopy) {
+  const char* g = R"({"nodes": [{"name": "w", "param_bytes": 1.2e9},
+                                {"name": "k1", "durations": {"gpu0": 0.05}}, {"name": "k2", "durations": {"gpu0": 0}}],
+                      "edges": [{"src": "w", "dst": "k1"}, {"src": "w", "dst": "k2"}, {"src": "k1", "dst": "k2"}]})";
+  const Problem p = problem(g, preset("sortinghat-v100"));
+  const Path r0 = path(*p.topo, "host", "gpu0");
+  const double B = r0.bw, L = r0.latency;
+  ASSERT_DOUBLE_EQ(0.05, S / (2 * B));
+  const int w = p.graph->find("w"), k1 = p.graph->find("k1"), k2 = p.graph->find("k2"), gpu0 = p.topo->index("gpu0");
+  scheduler::BuildOptions o;
+  o.params[{w, gpu0}] = {.dha_readers = {k1}};
+  o.ready[gpu0] = {{PlanItem::Kind::Compute, k1, -1}, {PlanItem::Kind::Deliver, w, gpu0}, {PlanItem::Kind::Compute, k2, -1}};
+  const Plan plan = plan_for(p, {{"k1", "gpu0"}, {"k2", "gpu0"}}, o);
+  const Outcome r = run(p, plan);
+  EXPECT_EQ(r.task("k1").kind, engine::TaskKind::Dha);
+  EXPECT_DOUBLE_EQ(r.task("k1").bytes, S);
+  EXPECT_EQ(r.task("k2").kind, engine::TaskKind::Compute);
+  EXPECT_NEAR(r.end("k1"), L + S / B, tol(r.makespan()));
+  EXPECT_NEAR(r.end("w@gpu0"), 2 * (L + S / B), tol(r.makespan()));
+  EXPECT_NEAR(r.makespan(), 2 * (L + S / B), tol(r.makespan()));
+
+  // The plan file says the same, and reads back equal.
+  const std::string text = scheduler::plan_to_json(plan, *p.graph, *p.topo);
+  EXPECT_NE(text.find("\"dha_readers\": [\n        \"k1\"\n      ]"), std::string::npos) << text;
+  EXPECT_EQ(scheduler::parse_plan(Json::load_string(text, "plan.json"), *p.graph, *p.topo), plan);
+}
+
 // Fig. 2(c) / Fig. 4: an activation of S bytes from GPU1 (gpu0) to GPU4 (gpu3, two NVLinks)
 // or to GPU2 (gpu1, one NVLink): L_nv + S/(2 N1) against L_nv + S/N1, twice as fast.
 TEST(Transfers, ActivationsOverTwoNvlinksMoveTwiceAsFast) {

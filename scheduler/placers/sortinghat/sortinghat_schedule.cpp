@@ -3,6 +3,7 @@
 #include "scheduler/placers/sortinghat/sortinghat_schedule.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "scheduler/plan/builder.hpp"
@@ -15,14 +16,34 @@ Plan merge_plan(const Problem& p, const Machine& mc, const std::vector<SolvedSub
   std::vector<int> device_of(g.nodes.size(), -1);
   BuildOptions opts;
   std::vector<std::vector<ParamCopy>> copy(mc.buses);  // per bus, so that the bus queues come in bus order
-  std::set<std::pair<int, int>> delivered;  // (graph node, device)
-  auto fresh = [&](int node, int dev) {  // a delivery not yet made, nor read by direct host access
-    const auto it = opts.params.find({node, dev});
-    if (it != opts.params.end() && it->second.via == ParamDelivery::Via::Dha) return false;
-    return delivered.insert({node, dev}).second;
+  std::set<std::pair<int, int>> delivered;     // (graph node, device): copied there
+  std::map<std::pair<int, int>, std::vector<int>> dha_ops;  // (parameter, device): ops reading it by DHA
+  // A delivery not yet made. A parameter read by direct host access there so far is copied for
+  // the readers from now on; those before keep reading it from host memory.
+  auto fresh = [&](int node, int dev) {
+    if (!delivered.insert({node, dev}).second) return false;
+    if (auto it = dha_ops.find({node, dev}); it != dha_ops.end()) opts.params[{node, dev}] = {.dha_readers = it->second};
+    return true;
   };
   auto deliver = [&](int node, int dev) {
     if (fresh(node, dev)) opts.ready[dev].push_back({PlanItem::Kind::Deliver, node, dev});
+  };
+  // PT: a parameter the MILP placed in a slot of GPU `from`, read on `dev`, is forwarded whole
+  // from `from`'s copy over T_{from,dev}; without such a copy (the parameter read by DHA there)
+  // `dev` copies it from host memory.
+  auto forward = [&](int node, int from, int dev) {
+    if (!fresh(node, dev)) return;
+    const auto own = opts.params.find({node, from});
+    if (!delivered.count({node, from}) || (own != opts.params.end() && own->second.via != ParamDelivery::Via::Copy)) {
+      opts.ready[dev].push_back({PlanItem::Kind::Deliver, node, dev});
+      return;
+    }
+    ParamDelivery& d = opts.params[{node, dev}];
+    d.via = ParamDelivery::Via::Parallel;
+    d.neighbour = from;
+    d.fraction = 1;
+    opts.ready[dev].push_back({PlanItem::Kind::Deliver, node, dev});
+    opts.ready[dev].push_back({PlanItem::Kind::Forward, node, dev});
   };
 
   for (const SolvedSubmodel& s : subs) {
@@ -40,11 +61,14 @@ Plan merge_plan(const Problem& p, const Machine& mc, const std::vector<SolvedSub
     for (int x = 0; x < in.n; ++x)
       if (!in.is_param[x] && s.sm->original[s.sub.node_of[x]] >= 0)
         device_of[original(x)] = mc.gpus[in.gpu_of_slot(s.sol.slot_of[x])];
-    // Slot 0: direct host access on every GPU that reads the parameter.
+    // Slot 0: direct host access on every GPU that reads the parameter (and has no copy).
     for (auto [w, v] : in.edges)
       if (in.is_param[w] && s.sol.slot_of[w] == 0) {
         const int dev = mc.gpus[in.gpu_of_slot(s.sol.slot_of[v])];
-        if (!delivered.count({original(w), dev})) opts.params[{original(w), dev}].via = ParamDelivery::Via::Dha;
+        if (delivered.count({original(w), dev})) continue;
+        opts.params[{original(w), dev}].via = ParamDelivery::Via::Dha;
+        std::vector<int>& ops = dha_ops[{original(w), dev}];
+        if (std::find(ops.begin(), ops.end(), original(v)) == ops.end()) ops.push_back(original(v));
       }
     // CopyParam queues.
     const auto order = in.dt_order();
@@ -72,7 +96,8 @@ Plan merge_plan(const Problem& p, const Machine& mc, const std::vector<SolvedSub
             if (pass == 0 && param && p.weights == WeightsMode::Host) {
               const auto it = std::find(s.sub.node_of.begin(), s.sub.node_of.end(), u);
               const int slot = it == s.sub.node_of.end() ? -1 : s.sol.slot_of[it - s.sub.node_of.begin()];
-              if (slot != 0 && (slot < 0 || in.gpu_of_slot(slot) != i)) deliver(orig, dev);
+              if (slot < 0) deliver(orig, dev);
+              else if (slot != 0 && in.gpu_of_slot(slot) != i) forward(orig, mc.gpus[in.gpu_of_slot(slot)], dev);
             }
             if (pass == 1 && !param && device_of[orig] != dev) deliver(orig, dev);
           }

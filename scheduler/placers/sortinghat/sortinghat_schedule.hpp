@@ -14,15 +14,17 @@
 //                 add the copy-in times to the slot's time.
 //
 // Parameters in slot 0 are read by direct host access (ParamDelivery::Via::Dha) on every GPU
-// whose ops read them. Where the plan cannot say what the MILP means:
-//   * PT (a parameter in a slot of GPU a read in a slot of GPU b): a plan cannot forward a whole
-//     parameter between GPUs (a parallel transmission splits it, fraction < 1), so b gets its
-//     own copy from host memory at the Algorithm 1 position (b's ready queue), over b's host
-//     route instead of T_{a,b}; the copy to a stays on a's bus queue (0 bytes when no op on a
-//     reads it);
-//   * a parameter several submodels read, or one op and a later one on the same GPU: one
-//     delivery per (parameter, GPU), the first the MILP chose (a copy, or DHA), kept for later
-//     readers there;
+// whose ops read them and hold no copy of them yet. What the MILP means, lowered:
+//   * PT (a parameter in a slot of GPU a read in a slot of GPU b): the copy to a on a's bus
+//     queue (the whole parameter, whether or not an op on a reads it), and b's executor thread
+//     forwarding it from there over T_{a,b} at the Algorithm 1 position (a parallel
+//     transmission of fraction 1 taken from a's copy: scheduler/plan/plan.hpp); where a holds
+//     no copy of it (an earlier submodel left it in host memory for a), b copies it itself;
+//   * a parameter read by direct host access on a GPU and copied there by a later submodel (the
+//     tied embedding table, looked up first and read by the head last): the copy serves the
+//     readers from then on, the earlier ones read it by DHA (ParamDelivery::dha_readers);
+//   * a parameter several submodels copy to one GPU: one copy, the first the MILP chose, kept
+//     for later readers there (a later DHA read of it reads the copy);
 //   * the placeholder of submodel k > 0 is no task: its readers on another GPU get the output
 //     of the partition point it stands for delivered from that point's GPU.
 // Weights not copied by the model (Machine::copies_params false) with weights: host (an ideal

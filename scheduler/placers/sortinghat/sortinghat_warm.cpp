@@ -31,7 +31,7 @@ std::optional<std::vector<int>> slots_from_plan(const SubInput& sub, const model
       for (int u : preds[v])
         if (in.is_param[u]) {
           any = true;
-          dha = dha && plan.delivery(sm.original[sub.node_of[u]], *g).via == ParamDelivery::Via::Dha;
+          dha = dha && plan.delivery(sm.original[sub.node_of[u]], *g).read_by_dha(orig);
         }
       dha = dha && any;
     }

@@ -10,8 +10,9 @@
 //     the engine does not have (this is why the optimum is required);
 //   * DHA reads and copies into one GPU share its PCIe link in the engine; the model charges
 //     neither (the paper's 3.4 adjusts P^DHA only by a constant) -> the host case runs dha: false;
-//   * parallel transmission: the plan cannot forward a whole parameter between GPUs
-//     (sortinghat_schedule.hpp) -> host cases with PT are skipped (and counted).
+//   * parallel transmission is lowered as the model means it (sortinghat_schedule.hpp): the copy
+//     to GPU a on a's bus, forwarded whole to b over T_{a,b}; the host case counts the plans
+//     that use it and needs some.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -32,7 +33,7 @@ const char* kTopo =
 
 struct Outcome {
   double predicted = 0, simulated = 0;
-  bool parallel_transmission = false;  // a parameter delivered on a GPU's ready queue
+  bool parallel_transmission = false;  // a parameter forwarded from another GPU's copy
   bool optimal = false;
   std::string message;
 };
@@ -48,7 +49,7 @@ Outcome run(const GraphSpec& spec, scheduler::WeightsMode w, const std::string& 
   bool pt = false;
   for (const auto& q : r.plan->queues)
     for (const auto& it : q.items)
-      pt = pt || (q.name.ends_with(".ready") && p.graph->nodes[it.node].kind == models::NodeKind::Param);
+      pt = pt || it.kind == scheduler::PlanItem::Kind::Forward;
   return {*r.predicted_s, simulate(p, *r.plan).makespan, pt, r.status == scheduler::RunStatus::Ok, r.message};
 }
 
@@ -72,28 +73,26 @@ TEST(SortingHatEngine, ResidentWeightsPredictionIsSimulated) {
   }
 }
 
-// Weights: host, dha: false. The plans whose parameters are all copied to the GPU that reads
-// them match exactly; a parallel transmission (a parameter in a slot of GPU a read on GPU b)
-// cannot: the plan gives b its own copy from host memory (sortinghat_schedule.hpp), over b's
-// PCIe link and beside b's other copies, where the model charges T_{a,b} over NVLink. With DHA
+// Weights: host, dha: false, parallel transmission included: a parameter in a slot of GPU a
+// read on GPU b is copied to a and forwarded over the NVLink, as T_{a,b} charges it. With DHA
 // on, a DHA read and a copy into the same GPU share its link, which the model (like the paper,
-// 3.4) does not charge either, so this subset runs without DHA.
-TEST(SortingHatEngine, HostWeightsWithoutParallelTransmissionPredictionIsSimulated) {
+// 3.4) does not charge, so this case runs without DHA.
+TEST(SortingHatEngine, HostWeightsPredictionIsSimulated) {
   // Several assignments can share the optimum; on one whose slot waits for an input that one
   // of its tasks does not need (first point of the header), the engine is faster than the
   // model. So: never slower, and equal on most seeds.
-  int compared = 0, equal = 0;
-  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+  int compared = 0, equal = 0, with_pt = 0;
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
     GraphSpec spec = spec_for(seed, seed % 2 ? 0.0 : 0.5);
     spec.ops = std::min(spec.ops, 4);
     const Outcome o = run(spec, scheduler::WeightsMode::Host, "milp-sortinghat", 2);
-    if (o.parallel_transmission) continue;
     ++compared;
+    with_pt += o.parallel_transmission;
     ASSERT_TRUE(o.optimal) << o.message;
     EXPECT_LE(o.simulated, o.predicted * (1 + 1e-9)) << "seed " << seed << ": " << o.message;
     equal += std::abs(o.predicted - o.simulated) <= 1e-6 * o.simulated;
   }
-  EXPECT_GE(compared, 4);
+  EXPECT_GE(with_pt, 1) << "no plan forwards a parameter: the case tests nothing of PT";
   EXPECT_GE(equal, compared / 2) << "of " << compared;
 }
 
