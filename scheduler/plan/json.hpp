@@ -70,8 +70,9 @@
 // A `collectives` entry (engine/collectives/collective.hpp says what each operation moves):
 //   name       unique, and no node's name; prefixes its tasks and queues (`ar0.s0.c0.0>1`)
 //   op         all-reduce | all-gather | reduce-scatter | broadcast | all-to-all | point-to-point
-//   algorithm  ring (default) | tree | direct | hierarchical | proportional (placesim list
-//              collectives); hierarchical takes each member's node from the topology
+//   algorithm  ring (default) | tree | direct | hierarchical | proportional | flexreduce
+//              (placesim list collectives); hierarchical and flexreduce take each member's node
+//              from the topology
 //   group      distinct compute devices, in rank order (rank 0: a broadcast's root); a group of
 //              one moves nothing and only orders its `after` ops before its `before` ops
 //   bytes      S, a number or "64MiB"

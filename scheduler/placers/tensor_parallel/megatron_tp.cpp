@@ -3,8 +3,9 @@
 //   * qkv, up and gate column-split; attention split by heads (its KV cache with it); the
 //     activation split with the columns it reads; so no data moves between them;
 //   * the attention output projection and down row-split, each followed by an all-reduce of its
-//     output (a ring inside a node, NCCL's two-level ring across nodes: ring_algorithm) before
-//     the residual add;
+//     output (a ring inside a node, NCCL's two-level ring across nodes: ring_algorithm; or, with
+//     `all_reduce: flexreduce`, FlexReduce's uneven portions, as AsymGroup runs its Megatron-LM
+//     baseline on nodes with different GPU counts) before the residual add;
 //   * the embedding, norms and residual adds replicated on every GPU of the group, as Megatron
 //     runs them; the head column-split, or replicated when it shares its weight with the
 //     embedding (Megatron splits both by vocabulary; placesim keeps the tied table whole).
@@ -76,7 +77,12 @@ class MegatronTp final : public Placer {
 
  public:
   explicit MegatronTp(const PlacerOptions& o)
-      : devices_(o.get("devices")), tp_(tp::count_option(o.get("tp"), "tp", "all")), tp_loc_(o.get("tp").loc()) {}
+      : devices_(o.get("devices")), tp_(tp::count_option(o.get("tp"), "tp", "all")), tp_loc_(o.get("tp").loc()) {
+    const auto& ar = o.get("all_reduce");
+    if (ar.str() != "nccl" && ar.str() != "flexreduce")
+      ar.fail(fmt::format("all_reduce must be nccl or flexreduce, got '{}'", ar.str()));
+    flexreduce_ = ar.str() == "flexreduce";
+  }
 
   void check(const Problem& p) const override { layout(p); }
 
@@ -126,7 +132,7 @@ class MegatronTp final : public Placer {
             ar.name = g.nodes[op.node].name + (r == 1 ? ".allreduce" : fmt::format(".allreduce{}", q));
             ar.op = engine::CollectiveOp::AllReduce;
             ar.group = group(q);
-            ar.algorithm = tp::ring_algorithm(*p.topo, ar.group);
+            ar.algorithm = flexreduce_ ? "flexreduce" : tp::ring_algorithm(*p.topo, ar.group);
             ar.bytes = g.nodes[op.node].output_bytes / r;
             ar.after = {op.node};
             for (int e : g.out_edges(op.node)) ar.before.push_back(g.edges[e].dst);
@@ -147,6 +153,7 @@ class MegatronTp final : public Placer {
   DeviceOption devices_;
   int tp_ = 0;  // 0: all of the group
   SourceLoc tp_loc_;
+  bool flexreduce_ = false;
 };
 
 }  // namespace
@@ -158,7 +165,10 @@ void register_megatron_tp(Registry<PlacerEntry>& r) {
          "split the batch (data parallelism)",
          {DeviceOption::spec(),
           {"tp", "all", "GPUs per tensor-parallel group (dividing the GPUs; consecutive GPUs form a group), or all: "
-                        "one group"}},
+                        "one group"},
+          {"all_reduce", "nccl", "the row-split linears' all-reduces: nccl (a ring inside a node, a two-level ring "
+                                 "across nodes of equal GPU counts) or flexreduce (each GPU an uneven portion, every "
+                                 "node an equal share: each byte crosses a node's network link once each way)"}},
          PlacerKind::Heuristic,
          [](const PlacerOptions& o) { return std::make_unique<MegatronTp>(o); },
          PlacerFacts{.needs = {.transformer = true, .dense = true},

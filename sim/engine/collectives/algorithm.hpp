@@ -1,5 +1,6 @@
-// The registry of collective algorithms (ring, tree, direct, hierarchical, proportional), by
-// name with a description and the operations each implements, as placers are registered.
+// The registry of collective algorithms (ring, tree, direct, hierarchical, proportional,
+// flexreduce), by name with a description and the operations each implements, as placers are
+// registered.
 // Filled by register_builtin_collectives() on first use (no static constructors).
 #pragma once
 
@@ -40,5 +41,6 @@ void register_tree(Registry<CollectiveAlgorithm>& r);
 void register_direct(Registry<CollectiveAlgorithm>& r);
 void register_hierarchical(Registry<CollectiveAlgorithm>& r);
 void register_proportional(Registry<CollectiveAlgorithm>& r);
+void register_flexreduce(Registry<CollectiveAlgorithm>& r);
 
 }  // namespace placesim::engine

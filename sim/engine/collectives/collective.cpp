@@ -196,6 +196,7 @@ void register_builtin_collectives(Registry<CollectiveAlgorithm>& r) {
   register_direct(r);
   register_hierarchical(r);
   register_proportional(r);
+  register_flexreduce(r);
 }
 
 }  // namespace placesim::engine

@@ -98,8 +98,8 @@ struct CollectiveSpec {
   double bytes = 0;             // S, see above
   int chunks = 1;               // k >= 1
   Fidelity fidelity = Fidelity::Flow;
-  std::vector<int> nodes;       // hierarchical: the node of each rank (equal counts per node)
-  std::vector<double> weights;  // proportional: each rank's capability (> 0)
+  std::vector<int> nodes;       // hierarchical (equal counts per node), flexreduce: the node of each rank
+  std::vector<double> weights;  // proportional, flexreduce: each rank's capability (> 0)
   std::vector<int> groups;      // proportional all-gather: each rank's group, 0..k-1 (none empty)
   int senders = 1;              // point-to-point: ranks [0, senders) send, the rest receive
   // Per rank (or empty for none): tasks that must end before the rank takes part. Transfers

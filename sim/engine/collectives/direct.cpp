@@ -30,22 +30,17 @@ std::string chunk_label(const char* phase, int c) {
 void lower_direct(Lowering& low) {
   const CollectiveSpec& spec = low.spec();
   const int n = low.ranks(), k = low.chunks();
-  const std::vector<double> share(n, spec.bytes / (static_cast<double>(n) * k));  // to each peer, per chunk
+  const double each = spec.bytes / (static_cast<double>(n) * k);  // to each peer, per chunk
+  const auto share = [each](int, int) { return each; };
   switch (spec.op) {
     case CollectiveOp::AllToAll:
     case CollectiveOp::AllGather:
     case CollectiveOp::ReduceScatter:
       exchange(low, share, {}, "x");
       return;
-    case CollectiveOp::AllReduce: {
-      const ChunkDeps reduced = exchange(low, share, {}, "rs");
-      std::vector<std::vector<TaskId>> start(n, std::vector<TaskId>(k));
-      for (int j = 0; j < n; ++j) {
-        for (int c = 0; c < k; ++c) start[j][c] = low.join(j, reduced[j][c], chunk_label("reduced", c));
-      }
-      exchange(low, share, start, "ag");
+    case CollectiveOp::AllReduce:
+      exchange(low, share, joined(low, exchange(low, share, {}, "rs"), "reduced"), "ag");
       return;
-    }
     case CollectiveOp::Broadcast:
       for (int c = 0; c < k; ++c) {
         for (int j = 1; j < n; ++j) low.send(0, j, spec.bytes / k, {}, chunk_label("b", c));
@@ -80,21 +75,32 @@ double direct_analytic(const CollectiveSpec& spec, const Network& net) {
 
 }  // namespace
 
-ChunkDeps exchange(Lowering& low, const std::vector<double>& bytes_to, const std::vector<std::vector<TaskId>>& start,
-                   const char* phase) {
+ChunkDeps exchange(Lowering& low, const std::function<double(int, int)>& bytes,
+                   const std::vector<std::vector<TaskId>>& start, const char* phase, int channel) {
   const int n = low.ranks(), k = low.chunks();
   ChunkDeps arrived = no_deps(n, k);
   for (int c = 0; c < k; ++c) {
     for (int i = 0; i < n; ++i) {
       for (int j = 0; j < n; ++j) {
-        if (i == j) continue;
+        const double b = i == j ? 0 : bytes(i, j);
+        if (b <= 0) continue;
         std::vector<TaskId> deps;
-        if (!start.empty()) deps.push_back(start[i][c]);
-        arrived[j][c].push_back(low.send(i, j, bytes_to[j], std::move(deps), chunk_label(phase, c)));
+        if (!start.empty() && start[i][c] >= 0) deps.push_back(start[i][c]);
+        arrived[j][c].push_back(low.send(i, j, b, std::move(deps), chunk_label(phase, c), channel));
       }
     }
   }
   return arrived;
+}
+
+std::vector<std::vector<TaskId>> joined(Lowering& low, const ChunkDeps& arrived, const char* label) {
+  std::vector<std::vector<TaskId>> start(arrived.size(), std::vector<TaskId>(static_cast<std::size_t>(low.chunks()), -1));
+  for (std::size_t j = 0; j < arrived.size(); ++j) {
+    for (int c = 0; c < low.chunks(); ++c) {
+      if (!arrived[j][c].empty()) start[j][c] = low.join(static_cast<int>(j), arrived[j][c], chunk_label(label, c));
+    }
+  }
+  return start;
 }
 
 void register_direct(Registry<CollectiveAlgorithm>& r) {

@@ -102,7 +102,7 @@ ChunkDeps sliced_sends(Lowering& low, const Ranks& from, const Ranks& to, double
 void lower_reduce_scatter(Lowering& low, const std::vector<double>& w) {
   std::vector<double> share = proportional_slices(low.spec().bytes, w);
   for (double& b : share) b /= low.chunks();
-  exchange(low, share, {}, "x");
+  exchange(low, [&](int, int to) { return share[to]; }, {}, "x");
 }
 
 void lower_all_gather(Lowering& low, const std::vector<double>& w) {

@@ -116,14 +116,15 @@ TEST(CollectivesInput, WeightsAndGroups) {
 
 TEST(CollectivesRegistry, ListsEveryAlgorithm) {
   const auto& all = collective_algorithms().all();
-  for (const char* name : {"direct", "hierarchical", "proportional", "ring", "tree"}) {
+  for (const char* name : {"direct", "flexreduce", "hierarchical", "proportional", "ring", "tree"}) {
     ASSERT_TRUE(all.count(name)) << name;
     EXPECT_FALSE(all.at(name).description.empty());
     EXPECT_FALSE(all.at(name).ops.empty());
   }
-  EXPECT_EQ(all.size(), 5u);
+  EXPECT_EQ(all.size(), 6u);
   using Op = CollectiveOp;
   EXPECT_EQ(all.at("proportional").ops, (std::vector<Op>{Op::AllGather, Op::ReduceScatter, Op::PointToPoint}));
+  EXPECT_EQ(all.at("flexreduce").ops, (std::vector<Op>{Op::AllReduce}));
   for (auto& [name, a] : all)
     EXPECT_EQ(a.grouped, name == "proportional" ? std::vector<Op>{Op::AllGather} : std::vector<Op>{}) << name;
 }

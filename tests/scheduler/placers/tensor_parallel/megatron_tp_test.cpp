@@ -3,6 +3,7 @@
 // against the engine at both collective fidelities, each GPU's share of the weights and KV cache
 // worked from the architecture, and the errors and infeasible runs it must give.
 #include <algorithm>
+#include <map>
 #include <gtest/gtest.h>
 
 #include "models/generators/transformer.hpp"
@@ -145,6 +146,51 @@ TEST(MegatronTp, EngineAgreesWithItsPredictionAtBothFidelities) {
       // Every task's end is rounded up to the next picosecond.
       EXPECT_NEAR(flow, *r.predicted_s, 1e-12 * static_cast<double>(sim.lowered.graph.tasks.size())) << t;
       EXPECT_NEAR(analytic, flow, 1e-6 * flow) << t;
+    }
+  }
+}
+
+// `all_reduce: flexreduce` (AsymGroup's baseline) on asymgroup-s2: 16 nodes, two of them with
+// two GPUs. Every all-reduce is FlexReduce's; its prediction is the engine's (each all-reduce
+// alone on the network, its time its own flows solved alone); and every node's NIC carries
+// 2 (N-1)/N of each all-reduce's bytes each way, where NCCL's ring over the n = 18 GPUs (a
+// node's two GPUs NVLink neighbours) carries 2 (n-1)/n through each.
+TEST(MegatronTp, FlexReduceCrossesEveryNicOnceEachWay) {
+  scheduler::Problem p = problem(gpt2_large_2_layers(models::Phase::Decode),
+                                 hw::load_topology(Yaml(YAML::Node("asymgroup-s2"), "test")));
+  const scheduler::PlacerResult r = run_placer("{name: megatron-tp, all_reduce: flexreduce}", p);
+  ASSERT_TRUE(r.plan && r.predicted_s);
+  ASSERT_EQ(r.plan->collectives.size(), 4u);
+  double bytes = 0;
+  for (const scheduler::PlanCollective& c : r.plan->collectives) {
+    EXPECT_EQ(c.algorithm, "flexreduce");
+    EXPECT_EQ(c.group.size(), 18u);
+    bytes += c.bytes;
+  }
+  const Simulated sim = simulate(p, *r.plan);
+  EXPECT_NEAR(sim.makespan, *r.predicted_s, 1e-12 * static_cast<double>(sim.lowered.graph.tasks.size()));
+  // What crossed between nodes, per node and direction, over every all-reduce.
+  const hw::Topology& t = *p.topo;
+  std::map<std::string, double> out, in;
+  for (const engine::Traffic& tr : sim.lowered.graph.traffic) {
+    const std::string& a = t.devices[tr.src].node;
+    const std::string& b = t.devices[tr.dst].node;
+    if (a == b || std::string(tr.kind) != engine::to_string(engine::CollectiveOp::AllReduce)) continue;
+    out[a] += tr.bytes;
+    in[b] += tr.bytes;
+  }
+  ASSERT_EQ(out.size(), 16u);
+  for (auto& [node, sent] : out) {
+    EXPECT_NEAR(sent, 2 * bytes * 15 / 16, 1e-6 * bytes) << node;
+    EXPECT_NEAR(in[node], 2 * bytes * 15 / 16, 1e-6 * bytes) << node;
+  }
+  for (auto [bad, what] : {std::pair{"{name: megatron-tp, all_reduce: ring}", "all_reduce must be nccl or flexreduce"},
+                           std::pair{"{name: megatron-tp, all_reduce: [flexreduce]}", "expected a string"}}) {
+    try {
+      run_placer(bad, p);
+      ADD_FAILURE() << bad;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
     }
   }
 }
