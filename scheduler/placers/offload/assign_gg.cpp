@@ -16,7 +16,7 @@ namespace placesim::scheduler::scheinfer {
 namespace {
 
 bool same(const Block& a, const Block& b) {
-  if (a.gemms.size() != b.gemms.size()) return false;
+  if (a.gemms.size() != b.gemms.size() || a.launch_before != b.launch_before) return false;
   for (std::size_t i = 0; i < a.gemms.size(); ++i)
     if (a.gemms[i].work != b.gemms[i].work || a.gemms[i].weight_bytes != b.gemms[i].weight_bytes) return false;
   return true;

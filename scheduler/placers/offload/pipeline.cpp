@@ -77,6 +77,7 @@ void check_hardware(const char* who, const Hardware& hw) {
 }
 
 void check_block(const char* who, const Block& block) {
+  check_nonnegative(who, "the launches before the block", block.launch_before);
   for (const Gemm& g : block.gemms) {
     check_nonnegative(who, "a GEMM's work", g.work);
     check_nonnegative(who, "a GEMM's weight bytes", g.weight_bytes);

@@ -9,9 +9,10 @@
 
 namespace placesim::scheduler::scheinfer::detail {
 
-// Eq. 5, one GEMM at a time, every stream from 0.
+// Eq. 5, one GEMM at a time, every stream from 0 but the launches, from `launch_start`.
 class Streams {
  public:
+  explicit Streams(double launch_start = 0) { e_.launch = launch_start; }
   void add(double t_launch, double t_copy, double t_gpu, double t_cpu);
   StreamEnds ends() const;  // with fin = max(gpu, cpu)
 

@@ -15,6 +15,10 @@
 //     the simulated GPU peak leaves out their GG share (the message's GG bytes count it);
 //   * in a prompt (a graph of more than one token per sequence), each layer's n_g of Eq. 15.
 // With `resident: none` the GG budget is 0 (r_GG = 0 everywhere: the paper's thread ablation).
+// With `launches: layer` each block's launch stream starts after its layer's other launches
+// (attention, norms, adds: every one a kernel the host launches on the same stream), where Eq. 5
+// starts it free: in a decode step bound by launches, a CG or GG slice's launches then cost what
+// they cost the step.
 // The rates per layer, and where the GG budget went, are in `choices`; the prediction is left to
 // the simulation, since Eq. 5 models the FFN blocks alone (their Eq. 5 total is in `choices`).
 #include <fmt/format.h>
@@ -35,13 +39,17 @@ class ScheInfer final : public Placer {
     if (resident.str() != "auto" && resident.str() != "none")
       resident.fail(fmt::format("option 'resident' must be auto or none, got '{}'", resident.str()));
     no_resident_ = resident.str() == "none";
+    const Yaml launches = o.get("launches");
+    if (launches.str() != "block" && launches.str() != "layer")
+      launches.fail(fmt::format("option 'launches' must be block or layer, got '{}'", launches.str()));
+    layer_launches_ = launches.str() == "layer";
   }
 
   PlacerResult place(const Problem& p) const override {
     const models::Graph& g = *p.graph;
     const hw::Topology& topo = *p.topo;
     const auto s = setup_.resolve(topo, "scheinfer");
-    const si::Inputs in = si::scheinfer_inputs(p, s, setup_.memory_loc());
+    const si::Inputs in = si::scheinfer_inputs(p, s, setup_.memory_loc(), layer_launches_);
     // A layer's rates slice every expert's weights, the idle ones' too (they are routed to in
     // other steps), so r_GG of a layer holds r_GG of all its experts on the GPU: the solver,
     // which sees the GEMMs of this step's experts, gets the budget scaled to them.
@@ -133,6 +141,7 @@ class ScheInfer final : public Placer {
   offload::SetupOptions setup_;
   Yaml steps_;
   bool no_resident_ = false;
+  bool layer_launches_ = false;
 };
 
 }  // namespace
@@ -142,6 +151,9 @@ void register_scheinfer(Registry<PlacerEntry>& r) {
   opts.push_back({"steps", "10", "r_GG (the share resident on the GPU) per layer takes the values i / steps"});
   opts.push_back({"resident", "auto", "auto: r_GG by Eq. 14 within the GPU memory left; none: no FFN weight resident on the "
                                       "GPU (r_GG = 0), as ScheInfer's thread ablation holds it"});
+  opts.push_back({"launches", "block", "block: Eq. 5 prices each FFN block with its launch stream free at its start (the "
+                                       "paper's); layer: the stream starts after the layer's other launches (attention, "
+                                       "norms, adds), which share it"});
   r.add("scheinfer",
         {"ScheInfer: each FFN weight sliced CC (CPU) / CG (copied per use) / GG (resident on the GPU), rates by "
          "its solver from fits profiled on the cost model (docs/placers.md); the rest on the GPU; four streams with host launches",

@@ -46,7 +46,8 @@ Fit profile(const Problem& p, int op, int dev, int cores) {
 
 }  // namespace
 
-Inputs scheinfer_inputs(const Problem& p, const offload::SetupOptions::Setup& s, SourceLoc memory_loc) {
+Inputs scheinfer_inputs(const Problem& p, const offload::SetupOptions::Setup& s, SourceLoc memory_loc,
+                        bool layer_launches) {
   const models::Graph& g = *p.graph;
   const hw::Topology& topo = *p.topo;
   Inputs in;
@@ -59,6 +60,17 @@ Inputs scheinfer_inputs(const Problem& p, const offload::SetupOptions::Setup& s,
   in.hw.c2g = {pcie.latency_s, pcie.bandwidth > 0 ? 1 / pcie.bandwidth : 0};
   in.hw.launch = topo.devices[s.gpu].launch_s;
 
+  // The ops of each layer outside its FFN experts: all on the GPU, each launched by the host on
+  // the stream the block's launches share.
+  std::vector<bool> in_ffn(g.nodes.size(), false);
+  for (int op : offload::expert_ops(layers)) in_ffn[op] = true;
+  auto launches_before = [&](const FfnLayer& l) {
+    if (!layer_launches) return 0.0;
+    int n = 0;
+    for (int op : g.ops()) n += g.nodes[op].layer == l.layer && !in_ffn[op];
+    return n * in.hw.launch;
+  };
+
   // Each layer's block (its experts' GEMMs in stream order), in this step and in generation.
   const auto [tokens, per_step] = step_tokens(g);
   in.tokens = static_cast<int>(std::lround(tokens));
@@ -66,6 +78,7 @@ Inputs scheinfer_inputs(const Problem& p, const offload::SetupOptions::Setup& s,
   double ffn_bytes = 0, largest_layer = 0;
   for (const FfnLayer& l : layers) {
     Block b, gen;
+    b.launch_before = gen.launch_before = launches_before(l);
     double bytes = 0;
     for (const Expert& e : l.experts) {
       std::vector<int> gemms = e.col_gemms;
@@ -86,8 +99,6 @@ Inputs scheinfer_inputs(const Problem& p, const offload::SetupOptions::Setup& s,
   in.active = ffn_bytes / in.ffn_bytes;
 
   // The GPU memory left for GG slices.
-  std::vector<bool> in_ffn(g.nodes.size(), false);
-  for (int op : offload::expert_ops(layers)) in_ffn[op] = true;
   double fixed = 0, largest_output = 0, layer_fixed = 0;
   for (int op : g.ops()) {
     largest_output = std::max(largest_output, g.nodes[op].output_bytes);

@@ -24,6 +24,9 @@ struct Inputs {
 };
 
 // InputError (at the memory option) when the budget is below one layer's unsliced weights.
-Inputs scheinfer_inputs(const Problem& p, const offload::SetupOptions::Setup& s, SourceLoc memory_loc);
+// `layer_launches`: each block's launch stream starts after the launches of its layer's other
+// ops (every one a GPU kernel launched from the host), not free as in Eq. 5.
+Inputs scheinfer_inputs(const Problem& p, const offload::SetupOptions::Setup& s, SourceLoc memory_loc,
+                        bool layer_launches = false);
 
 }  // namespace placesim::scheduler::scheinfer

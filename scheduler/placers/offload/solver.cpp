@@ -25,13 +25,21 @@ StreamEnds stream_ends(const Hardware& hw, const Block& block, const Rates& r, i
   const double s_cg = sgn(r.cg), s_gg = sgn(r.gg), s = sgn(r.cc * n_g), s_cpu = sgn(r.cc * (T - n_g));
   const double moved = static_cast<double>(n_g) / T, kept = static_cast<double>(T - n_g) / T;
   const double copied = r.cg + r.cc * s;
-  detail::Streams streams;
+  detail::Streams streams(block.launch_before);
   for (const Gemm& g : block.gemms)
     streams.add((2 * s_cg + 2 * s + s_gg) * hw.launch,
                 (s_cg + s) * hw.c2g.alpha + copied * g.weight_bytes * hw.c2g.beta,
                 (s_cg + s_gg + s) * hw.gpu.alpha + ((r.cg + r.gg) * g.work + r.cc * (g.work * moved)) * hw.gpu.beta,
                 s_cpu * hw.cpu.alpha + r.cc * (g.work * kept) * hw.cpu.beta);
   return streams.ends();
+}
+
+// The lines with the launches before the block on the first GEMM's: every path of Eq. 5's grid
+// starts with the launches up to some GEMM, so each path line rises by them and the crossing
+// argument holds as it is.
+std::vector<GemmLines> shifted(std::vector<GemmLines> lines, const Block& block) {
+  if (!lines.empty()) lines.front().launch += block.launch_before;
+  return lines;
 }
 
 void check(const char* who, const Hardware& hw, const Block& block) {
@@ -74,7 +82,7 @@ CgSolution solve_cg(const Hardware& hw, const Block& block, double r_gg) {
     consider(detail::meet(g.gpu, g.copy), "t_G = t_C2G");
     consider(detail::meet({g.launch, 0}, g.gpu), "t_L = t_G");
   }
-  consider(detail::crossing(lines), "tau_G = tau_C");
+  consider(detail::crossing(shifted(lines, block)), "tau_G = tau_C");
   return best;
 }
 
@@ -111,7 +119,7 @@ PromptSolution solve_tokens(const Hardware& hw, const Block& block, const Rates&
   }
   // On the integers 1..T-1 t_fin is least at one either side of the crossing; clamped to [1, T]
   // (n_g = T is itself never worse than the lines' value there).
-  const double x = std::clamp(detail::crossing(lines), 1.0, static_cast<double>(T));
+  const double x = std::clamp(detail::crossing(shifted(lines, block)), 1.0, static_cast<double>(T));
   consider(static_cast<int>(std::floor(x)), "tau_G = tau_C");
   consider(static_cast<int>(std::ceil(x)), "tau_G = tau_C");
   return best;

@@ -14,8 +14,8 @@
 //           (Eq. 4 prints alpha_C2G without sgn; Eq. 10-12 charge it as sgn(r_CG) alpha_C2G,
 //           and an empty CG slice has nothing to copy, so it is charged only when r_CG > 0.)
 //   Eq. 5   tau_L^i = tau_L^{i-1} + t_L, tau_C2G^i = max(tau_L^i, tau_C2G^{i-1}) + t_C2G,
-//           tau_G^i = max(tau_C2G^i, tau_G^{i-1}) + t_G, tau_C^i = tau_C^{i-1} + t_C, from 0;
-//           t_fin = max(tau_G^{n_l}, tau_C^{n_l}).
+//           tau_G^i = max(tau_C2G^i, tau_G^{i-1}) + t_G, tau_C^i = tau_C^{i-1} + t_C, from 0
+//           (tau_L^0: Block::launch_before, 0 as in the paper); t_fin = max(tau_G^{n_l}, tau_C^{n_l}).
 //   Eq. 6-13  r_GG fixed, r_CC = 1 - r_GG - r_CG: the best r_CG of the edge points.
 //   Eq. 14  r_GG per layer from {i / n_G}, greedily by time saved per GPU byte.
 //   Eq. 15  the prompt phase: n_g of the T tokens move from the CPU (CC) to the GPU (CG').
@@ -51,7 +51,13 @@ struct Gemm {                 // one GEMM of a block, for all the tokens the blo
   double weight_bytes = 0;    // n_W
 };
 
-struct Block { std::vector<Gemm> gemms; };  // in stream order, i = 1..n_l of Eq. 5
+// A block's GEMMs in stream order, i = 1..n_l of Eq. 5. `launch_before`: the launch stream's
+// time already taken when the block's first launch is issued, tau_L^0 (0 in Eq. 5, which prices
+// the FFN block alone; the layer's attention, norms and adds launch on the same stream).
+struct Block {
+  std::vector<Gemm> gemms;
+  double launch_before = 0;
+};
 
 struct Rates { double cc = 1, cg = 0, gg = 0; };  // each in [0, 1], summing to 1 (within 1e-9)
 

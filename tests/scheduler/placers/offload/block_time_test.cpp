@@ -38,6 +38,20 @@ TEST(ScheinferBlockTime, Case1CopyDominatesEq10) {
   expect_ends(si::block_time(hw, three(4, 10), {0.5, 0.5, 0}), 6, 20, 23, 9);
 }
 
+// Case 1's block with its layer's other launches before it (launch_before 10): the launch stream
+// starts at 10, so launch 12, 14, 16; copy 18, 24, 30; gpu 21, 27, 33; the CPU is untouched (9).
+// All on the CPU (cc 1) launches nothing, yet the block ends no sooner than the launches before
+// it: launch, copy and gpu stay at 10, fin = max(10, 3 * (1 + 4)) = 15; with 100 before, 100.
+TEST(ScheinferBlockTime, LaunchesBeforeTheBlockStartItsLaunchStream) {
+  const si::Hardware hw = unit_hw(1, {1, 1}, {1, 1}, {1, 1});
+  si::Block b = three(4, 10);
+  b.launch_before = 10;
+  expect_ends(si::block_time(hw, b, {0.5, 0.5, 0}), 16, 30, 33, 9);
+  expect_ends(si::block_time(hw, b, {1, 0, 0}), 10, 10, 10, 15);
+  b.launch_before = 100;
+  expect_ends(si::block_time(hw, b, {1, 0, 0}), 100, 100, 100, 15);
+}
+
 // Case 2, first branch (Q1 true, Q2 false: the GPU dominates). Work 4, bytes 4; cc 0.25,
 // cg 0.25, gg 0.5; GPU beta 2, copy beta 3, CPU alpha 2 beta 2.
 //   t_L = (2 + 1) * 1 = 3; t_C2G = 1 + 0.25 * 4 * 3 = 4; t_G = 2 * 1 + 0.75 * 4 * 2 = 8;

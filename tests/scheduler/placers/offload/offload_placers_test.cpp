@@ -6,6 +6,7 @@
 
 #include "models/cost/cost_models.hpp"
 #include "models/ffn_blocks.hpp"
+#include "scheduler/placers/offload/scheinfer_inputs.hpp"
 #include "scheduler/score_plan.hpp"
 #include "tests/scheduler/placers/support.hpp"
 
@@ -133,10 +134,37 @@ TEST(OffloadPlacers, FiddlerPlacesByItsProfileOrByTheStepsRouting) {
   }
 }
 
+// `launches: layer`: each FFN block's launch stream starts after its layer's other kernels. A
+// LLaMA layer launches seven outside its FFN (ln1, qkv, attn, out, add1, ln2, add2; the FFN's
+// up, gate, act and down are the block's), so every block starts at 7 t_Launch (Testbed-A:
+// 44 us each); by default at 0, as Eq. 5. With launches free the two options give one plan.
+TEST(OffloadPlacers, ScheinferLayerLaunchesStartEachBlockAfterItsLayersOtherKernels) {
+  const scheduler::Problem p = offload_problem("llama2-7b", models::Phase::Decode, 2.5e9);
+  scheduler::offload::SetupOptions::Setup s;  // the placer's defaults: the first GPU and CPU, all of both
+  s.gpu = p.topo->index("gpu0");
+  s.cpu = p.topo->index("cpu0");
+  s.memory = p.topo->devices[s.gpu].memory;
+  const double launch = p.topo->devices[p.topo->index("gpu0")].launch_s;
+  ASSERT_DOUBLE_EQ(launch, 44e-6);
+  const scheduler::scheinfer::Inputs layer = scheduler::scheinfer::scheinfer_inputs(p, s, {}, true);
+  const scheduler::scheinfer::Inputs block = scheduler::scheinfer::scheinfer_inputs(p, s, {});
+  ASSERT_EQ(layer.now.size(), 4u);
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_DOUBLE_EQ(layer.now[i].launch_before, 7 * launch) << i;
+    EXPECT_DOUBLE_EQ(layer.generation[i].launch_before, 7 * launch) << i;
+    EXPECT_EQ(block.now[i].launch_before, 0) << i;
+  }
+  hw::Topology free = *p.topo;
+  free.devices[free.index("gpu0")].launch_s = 0;
+  scheduler::Problem q = p;
+  q.topo = std::make_shared<const hw::Topology>(std::move(free));
+  EXPECT_EQ(*run_placer("{name: scheinfer, launches: layer}", q).plan, *run_placer("scheinfer", q).plan);
+}
+
 TEST(OffloadPlacers, BadOptionsAreErrorsAtTheirKey) {
   for (const char* spec : {"{name: scheinfer,\n threads: 0}", "{name: scheinfer,\n memory: -1GB}",
                            "{name: scheinfer,\n steps: 0}", "{name: llamacpp-offload,\n layers: -1}",
-                           "{name: fiddler,\n popularity: oracle}"}) {
+                           "{name: fiddler,\n popularity: oracle}", "{name: scheinfer,\n launches: attention}"}) {
     try {
       scheduler::make_placer(Yaml::load_string(spec, "s.yaml"));
       ADD_FAILURE() << "accepted " << spec;

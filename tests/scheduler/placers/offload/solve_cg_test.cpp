@@ -51,6 +51,23 @@ TEST(ScheinferSolveCg, MatchesABruteForceScanOfRcg) {
   EXPECT_GT(wins["tau_G = tau_C"], 0);
 }
 
+// The same scan with launches before each block (launch_before up to twice the block's own
+// launches): the crossing argument holds with every path line raised by them (solver.cpp).
+TEST(ScheinferSolveCg, WithLaunchesBeforeTheBlockMatchesABruteForceScan) {
+  for (std::uint32_t seed = 1; seed <= 300; ++seed) {
+    std::mt19937 rng(seed);
+    const si::Hardware hw = random_hardware(rng);
+    si::Block b = seed % 2 ? random_dense(rng) : random_moe(rng);
+    const double u = std::uniform_real_distribution<double>(0, 1)(rng);
+    b.launch_before = 2 * u * 3 * hw.launch * static_cast<double>(b.gemms.size());
+    const double r_gg = seed % 3 == 0 ? 0 : std::uniform_real_distribution<double>(0, 1)(rng);
+    const si::CgSolution s = si::solve_cg(hw, b, r_gg);
+    const Scan best = scan(hw, b, r_gg);
+    EXPECT_LE(s.t_fin, best.t + 1e-12) << "seed " << seed;
+    EXPECT_EQ(s.t_fin, si::block_time(hw, b, {1 - r_gg - s.r_cg, s.r_cg, r_gg}).fin) << "seed " << seed;
+  }
+}
+
 // r_GG = 1 leaves r_CG no room: 0, at the time of the all-GPU block.
 TEST(ScheinferSolveCg, AllOnTheGpuLeavesOnlyRcgZero) {
   std::mt19937 rng(3);
