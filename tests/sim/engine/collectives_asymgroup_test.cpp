@@ -15,12 +15,11 @@
 namespace placesim::engine {
 namespace {
 
-using test::kGBps;
+using test::kB;
 using test::kUs;
 using test::makespan_s;
 using test::spec_of;
 
-constexpr double kB = 10 * kGBps;
 constexpr double kL = 2e-6;  // route latency: up link, then down link
 constexpr double kU = 1e8;
 

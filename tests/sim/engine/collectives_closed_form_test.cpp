@@ -13,13 +13,13 @@
 namespace placesim::engine {
 namespace {
 
+using test::kB;
 using test::kGBps;
+using test::kL;
 using test::kUs;
 using test::makespan_s;
 using test::spec_of;
 
-constexpr double kB = 10 * kGBps;
-constexpr double kL = 1e-6;
 constexpr double kS = 1e9;
 constexpr double kPs = 1e-12;
 

@@ -11,13 +11,12 @@ namespace placesim::engine {
 namespace {
 
 using test::add;
-using test::kGBps;
+using test::kB;
+using test::kL;
 using test::kS;
 using test::kUs;
 using test::spec_of;
 
-constexpr double kB = 10 * kGBps;
-constexpr double kL = 1e-6;
 constexpr double kBytes = 1e9;
 
 // Two ring all-reduces of S over the same n = 6 ranks at once. At every step each ring link

@@ -12,13 +12,12 @@ namespace placesim::engine {
 namespace {
 
 using test::add;
-using test::kGBps;
+using test::kB;
+using test::kL;
 using test::kUs;
 using test::makespan_s;
 using test::spec_of;
 
-constexpr double kB = 10 * kGBps;
-constexpr double kL = 1e-6;
 
 CollectiveSpec at(CollectiveSpec s, Fidelity f) {
   s.fidelity = f;

@@ -7,8 +7,14 @@
 
 #include "sim/engine/collectives/collective.hpp"
 #include "sim/engine/executor.hpp"
+#include "tests/sim/engine/engine_test_util.hpp"
 
 namespace placesim::engine::test {
+
+// The link of the collectives tests' networks, per direction: B = 10 GB/s (built with latency
+// kUs), and that latency in seconds, L = 1 us, for their closed forms.
+inline constexpr double kB = 10 * kGBps;
+inline constexpr double kL = 1e-6;
 
 inline CollectiveSpec spec_of(CollectiveOp op, const std::string& algorithm, int n, double bytes, int chunks = 1) {
   CollectiveSpec s;
