@@ -284,6 +284,43 @@ double Lowering::share(const PlanItem& it) const {
 // no resource use (add_dependencies makes each longer edge wait the rest); `network: ideal` makes
 // byte edges free. With byte edges it moves the largest of their bytes: one copy of the data
 // serves every consumer on the device.
+const OutEdges::ToDevice* OutEdges::to(int device) const {
+  const auto it = std::lower_bound(to_device.begin(), to_device.end(), device,
+                                   [](const ToDevice& t, int d) { return t.device < d; });
+  return it != to_device.end() && it->device == device ? &*it : nullptr;
+}
+
+const OutEdges& Lowering::out_edges(int n) {
+  constexpr std::size_t kKeptFrom = 16;  // edges; below, a scan costs less than a map entry
+  const auto& edge_ids = g.out_edges(n);
+  const bool keep = edge_ids.size() >= kKeptFrom;
+  if (keep)
+    if (auto it = out_edges_kept_.find(n); it != out_edges_kept_.end()) return it->second;
+  OutEdges& sum = keep ? out_edges_kept_[n] : out_edges_scratch_;
+  sum.max_bytes = 0;
+  sum.to_device.clear();
+  for (int e : edge_ids) {
+    const models::Edge& edge = g.edges[e];
+    if (g.nodes[edge.dst].kind != NodeKind::Op) continue;
+    sum.max_bytes = std::max(sum.max_bytes, edge.bytes);
+    sum.to_device.push_back({plan.device_of[edge.dst], edge.bytes, edge.time_s});
+  }
+  // One record per device: the most bytes, the shortest fixed time.
+  std::sort(sum.to_device.begin(), sum.to_device.end(), [](const auto& a, const auto& b) { return a.device < b.device; });
+  std::size_t kept = 0;
+  for (const OutEdges::ToDevice& t : sum.to_device) {
+    if (kept > 0 && sum.to_device[kept - 1].device == t.device) {
+      OutEdges::ToDevice& to = sum.to_device[kept - 1];
+      to.bytes = std::max(to.bytes, t.bytes);
+      if (t.fixed) to.fixed = std::min(to.fixed.value_or(*t.fixed), *t.fixed);
+    } else {
+      sum.to_device[kept++] = t;
+    }
+  }
+  sum.to_device.resize(kept);
+  return sum;
+}
+
 void Lowering::fill_transfer(engine::Task& t, const std::string& name, const PlanItem& it, const QueueRole& queue) {
   const int n = it.node, dev = it.device;
   const bool param = g.nodes[n].kind == NodeKind::Param;
@@ -297,19 +334,11 @@ void Lowering::fill_transfer(engine::Task& t, const std::string& name, const Pla
                                  name, g.nodes[n].name, topo.devices[dev].id, name));
   // The edges this delivery serves: a fixed time wins over bytes. A parameter copied where no op
   // reads it (to be forwarded from there) moves what its readers elsewhere get.
-  double bytes = 0, elsewhere = 0;
-  bool read_here = false;
-  std::optional<double> fixed;
-  for (int e : g.out_edges(n)) {
-    const models::Edge& edge = g.edges[e];
-    if (g.nodes[edge.dst].kind != NodeKind::Op) continue;
-    elsewhere = std::max(elsewhere, edge.bytes);
-    if (plan.device_of[edge.dst] != dev) continue;
-    read_here = true;
-    bytes = std::max(bytes, edge.bytes);
-    if (edge.time_s) fixed = std::min(fixed.value_or(*edge.time_s), *edge.time_s);
-  }
-  if (param && !read_here) bytes = elsewhere;
+  const OutEdges& edges = out_edges(n);
+  const OutEdges::ToDevice* here = edges.to(dev);
+  double bytes = here ? here->bytes : 0;
+  const std::optional<double> fixed = here ? here->fixed : std::nullopt;
+  if (param && !here) bytes = edges.max_bytes;
   t.kind = engine::TaskKind::Transfer;
   if (fixed) {
     t.latency = ceil_ps(*fixed);
@@ -403,7 +432,9 @@ engine::TaskId Lowering::edge_arrival(int e, engine::TaskId delivery) {
 void Lowering::add_dependencies() {
   engine::TaskGraph& tg = out.graph;
   for (int n : g.ops()) {
-    engine::DepList& deps = tg.tasks[compute[n]].deps;
+    // Built apart and moved in at the end: edge_arrival adds tasks, which may move tg.tasks
+    // (a reference to this op's list held across it wrote into freed memory).
+    engine::DepList deps = std::move(tg.tasks[compute[n]].deps);
     const int dev = plan.device_of[n];
     for (int e : g.in_edges(n)) {
       const int src = g.edges[e].src;
@@ -422,6 +453,7 @@ void Lowering::add_dependencies() {
     if (auto l = launch.find({n, -1}); l != launch.end()) deps.push_back(l->second);
     std::sort(deps.begin(), deps.end());
     deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+    tg.tasks[compute[n]].deps = std::move(deps);
   }
   for (auto [id, op] : syncs) tg.tasks[id].deps.push_back(compute[op]);
   for (auto [key, id] : launch) {

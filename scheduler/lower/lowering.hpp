@@ -4,7 +4,9 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -28,6 +30,20 @@ struct Transfer {
   int node, device;
   engine::TaskId task;
   auto key() const { return std::tuple(kind, node, device); }
+};
+
+// What a node's edges to ops carry: the most bytes any of them carries, and per device its
+// consumers are on (ascending), the most bytes and the shortest fixed time among the edges to
+// them.
+struct OutEdges {
+  struct ToDevice {
+    int device = -1;
+    double bytes = 0;
+    std::optional<double> fixed;
+  };
+  double max_bytes = 0;
+  std::vector<ToDevice> to_device;
+  const ToDevice* to(int device) const;  // nullptr when no consumer is there
 };
 
 struct Lowering {
@@ -67,6 +83,12 @@ struct Lowering {
   void add_memory_use(engine::Task& t, int host, double bytes) const;
   engine::TaskId edge_arrival(int e, engine::TaskId delivery);
   void fill_transfer(engine::Task& t, const std::string& name, const PlanItem& it, const QueueRole& queue);
+  // Node n's OutEdges. Kept for a node of many edges, so that a producer feeding thousands of
+  // consumers on hundreds of devices (a clock op starting flows) is scanned once, not once per
+  // delivery; a node of a few is summed again each time, into one scratch record.
+  const OutEdges& out_edges(int n);
+  std::unordered_map<int, OutEdges> out_edges_kept_;
+  OutEdges out_edges_scratch_;
   void add_traffic(engine::TaskId id, const PlanItem& it);  // of the delivery task `id`
   void add_route(engine::Task& t, int src, int dst, double bytes) const;  // latency and link uses src -> dst
   double alone_rate(int src, int dst) const;                               // bytes/s src -> dst sharing nothing

@@ -59,9 +59,13 @@ void Lowering::add_memory() {
     const models::Node& node = g.nodes[n];
     const int dev = plan.device_of[n];
     add(node.name + ".state", pool_of(dev), node.state_bytes, -1, false, {});
-    std::vector<engine::TaskId> users = users_on(n, dev);
-    if (users.empty()) users.push_back(compute[n]);
-    add(node.name + ".out", pool_of(dev), node.output_bytes, compute[n], false, users);
+    // Users are looked up only for a buffer there is (a 0-byte output of an op feeding
+    // thousands, as a clock op starting flows, would scan its edges once per device).
+    if (node.output_bytes > 0) {
+      std::vector<engine::TaskId> users = users_on(n, dev);
+      if (users.empty()) users.push_back(compute[n]);
+      add(node.name + ".out", pool_of(dev), node.output_bytes, compute[n], false, users);
+    }
     for (int e : g.in_edges(n)) {
       const int w = g.edges[e].src;
       if (g.nodes[w].kind != NodeKind::Param) continue;
@@ -86,7 +90,7 @@ void Lowering::add_memory() {
         add(name, pool_of(plan.delivery(n, dev).neighbour), bytes, id, true, {find_transfer(Kind::Forward, n, dev)});
       else
         add(name, pool_of(dev), bytes, id, true, plan.delivery(n, dev).evict ? users_on(n, dev) : std::vector<engine::TaskId>{});
-    } else {
+    } else if (out.graph.tasks[id].bytes > 0) {
       std::vector<engine::TaskId> users = users_on(n, dev);
       if (users.empty()) users.push_back(id);
       add(name, pool_of(dev), out.graph.tasks[id].bytes, id, false, users);

@@ -75,6 +75,30 @@ TEST(Lower, FixedEdgeTimesApplyAcrossDevicesOnly) {
   EXPECT_DOUBLE_EQ(makespan(p, {{"a", "p1"}, {"b", "p2"}}), 2 + 5 + 1);  // across: the fixed time
 }
 
+// One producer feeding several consumers on another device over edges of different fixed times:
+// one delivery waits the shortest, and each longer edge the rest in a task of its own, which its
+// consumer waits for. a (2 s on p1) feeds c1..c8 (0.1 s each on p2) over edges of 1..8 s, so ck
+// starts at 2 + k (its edge, later than c(k-1)'s end) and c8 ends at 10.1 s. (Each consumer's
+// dependency list was once held by reference while those tasks were added; when the task list
+// grew, the waits were written into freed memory and the consumers all started at 3 s.)
+TEST(Lower, EachFixedEdgeTimeHoldsItsOwnConsumer) {
+  const std::string dir = ::testing::TempDir();
+  const std::string hw_path = dir + "/ideal.yaml";
+  std::ofstream(hw_path) << kIdeal;
+  std::string g = R"({"nodes": [{"name": "a", "durations": {"p1": 2, "p2": 2}})";
+  std::string edges;
+  std::vector<std::pair<std::string, std::string>> placement{{"a", "p1"}};
+  for (int k = 1; k <= 8; ++k) {
+    const std::string c = "c" + std::to_string(k);
+    g += R"(, {"name": ")" + c + R"(", "durations": {"p1": 0.1, "p2": 0.1}})";
+    edges += std::string(k > 1 ? ", " : "") + R"({"src": "a", "dst": ")" + c + R"(", "time": )" + std::to_string(k) + "}";
+    placement.emplace_back(c, "p2");
+  }
+  g += R"(], "edges": [)" + edges + "]}";
+  const Problem p = problem(g.c_str(), hw_path, scheduler::WeightsMode::Resident);
+  EXPECT_NEAR(makespan(p, placement), 2 + 8 + 0.1, 1e-12);
+}
+
 TEST(Lower, PlanJsonRoundTrips) {
   const Problem p = problem(kTwoCopies, "sortinghat-v100", scheduler::WeightsMode::Host);
   std::vector<int> device_of(p.graph->nodes.size(), -1);
