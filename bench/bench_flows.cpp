@@ -26,6 +26,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -36,70 +38,70 @@ namespace {
 
 using namespace placesim::peer;
 
-// The tree of scripts/tree_flows.py as a FlowSet: links [0, hosts) are the host links,
-// [hosts, hosts + leaves) the leaf uplinks; a flow goes up its source's links, down its
-// destination's.
+// A flow file of scripts/tree_flows.py as a FlowSet.
 FlowSet read_tree_flows(const std::string& path) {
   std::ifstream in(path);
-  std::string word[6];
-  int hosts = 0, per_leaf = 0;
-  double host_bw = 0, uplink_bw = 0;
-  std::size_t flows = 0;
-  in >> word[0] >> word[1] >> hosts >> word[2] >> per_leaf >> word[3] >> host_bw >> word[4] >> uplink_bw >> word[5] >> flows;
-  if (!in || word[0] != "tree-flows" || hosts < 2 || per_leaf < 1 || hosts % per_leaf != 0) {
-    throw std::runtime_error(path + ":1: expected the header of scripts/tree_flows.py");
+  std::string word[3];
+  std::size_t links = 0, flows = 0;
+  in >> word[0] >> word[1] >> links >> word[2] >> flows;
+  if (!in || word[0] != "flow-set" || word[1] != "links" || word[2] != "flows" || links == 0) {
+    throw std::runtime_error(path + ":1: expected 'flow-set links L flows N' (scripts/tree_flows.py)");
   }
   FlowSet set;
-  set.link_bw.assign(hosts, host_bw);
-  set.link_bw.resize(hosts + hosts / per_leaf, uplink_bw);
+  set.link_bw.resize(links);
+  for (double& bw : set.link_bw) in >> bw;
+  std::string line;
+  std::getline(in, line);
   set.flows.reserve(flows);
   for (std::size_t f = 0; f < flows; ++f) {
-    int src = -1, dst = -1;
     Flow flow;
-    in >> src >> dst >> flow.bytes >> flow.start_us;
-    if (!in || src < 0 || dst < 0 || src >= hosts || dst >= hosts || src == dst) {
-      throw std::runtime_error(path + ":" + std::to_string(f + 2) + ": expected a flow 'src dst bytes start_us'");
+    std::getline(in, line);
+    std::istringstream words(line);
+    words >> flow.bytes >> flow.start_us;
+    bool bad = !words;
+    for (std::string hop; words >> hop;) {
+      const char way = hop.back();
+      const int link = std::atoi(hop.c_str());
+      bad = bad || (way != '+' && way != '-') || link < 0 || static_cast<std::size_t>(link) >= links;
+      flow.route.push_back(Hop{link, way == '+'});
     }
-    flow.route.push_back(Hop{src, true});
-    if (src / per_leaf != dst / per_leaf) {
-      flow.route.push_back(Hop{hosts + src / per_leaf, true});
-      flow.route.push_back(Hop{hosts + dst / per_leaf, false});
+    if (!in || bad || flow.bytes == 0 || flow.route.empty()) {
+      throw std::runtime_error(path + ":" + std::to_string(links + f + 2) + ": expected a flow 'bytes start_us link+ ... link-'");
     }
-    flow.route.push_back(Hop{dst, false});
     set.flows.push_back(std::move(flow));
   }
   return set;
 }
 
 struct Outcome {
-  std::vector<double> ends;  // per flow, seconds
+  std::string out;  // what the child wrote
   double cpu_s = 0;
   double peak_rss_mib = 0;
   bool stopped = false;  // past the limit
   bool failed = false;   // exited with an error
+
+  // The child's output read as doubles (what `completion_times` wrote).
+  std::vector<double> doubles() const {
+    std::vector<double> d(out.size() / sizeof(double));
+    std::copy(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(d.size() * sizeof(double)), reinterpret_cast<char*>(d.data()));
+    return d;
+  }
 };
 
-// Runs `ends` in a forked process that sends its result back through a pipe.
-Outcome in_child(const std::function<std::vector<double>()>& ends, double limit_s) {
+// Runs `body` in a forked process, which writes its result to the file descriptor it is given;
+// reads it back. The child is killed after `limit_s` seconds of wall time.
+Outcome in_child(const std::function<void(int fd)>& body, double limit_s) {
   int fds[2];
   if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
     close(fds[0]);
-    const std::vector<double> e = ends();
-    const char* p = reinterpret_cast<const char*>(e.data());
-    for (std::size_t left = e.size() * sizeof(double); left > 0;) {
-      const ssize_t n = write(fds[1], p, left);
-      if (n <= 0) _exit(1);
-      p += n;
-      left -= static_cast<std::size_t>(n);
-    }
+    body(fds[1]);
     _exit(0);
   }
   close(fds[1]);
   Outcome out;
-  std::string bytes;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(limit_s);
   for (char buf[1 << 16];;) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
@@ -113,7 +115,7 @@ Outcome in_child(const std::function<std::vector<double>()>& ends, double limit_
     if (p.revents == 0) continue;
     const ssize_t n = read(fds[0], buf, sizeof buf);
     if (n <= 0) break;
-    bytes.append(buf, static_cast<std::size_t>(n));
+    out.out.append(buf, static_cast<std::size_t>(n));
   }
   close(fds[0]);
   int status = 0;
@@ -122,9 +124,42 @@ Outcome in_child(const std::function<std::vector<double>()>& ends, double limit_
   out.failed = !out.stopped && !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   out.cpu_s = static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
   out.peak_rss_mib = static_cast<double>(u.ru_maxrss) / 1024;
-  out.ends.resize(bytes.size() / sizeof(double));
-  std::copy(bytes.begin(), bytes.end(), reinterpret_cast<char*>(out.ends.data()));
   return out;
+}
+
+// A child body: computes per-flow instants and writes them as doubles.
+std::function<void(int)> completion_times(const std::function<std::vector<double>()>& ends) {
+  return [ends](int fd) {
+    const std::vector<double> e = ends();
+    const char* p = reinterpret_cast<const char*>(e.data());
+    for (std::size_t left = e.size() * sizeof(double); left > 0;) {
+      const ssize_t n = write(fd, p, left);
+      if (n <= 0) _exit(1);
+      p += n;
+      left -= static_cast<std::size_t>(n);
+    }
+  };
+}
+
+// A child body: `placesim simulate --json` on the set's files, its stdout to fd.
+std::function<void(int)> placesim_cli(const std::string& dir) {
+  return [dir](int fd) {
+    dup2(fd, STDOUT_FILENO);
+    const std::string hw = dir + "/hardware.yaml", graph = dir + "/graph.json", plan = dir + "/plan.json";
+    execl(PLACESIM_BINARY, PLACESIM_BINARY, "simulate", "--hardware", hw.c_str(), "--graph", graph.c_str(), "--plan", plan.c_str(),
+          "--json", static_cast<char*>(nullptr));
+    _exit(127);
+  };
+}
+
+// A child body: SimGrid's side as a program of its own (this one, exec'd with --simgrid-child
+// FILE: loading SimGrid, reading the flow file, simulating), its per-flow instants to fd.
+std::function<void(int)> simgrid_program(const std::string& file) {
+  return [file](int fd) {
+    dup2(fd, STDOUT_FILENO);
+    execl("/proc/self/exe", "bench_flows", "--simgrid-child", file.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  };
 }
 
 // The most flows in flight at once: a flow is from its start to its end, ends before starts
@@ -141,25 +176,60 @@ double peak_in_flight(const FlowSet& set, const std::vector<double>& ends) {
   return peak;
 }
 
+const char* const kTrees[] = {"uniform", "mixed"};
+
+double limit_s() {
+  const char* limit_env = std::getenv("PLACESIM_BENCH_LIMIT_S");
+  return limit_env ? std::atof(limit_env) : 600;
+}
+
+// Writes the set of `flows` flows on tree `tree` (a flow file and, with `cli`, the CLI's files
+// in a folder beside it); removed when it goes.
+struct GeneratedSet {
+  std::string file, dir;
+  bool ok = false;
+
+  GeneratedSet(int flows, const char* tree, bool cli) {
+    const std::string stem = "/tmp/placesim-tree-flows-" + std::to_string(getpid()) + "-" + tree + "-" + std::to_string(flows);
+    file = stem + ".txt";
+    std::string gen = std::string("/usr/bin/python3 ") + PLACESIM_SOURCE_DIR "/scripts/tree_flows.py --flows " + std::to_string(flows) +
+                      " --tree " + tree + " -o " + file;
+    if (cli) {
+      dir = stem;
+      gen += " --placesim " + dir;
+    }
+    ok = std::system(gen.c_str()) == 0;
+  }
+  ~GeneratedSet() {
+    std::remove(file.c_str());
+    if (!dir.empty()) {
+      for (const char* f : {"/hardware.yaml", "/graph.json", "/plan.json"}) std::remove((dir + f).c_str());
+      rmdir(dir.c_str());
+    }
+  }
+};
+
+// The engine alone beside SimGrid: each reads the flow file and simulates it. Counters in the
+// file's header comment.
 void flows_beside_simgrid(benchmark::State& state) {
   const auto n = static_cast<int>(state.range(0));
-  const std::string path = "/tmp/placesim-tree-flows-" + std::to_string(getpid()) + "-" + std::to_string(n) + ".txt";
-  const std::string gen = std::string("/usr/bin/python3 ") + PLACESIM_SOURCE_DIR "/scripts/tree_flows.py --flows " +
-                          std::to_string(n) + " -o " + path;
-  if (std::system(gen.c_str()) != 0) {
+  const char* tree = kTrees[state.range(1)];
+  state.SetLabel(tree);
+  const GeneratedSet gen(n, tree, false);
+  if (!gen.ok) {
     state.SkipWithError("scripts/tree_flows.py failed");
     return;
   }
-  const char* limit_env = std::getenv("PLACESIM_BENCH_LIMIT_S");
-  const double limit_s = limit_env ? std::atof(limit_env) : 600;
+  const std::string& path = gen.file;
   Outcome ours, theirs;
   for (auto _ : state) {
-    ours = in_child([&] { return placesim_completion_times(read_tree_flows(path)); }, limit_s);
-    theirs = in_child([&] { return simgrid_completion_times({read_tree_flows(path)}).value_or(std::vector<std::vector<double>>{{}})[0]; },
-                      limit_s);
+    ours = in_child(completion_times([&] { return placesim_completion_times(read_tree_flows(path)); }), limit_s());
+    theirs = in_child(completion_times([&] {
+                        return simgrid_completion_times({read_tree_flows(path)}).value_or(std::vector<std::vector<double>>{{}})[0];
+                      }),
+                      limit_s());
   }
   const FlowSet set = read_tree_flows(path);
-  std::remove(path.c_str());
   if (ours.failed) {
     state.SkipWithError("placesim's run failed");
     return;
@@ -169,13 +239,14 @@ void flows_beside_simgrid(benchmark::State& state) {
   if (ours.stopped) {
     state.counters["placesim_stopped"] = 1;
   } else {
-    state.counters["in_flight"] = peak_in_flight(set, ours.ends);
+    state.counters["in_flight"] = peak_in_flight(set, ours.doubles());
   }
   if (theirs.failed) {
     state.counters["simgrid_failed"] = 1;  // what it said is on stderr
     return;
   }
-  if (theirs.ends.size() != set.flows.size()) {
+  const std::vector<double> a = ours.doubles(), b = theirs.doubles();
+  if (b.size() != set.flows.size()) {
     if (!theirs.stopped) {
       state.SkipWithError("SimGrid was not found when placesim was configured (install libsimgrid-dev)");
       return;
@@ -186,12 +257,111 @@ void flows_beside_simgrid(benchmark::State& state) {
   state.counters["simgrid_MiB"] = theirs.peak_rss_mib;
   state.counters["speedup"] = theirs.cpu_s / ours.cpu_s;
   double gap = 0;
-  for (std::size_t f = 0; f < std::min(ours.ends.size(), theirs.ends.size()); ++f) gap = std::max(gap, std::abs(ours.ends[f] - theirs.ends[f]) / theirs.ends[f]);
+  for (std::size_t f = 0; f < std::min(a.size(), b.size()); ++f) gap = std::max(gap, std::abs(a[f] - b[f]) / b[f]);
   if (!theirs.stopped && !ours.stopped) state.counters["worst_gap"] = gap;
 }
 
-BENCHMARK(flows_beside_simgrid)->Arg(1000)->Arg(10000)->Arg(30000)->Arg(50000)->Unit(benchmark::kSecond)->Iterations(1);
+// The whole program beside SimGrid, as a user meets each: `placesim simulate` on the set's
+// hardware, graph and plan files (reading them, building the plan, lowering, routing,
+// simulating, printing), and SimGrid reading the flow file and simulating it. Counters:
+// cli_s and simgrid_s (CPU seconds), cli_MiB and simgrid_MiB (peak RSS), speedup = simgrid_s /
+// cli_s, makespan_gap (the CLI's makespan against SimGrid's last completion, relative).
+void cli_beside_simgrid(benchmark::State& state) {
+  const auto n = static_cast<int>(state.range(0));
+  const char* tree = kTrees[state.range(1)];
+  state.SetLabel(tree);
+  const GeneratedSet gen(n, tree, true);
+  if (!gen.ok) {
+    state.SkipWithError("scripts/tree_flows.py failed");
+    return;
+  }
+  Outcome ours, theirs;
+  for (auto _ : state) {
+    ours = in_child(placesim_cli(gen.dir), limit_s());
+    theirs = in_child(simgrid_program(gen.file), limit_s());
+  }
+  if (ours.failed) {
+    state.SkipWithError("placesim simulate failed (what it said is on stderr)");
+    return;
+  }
+  state.counters["cli_s"] = ours.cpu_s;
+  state.counters["cli_MiB"] = ours.peak_rss_mib;
+  if (ours.stopped) state.counters["cli_stopped"] = 1;
+  const std::vector<double> b = theirs.doubles();
+  if (theirs.failed || (b.empty() && !theirs.stopped)) {
+    state.SkipWithError(theirs.failed ? "SimGrid's run failed" : "SimGrid was not found when placesim was configured (install libsimgrid-dev)");
+    return;
+  }
+  if (theirs.stopped) state.counters["simgrid_stopped"] = 1;
+  state.counters["simgrid_s"] = theirs.cpu_s;
+  state.counters["simgrid_MiB"] = theirs.peak_rss_mib;
+  state.counters["speedup"] = theirs.cpu_s / ours.cpu_s;
+  const auto at = ours.out.find("\"makespan_s\":");
+  if (!ours.stopped && !theirs.stopped && at != std::string::npos) {
+    const double makespan = std::atof(ours.out.c_str() + at + 13);
+    state.counters["makespan_gap"] = std::abs(makespan - *std::max_element(b.begin(), b.end())) / *std::max_element(b.begin(), b.end());
+  }
+}
+
+// Shared rates on and off (SimOptions::share_from at its default and never), the engine alone on
+// the flow file: shared_s and apart_s (CPU seconds), on_off = shared_s / apart_s, worst_gap
+// between the two runs' instants (relative).
+void flows_sharing_on_off(benchmark::State& state) {
+  const auto n = static_cast<int>(state.range(0));
+  const char* tree = kTrees[state.range(1)];
+  state.SetLabel(tree);
+  const GeneratedSet gen(n, tree, false);
+  if (!gen.ok) {
+    state.SkipWithError("scripts/tree_flows.py failed");
+    return;
+  }
+  placesim::engine::SimOptions apart;
+  apart.share_from = std::numeric_limits<std::size_t>::max();
+  Outcome shared, alone;
+  for (auto _ : state) {
+    placesim::engine::SimOptions always; always.share_from = std::getenv("SHARE0") ? 0 : 256;
+    shared = in_child(completion_times([&] { return placesim_completion_times(read_tree_flows(gen.file), always); }), limit_s());
+    alone = in_child(completion_times([&] { return placesim_completion_times(read_tree_flows(gen.file), apart); }), limit_s());
+  }
+  if (shared.failed || alone.failed) {
+    state.SkipWithError("placesim's run failed");
+    return;
+  }
+  state.counters["shared_s"] = shared.cpu_s;
+  state.counters["apart_s"] = alone.cpu_s;
+  if (shared.stopped || alone.stopped) {
+    state.counters["stopped"] = 1;
+    return;
+  }
+  state.counters["on_off"] = shared.cpu_s / alone.cpu_s;
+  const std::vector<double> a = shared.doubles(), b = alone.doubles();
+  double gap = 0;
+  for (std::size_t f = 0; f < a.size(); ++f) gap = std::max(gap, std::abs(a[f] - b[f]) / b[f]);
+  state.counters["worst_gap"] = gap;
+}
+
+void sizes(benchmark::internal::Benchmark* b) {
+  for (int tree = 0; tree < 2; ++tree) {
+    for (int flows : {1000, 10000, 30000, 50000}) b->Args({flows, tree});
+  }
+}
+
+BENCHMARK(flows_beside_simgrid)->Apply(sizes)->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK(cli_beside_simgrid)->Apply(sizes)->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK(flows_sharing_on_off)->Apply(sizes)->Unit(benchmark::kSecond)->Iterations(1);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  if (argc == 3 && std::string(argv[1]) == "--simgrid-child") {
+    completion_times([&] {
+      return simgrid_completion_times({read_tree_flows(argv[2])}).value_or(std::vector<std::vector<double>>{{}})[0];
+    })(STDOUT_FILENO);
+    return 0;
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,11 +1,8 @@
 #include "hw/routing.hpp"
 
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/dijkstra_shortest_paths.hpp>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <functional>
 #include <limits>
 #include <utility>
 
@@ -18,66 +15,72 @@ using Cost = std::pair<std::int64_t, std::int64_t>;  // (hops, latency in ps), l
 
 constexpr Cost kUnreached{std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::max()};
 
-struct EdgeProp {
-  int link = -1;
-  Cost cost;
-};
-
-using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, boost::no_property, EdgeProp>;
-
-Cost plus(const Cost& a, const Cost& b) { return {a.first + b.first, a.second + b.second}; }
-
 }  // namespace
 
+// The links at each device, as one array (CSR): device v's are edges[first[v] .. first[v+1]).
 struct RouteGraph::Impl {
-  Graph g;
+  struct Edge {
+    int to = -1;
+    int link = -1;
+    std::int64_t latency_ps = 0;
+  };
+  std::vector<int> first;
+  std::vector<Edge> edges;
   std::vector<Link> links;  // the ends and latency of each link, as finalize saw them
 };
 
 RouteGraph::RouteGraph(int num_devices, const std::vector<Link>& links) : impl_(std::make_unique<Impl>()) {
-  impl_->g = Graph(num_devices);
-  impl_->links.reserve(links.size());
-  for (size_t i = 0; i < links.size(); ++i) {
-    const Link& l = links[i];
+  Impl& g = *impl_;
+  g.first.assign(num_devices + 1, 0);
+  g.links.reserve(links.size());
+  for (const Link& l : links) {
     PLACESIM_ASSERT(l.a >= 0 && l.b >= 0 && l.a < num_devices && l.b < num_devices && l.a != l.b,
                     "link '" + l.id + "' must join two different devices");
-    const Cost c{1, std::llround(l.latency_s * static_cast<double>(kPsPerSecond))};
-    boost::add_edge(l.a, l.b, EdgeProp{static_cast<int>(i), c}, impl_->g);
+    ++g.first[l.a + 1], ++g.first[l.b + 1];
     Link ends;  // what walk() reads: no names, no locations
     ends.a = l.a, ends.b = l.b, ends.latency_s = l.latency_s;
-    impl_->links.push_back(ends);
+    g.links.push_back(ends);
+  }
+  for (int v = 0; v < num_devices; ++v) g.first[v + 1] += g.first[v];
+  g.edges.resize(g.first[num_devices]);
+  std::vector<int> fill(g.first.begin(), g.first.end() - 1);
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    const Link& l = links[i];
+    const std::int64_t ps = std::llround(l.latency_s * static_cast<double>(kPsPerSecond));
+    g.edges[fill[l.a]++] = {l.b, static_cast<int>(i), ps};
+    g.edges[fill[l.b]++] = {l.a, static_cast<int>(i), ps};
   }
 }
 
 RouteGraph::~RouteGraph() = default;
 
 std::vector<int> RouteGraph::tree(int src) const {
-  const Graph& g = impl_->g;
-  const int n = static_cast<int>(boost::num_vertices(g));
+  const Impl& g = *impl_;
+  const int n = static_cast<int>(g.first.size()) - 1;
+  // Every link is one hop, so the fewest hops are breadth-first layers, and a device's best
+  // (hops, latency) is the best over its neighbours one layer nearer: final once the
+  // breadth-first order reaches it, as every device of the layer before comes first. Each
+  // device keeps, among the neighbours giving its best, the one rule 3 picks.
   std::vector<Cost> dist(n, kUnreached);
-  boost::dijkstra_shortest_paths(
-      g, src,
-      boost::weight_map(boost::get(&EdgeProp::cost, g))
-          .distance_map(boost::make_iterator_property_map(dist.begin(), boost::get(boost::vertex_index, g)))
-          .distance_compare(std::less<Cost>())
-          .distance_combine(&plus)
-          .distance_inf(kUnreached)
-          .distance_zero(Cost{0, 0}));
-  // Rule 3: the predecessor link from the lowest-index neighbour on a best path (then the lowest
-  // link index).
-  std::vector<int> pred(n, -1);
-  for (int v = 0; v < n; ++v) {
-    if (v == src || dist[v] == kUnreached) continue;
-    std::pair<int, int> best{n, -1};  // (neighbour, link)
-    for (auto [e, end] = boost::out_edges(v, g); e != end; ++e) {
-      const int u = static_cast<int>(boost::target(*e, g));
-      const EdgeProp& p = g[*e];
-      if (dist[u] == kUnreached || plus(dist[u], p.cost) != dist[v]) continue;
-      best = std::min(best, std::pair<int, int>{u, p.link});
+  std::vector<std::pair<int, int>> best(n, {n, -1});  // (neighbour, link) by rule 3
+  std::vector<int> order;
+  order.reserve(n);
+  dist[src] = {0, 0};
+  order.push_back(src);
+  for (std::size_t next = 0; next < order.size(); ++next) {
+    const int u = order[next];
+    for (int e = g.first[u]; e < g.first[u + 1]; ++e) {
+      const Impl::Edge& edge = g.edges[e];
+      const Cost via{dist[u].first + 1, dist[u].second + edge.latency_ps};
+      Cost& d = dist[edge.to];
+      if (d == kUnreached) order.push_back(edge.to);
+      const std::pair<int, int> from{u, edge.link};
+      if (via < d || (via == d && from < best[edge.to])) d = via, best[edge.to] = from;
     }
-    PLACESIM_ASSERT(best.second >= 0, "a reached device has a predecessor on a best path");
-    pred[v] = best.second;
   }
+  std::vector<int> pred(n, -1);
+  for (int v = 0; v < n; ++v)
+    if (v != src) pred[v] = best[v].second;
   return pred;
 }
 

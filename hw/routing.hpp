@@ -1,4 +1,4 @@
-// Best routes from one device over a topology's links, with Boost.Graph.
+// Best routes from one device over a topology's links.
 //
 // "Best" means, in this order:
 //   1. fewest hops;
@@ -6,9 +6,9 @@
 //      to the nearest picosecond) so that ties are exact and do not hang on float rounding;
 //   3. then, walking back from the destination, the previous device with the lowest index,
 //      and among parallel links to it the lowest link index.
-// Boost's Dijkstra gives every device's (hops, latency) distance from the source; rule 3 picks
-// each device's predecessor in a pass after it, so the result does not depend on the order in
-// which the heap pops equal keys. Links are full duplex, so the graph is undirected; a hop's
+// A breadth-first pass gives every device's (hops, latency) distance from the source; rule 3
+// picks each device's predecessor in a pass after it, so the result does not depend on the
+// order in which links are listed. Links are full duplex, so the graph is undirected; a hop's
 // direction is recorded in the route.
 #pragma once
 

@@ -99,27 +99,31 @@ void MaxMinSystem::solve() {
   ++solve_serial_;
   listing_.start(solve_serial_);
   const std::uint64_t first = parts_.epoch() + 1;  // parts of this solve have epochs from here on
-  int parts = 0;      // that listed variables
-  bool whole = true;  // every part met no constraint with slack: each was a whole component
+  parts_.start_solve();
+  int parts = 0;    // that listed variables
+  int partial = 0;  // parts that met a constraint with slack: maybe not a whole component
   for (VariableId v : dirty_vars_) {
     if (problem_.alive(v) && parts_.var_epoch(v) < first) {
       parts += solve_part(v, -1);
-      whole = whole && parts_.edges().empty();
+      partial += !parts_.edges().empty();
     }
   }
   for (ConstraintId c : dirty_cons_) {
     if (parts_.cons_epoch(c) < first) {
       parts += solve_part(-1, c);
-      whole = whole && parts_.edges().empty();
+      partial += !parts_.edges().empty();
     }
   }
-  // Whole components were listed as a solve by components orders them: seeded in the same
-  // sequence (a seed in one already listed is skipped by both), each in ascending id. A part can
-  // take in an earlier part of this solve only by widening over a constraint with slack, which
-  // was an edge of that earlier part: then not every part was whole, and they are ordered.
-  // At 4096 ranks a ring step fills 4096 one-flow components at one instant: searching and
-  // sorting them again was a tenth of the event loop.
-  if (parts > 1 && !whole) {
+  // Parts are listed in the sequence of their seeds, each in ascending id, as a solve by
+  // components orders components. They are that order when no two parts lie in one component.
+  // Two parts in one component either share a variable (the later took it in, widening over an
+  // edge of the earlier) or are both partial: each stops at a constraint with slack short of
+  // the other. So with at most one partial part and nothing taken in, the listing stands;
+  // otherwise the components are searched to order it. At 4096 ranks a ring
+  // step fills 4096 one-flow components at one instant, and a flow starting as a kernel ends
+  // beside it is one partial part beside a whole one: searching and sorting them again was a
+  // tenth of the event loop in each.
+  if (parts > 1 && (partial > 1 || parts_.took_in())) {
     components_.order(problem_, dirty_vars_, dirty_cons_, listing_.variables());
   }
   dirty_vars_.clear();

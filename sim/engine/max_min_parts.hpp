@@ -34,6 +34,15 @@ class Parts {
   const std::vector<ConstraintId>& cons() const { return cons_; }      // without slack
   const std::vector<ConstraintId>& edges() const { return edges_; }    // with slack
 
+  // A new solve: its parts have epochs from the next on.
+  void start_solve() {
+    solve_first_ = epoch_ + 1;
+    took_in_ = false;
+  }
+  // Whether a part of this solve took in a variable an earlier part of it held (the two lie in
+  // one component).
+  bool took_in() const { return took_in_; }
+
   // A new, empty part.
   void start() {
     ++epoch_;
@@ -44,6 +53,7 @@ class Parts {
   // v joins the current part (callers keep vars() ascending); c joins its constraints or its
   // edges, by its slack.
   void add_var(VariableId v) {
+    took_in_ = took_in_ || var_part_[v] >= solve_first_;
     var_part_[v] = epoch_;
     vars_.push_back(v);
   }
@@ -59,6 +69,8 @@ class Parts {
  private:
   std::vector<char> slack_;
   std::uint64_t epoch_ = 0;
+  std::uint64_t solve_first_ = 1;
+  bool took_in_ = false;
   std::vector<std::uint64_t> var_part_;
   std::vector<std::uint64_t> cons_part_;
   std::vector<VariableId> vars_;
