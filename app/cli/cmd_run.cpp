@@ -16,6 +16,7 @@
 #include "app/explore/placer_needs.hpp"
 #include "app/explore/report.hpp"
 #include "app/explore/runner.hpp"
+#include "app/cli/trace_args.hpp"
 
 namespace placesim::cli {
 
@@ -31,6 +32,7 @@ int cmd_run(const std::vector<std::string>& args) {
       "dry-run", "check every point as a run would before placing (each placer's options against the point's "
                  "machine and model), then list the points with their indices (for plan --point) and the placers; "
                  "place and simulate nothing");
+  add_trace_filter_option(opts);
   add_override_options(opts);
   Parsed a;
   if (!parse_args(command_named("run"), args, opts, {"scenario"}, a)) return 0;
@@ -47,12 +49,7 @@ int cmd_run(const std::vector<std::string>& args) {
   explore::RunOptions ro;
   ro.jobs = a.vm["jobs"].as<int>();
   if (ro.jobs < 1) throw InputError(SourceLoc{"placesim run"}, "--jobs must be at least 1");
-  if (a.vm.count("trace")) {
-    ro.trace_dir = a.vm["trace"].as<std::string>();
-    std::error_code ec;
-    std::filesystem::create_directories(ro.trace_dir, ec);
-    if (ec) throw InputError(SourceLoc{ro.trace_dir}, "cannot create trace directory: " + ec.message());
-  }
+  ro.trace = trace_request_args(a.vm);
   std::optional<Progress> progress(std::in_place, "sweep points", static_cast<int>(s.points.size()));
   ro.progress = [&](int done, int todo) { progress->done(done, todo); };
   const std::string out =

@@ -24,6 +24,7 @@
 #include "sim/core/units.hpp"
 #include "app/explore/model_spec.hpp"
 #include "sim/trace/chrome_trace.hpp"
+#include "app/cli/trace_args.hpp"
 
 namespace placesim::cli {
 
@@ -77,7 +78,8 @@ int cmd_simulate(const std::vector<std::string>& args) {
       "weights", po::value<std::string>()->default_value("host"), "without --scenario: where weights start: host or resident")(
       "cost", po::value<std::string>()->default_value(models::kDefaultCostModel),
       "without --scenario: cost model (placesim list cost-models)")(
-      "trace", po::value<std::string>(), "write a Chrome trace (Perfetto) here");
+      "trace", po::value<std::string>(), "write a Chrome trace (Perfetto) here, as the run goes");
+  add_trace_filter_option(opts);
   Parsed a;
   if (!parse_args(command_named("simulate"), args, opts, {}, a)) return 0;
 
@@ -85,7 +87,14 @@ int cmd_simulate(const std::vector<std::string>& args) {
   const scheduler::Plan plan =
       scheduler::complete_plan(p, scheduler::load_plan_json(a.vm["plan"].as<std::string>(), *p.graph, *p.topo, p.collectives));
   engine::SimOptions so;
-  so.record_usage = a.vm.count("trace") != 0;
+  // The trace is written as the run goes: its usage samples (millions at tens of thousands of
+  // flows) are never all in memory, and a filter leaves out what it does not keep unrecorded.
+  std::optional<trace::ChromeTraceFile> trace_file;
+  trace::TraceFilter filter = trace_filter_args(a.vm);
+  if (a.vm.count("trace")) {
+    so.record_usage = true;
+    so.usage_sink = &trace_file.emplace(a.vm["trace"].as<std::string>(), std::move(filter));
+  }
   // A large plan takes seconds to minutes to simulate: its tasks finished, on stderr (nothing for
   // a run under a second).
   std::optional<Progress> progress(std::in_place, "tasks simulated", 0);
@@ -93,7 +102,7 @@ int cmd_simulate(const std::vector<std::string>& args) {
   const scheduler::PlanScore score = scheduler::score_plan(p, plan, so);
   progress.reset();
   const engine::TaskGraph& tasks = score.lowered.graph;
-  if (a.vm.count("trace")) trace::write_chrome_trace_file(a.vm["trace"].as<std::string>(), tasks, score.trace);
+  if (trace_file) trace_file->finish(tasks, score.trace);
 
   const char* status = scheduler::to_string(score.fits() ? scheduler::RunStatus::Ok : scheduler::RunStatus::Infeasible);
   const std::string message = score.memory_message();

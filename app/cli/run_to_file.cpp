@@ -140,7 +140,7 @@ std::optional<explore::RunSet> run_to_file(const explore::Scenario& s, explore::
 #ifdef PLACESIM_HAVE_MPI
   explore::mpi::Session mpi;
   if (mpi.rank() > 0) {
-    mpi.work(s, ro.trace_dir);
+    mpi.work(s, ro.trace);
     return std::nullopt;
   }
   if (mpi.size() > 1) ro.serve = [&](explore::PointQueue& q) { mpi.serve(q); };

@@ -7,6 +7,7 @@
 #include <exception>
 #include <fmt/format.h>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "scheduler/score_plan.hpp"
@@ -19,7 +20,8 @@
 
 namespace placesim::explore {
 
-SingleRun run_placer(const scheduler::Problem& p, const scheduler::PlacerSpec& placer, const std::string& trace_path) {
+SingleRun run_placer(const scheduler::Problem& p, const scheduler::PlacerSpec& placer, const std::string& trace_path,
+                     const trace::TraceFilter& filter) {
   SingleRun out;
   RunResult& r = out.result;
   r.placer = placer.label;
@@ -50,9 +52,14 @@ SingleRun run_placer(const scheduler::Problem& p, const scheduler::PlacerSpec& p
 
   // A plan the placer made itself that cannot be lowered or run is that placer's failure.
   scheduler::PlanScore score;
+  // The trace is written as the run goes (its usage samples are never all in memory).
+  std::optional<trace::ChromeTraceFile> trace_file;
   try {
     engine::SimOptions so;
-    so.record_usage = !trace_path.empty();
+    if (!trace_path.empty()) {
+      so.record_usage = true;
+      so.usage_sink = &trace_file.emplace(trace_path, filter);
+    }
     score = scheduler::score_plan(p, *pr.plan, so);
   } catch (const std::bad_alloc&) {
     throw;
@@ -70,7 +77,7 @@ SingleRun run_placer(const scheduler::Problem& p, const scheduler::PlacerSpec& p
              r.status == scheduler::RunStatus::Interrupted) {
     r.makespan_s = score.makespan_s();
   }
-  if (!trace_path.empty()) trace::write_chrome_trace_file(trace_path, score.lowered.graph, score.trace);
+  if (trace_file) trace_file->finish(score.lowered.graph, score.trace);
   out.plan = std::move(pr.plan);
   return out;
 }
@@ -105,7 +112,7 @@ std::string trace_name(const std::vector<scheduler::PlacerSpec>& placers, size_t
   return name;
 }
 
-std::vector<RunResult> run_point(const Scenario& s, const Point& pt, const std::string& trace_dir) {
+std::vector<RunResult> run_point(const Scenario& s, const Point& pt, const TraceRequest& trace) {
   std::optional<models::Generation> gen = point_generation(s, pt);
   const scheduler::Problem prob = gen ? build_problem(s, pt, gen->prefill) : build_problem(s, pt);
   RunSet point;  // this point alone: speed-ups compare runs of one point
@@ -114,9 +121,9 @@ std::vector<RunResult> run_point(const Scenario& s, const Point& pt, const std::
     const scheduler::PlacerSpec& placer = s.placers[k];
     const Activity doing(fmt::format("point {} {}", pt.index, placer.label));  // what progress shows as running
     std::string trace_stem;
-    if (!trace_dir.empty()) trace_stem = fmt::format("{}/{}-{}", trace_dir, pt.index, trace_name(s.placers, k));
-    RunResult r = gen ? run_generation(prob, *gen, placer, trace_stem)
-                      : run_placer(prob, placer, trace_stem.empty() ? "" : trace_stem + ".json").result;
+    if (!trace.dir.empty()) trace_stem = fmt::format("{}/{}-{}", trace.dir, pt.index, trace_name(s.placers, k));
+    RunResult r = gen ? run_generation(prob, *gen, placer, trace_stem, trace.filter)
+                      : run_placer(prob, placer, trace_stem.empty() ? "" : trace_stem + ".json", trace.filter).result;
     r.point_index = pt.index;
     r.point = pt.values;
     point.runs.push_back(std::move(r));
@@ -184,7 +191,7 @@ RunSet run_scenario(const Scenario& s, const RunOptions& opts) {
   auto worker = [&] {
     while (const std::optional<size_t> i = sweep.next()) {
       try {
-        sweep.finished(run_point(s, s.points[*i], opts.trace_dir));
+        sweep.finished(run_point(s, s.points[*i], opts.trace));
       } catch (...) {
         sweep.failed(std::current_exception());
       }

@@ -19,6 +19,7 @@
 
 #include "app/explore/run_result.hpp"
 #include "app/explore/scenario.hpp"
+#include "sim/trace/chrome_trace.hpp"
 
 namespace placesim::explore {
 
@@ -36,9 +37,16 @@ class PointQueue {
   virtual void failed(std::exception_ptr failure) = 0;
 };
 
+// Where the Chrome traces of simulated runs go, and what of them they keep (docs/results.md,
+// "Traces"): a trace per simulated run in `dir` (a generation: two), none when it is empty.
+struct TraceRequest {
+  std::string dir;
+  trace::TraceFilter filter;
+};
+
 struct RunOptions {
   int jobs = 1;
-  std::string trace_dir;  // write a Chrome trace per simulated run when not empty (a generation: two)
+  TraceRequest trace;
   // Called after each finished point (serialised): done, total (of the points this run runs).
   std::function<void(int, int)> progress;
   // Called with each finished point's runs, speed-ups filled, serialised, in finishing order.
@@ -62,14 +70,16 @@ RunSet empty_set(const Scenario& s, const std::string& command = "");
 std::string trace_name(const std::vector<scheduler::PlacerSpec>& placers, size_t k);
 
 // Every placer of `s` at point `pt`, in placer order, speed-ups filled.
-std::vector<RunResult> run_point(const Scenario& s, const Point& pt, const std::string& trace_dir);
+std::vector<RunResult> run_point(const Scenario& s, const Point& pt, const TraceRequest& trace);
 
 // One placer on one problem (also used by `placesim plan` and `simulate`-like tools).
 struct SingleRun {
   RunResult result;
   std::optional<scheduler::Plan> plan;
 };
-SingleRun run_placer(const scheduler::Problem& p, const scheduler::PlacerSpec& placer, const std::string& trace_path);
+// trace_path: a Chrome trace of the run written there, kept by `filter`, when not empty.
+SingleRun run_placer(const scheduler::Problem& p, const scheduler::PlacerSpec& placer, const std::string& trace_path,
+                     const trace::TraceFilter& filter = {});
 
 // baseline makespan / makespan, per point, for runs with status ok.
 void fill_speedups(RunSet& set);

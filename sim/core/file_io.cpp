@@ -9,6 +9,7 @@
 #include <fstream>
 #include <streambuf>
 #include <iterator>
+#include <memory>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -51,13 +52,27 @@ std::string temp_path_for(const std::string& path) {
   return path + ".tmp-" + std::to_string(::getpid());
 }
 
+namespace {
+
+// Only a regular file is replaced: a rename over a device, a FIFO or (through a symlink) any
+// other special file would put a regular file in its place (`-o /dev/null` as root).
+bool special_file(const std::string& path) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  return !ec && fs::exists(st) && !fs::is_regular_file(st);
+}
+
+[[noreturn]] void refuse_special_file(const std::string& path) {
+  throw InputError(SourceLoc{path}, "is not a regular file: placesim writes only to a new path or over a regular file");
+}
+
+}  // namespace
+
 void check_writable(const std::string& path) {
   std::error_code ec;
   const fs::path parent = fs::path(path).parent_path();
   if (!parent.empty()) fs::create_directories(parent, ec);
-  const fs::file_status st = fs::status(path, ec);
-  if (!ec && fs::exists(st) && !fs::is_regular_file(st))
-    throw InputError(SourceLoc{path}, "is not a regular file: placesim writes only to a new path or over a regular file");
+  if (special_file(path)) refuse_special_file(path);
   const std::string tmp = temp_path_for(path);
   std::FILE* f = std::fopen(tmp.c_str(), "wb");
   if (!f) throw InputError(SourceLoc{path}, std::string("cannot write file: ") + std::strerror(errno));
@@ -67,14 +82,10 @@ void check_writable(const std::string& path) {
 
 void commit_temp_file(const std::string& tmp, const std::string& path) {
   std::error_code ec, ignored;
-  // Only a regular file is replaced: a rename over a device, a FIFO or (through a symlink) any
-  // other special file would put a regular file in its place (`-o /dev/null` as root).
-  const fs::file_status st = fs::status(path, ec);
-  if (!ec && fs::exists(st) && !fs::is_regular_file(st)) {
+  if (special_file(path)) {
     fs::remove(tmp, ignored);
-    throw InputError(SourceLoc{path}, "is not a regular file: placesim writes only to a new path or over a regular file");
+    refuse_special_file(path);
   }
-  ec.clear();
   fs::rename(tmp, path, ec);
   if (ec) {
     const std::string why = ec.message();  // before remove() can overwrite it
@@ -124,33 +135,58 @@ class FdBuf final : public std::streambuf {
 
 }  // namespace
 
-void write_file_atomic(const std::string& path, const std::function<void(std::ostream&)>& write) {
+struct AtomicFile::Impl {
+  std::string path, tmp;
+  int fd = -1;
+  FdBuf buf;
+  std::ostream out;
+  bool done = false;
+  Impl(std::string p, std::string t, int f) : path(std::move(p)), tmp(std::move(t)), fd(f), buf(f), out(&buf) {}
+};
+
+AtomicFile::AtomicFile(const std::string& path) {
   std::error_code ec;
   const fs::path parent = fs::path(path).parent_path();
   if (!parent.empty()) fs::create_directories(parent, ec);
-  const std::string tmp = temp_path_for(path);
+  // Refused now as well as at commit(): a trace streamed to /dev/null would otherwise be
+  // refused only once its run is over.
+  if (special_file(path)) refuse_special_file(path);
+  std::string tmp = temp_path_for(path);
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd < 0) throw InputError(SourceLoc{path}, std::string("cannot write file: ") + std::strerror(errno));
-  FdBuf buf(fd);
-  std::ostream out(&buf);
-  try {
-    write(out);
-  } catch (...) {
-    ::close(fd);
-    fs::remove(tmp, ec);
-    throw;
-  }
+  impl_ = std::make_unique<Impl>(path, std::move(tmp), fd);
+}
+
+AtomicFile::~AtomicFile() {
+  if (impl_->done) return;
+  ::close(impl_->fd);
+  std::error_code ec;
+  fs::remove(impl_->tmp, ec);
+}
+
+std::ostream& AtomicFile::out() { return impl_->out; }
+
+void AtomicFile::commit() {
+  Impl& f = *impl_;
+  f.done = true;
+  std::error_code ec;
   // A write the device refused (ENOSPC, EFBIG past `ulimit -f`, EIO) is kept by the buffer; a
   // close can still report one (NFS).
-  out.flush();
-  int why = buf.error();
-  if (::close(fd) != 0 && !why) why = errno;
-  if (why || !out) {
-    fs::remove(tmp, ec);
-    throw OutputError(fmt::format("cannot write {}: {}{}", path, std::strerror(why ? why : EIO),
-                                  fs::exists(path, ec) ? " (the file there is left as it was)" : ""));
+  f.out.flush();
+  int why = f.buf.error();
+  if (::close(f.fd) != 0 && !why) why = errno;
+  if (why || !f.out) {
+    fs::remove(f.tmp, ec);
+    throw OutputError(fmt::format("cannot write {}: {}{}", f.path, std::strerror(why ? why : EIO),
+                                  fs::exists(f.path, ec) ? " (the file there is left as it was)" : ""));
   }
-  commit_temp_file(tmp, path);
+  commit_temp_file(f.tmp, f.path);
+}
+
+void write_file_atomic(const std::string& path, const std::function<void(std::ostream&)>& write) {
+  AtomicFile file(path);
+  write(file.out());  // a throw leaves the temporary file to the destructor, which removes it
+  file.commit();
 }
 
 void write_file_atomic(const std::string& path, const std::string& text) {

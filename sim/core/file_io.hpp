@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <ostream>
 #include <string>
 
@@ -16,6 +17,23 @@ std::string read_input_file(const std::string& path);
 // either way the temporary file is removed and whatever was at `path` stays as it was.
 void write_file_atomic(const std::string& path, const std::function<void(std::ostream&)>& write);
 void write_file_atomic(const std::string& path, const std::string& text);
+
+// write_file_atomic for a writer that cannot hand over one function (one that writes while a
+// run goes): out() writes PATH.tmp-<pid>, commit() puts it in place with write_file_atomic's
+// errors, and a file never committed is removed.
+class AtomicFile {
+ public:
+  explicit AtomicFile(const std::string& path);  // InputError naming path when it cannot be created
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+  std::ostream& out();
+  void commit();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 // `s` with every character other than letters, digits, '-' and '.' replaced by '_': placer
 // labels such as "round-robin{unit=op}" as parts of file names.

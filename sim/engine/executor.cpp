@@ -62,8 +62,10 @@ class Run {
   Trace trace_;
 
   std::vector<State> state_;
-  std::vector<std::uint64_t> usage_seen_;                // == usage_serial_: in usage_cons_
+  // == usage_serial_: in usage_cons_; the largest value for a resource the sink does not want
+  std::vector<std::uint64_t> usage_seen_;
   std::uint64_t usage_serial_ = 0;
+  std::vector<double> usage_last_;  // per resource, its last sample's value (0 before the first)
   std::vector<ConstraintId> usage_cons_;                 // solved in this instant (record_usage)
   std::vector<std::int32_t> waiting_;       // unfinished deps + unfinished queue predecessor
   std::vector<std::int32_t> succ_start_;    // dependents, compressed rows (with queue successor)
@@ -90,7 +92,15 @@ Run::Run(const TaskGraph& g, const SimOptions& opts)
   trace_.usage.assign(g.resources.size(), {});
   holder_.assign(g.resources.size(), -1);
   fifo_.resize(g.resources.size());
-  if (opts.record_usage) usage_seen_.assign(g.resources.size(), 0);
+  if (opts.record_usage) {
+    usage_seen_.assign(g.resources.size(), 0);
+    usage_last_.assign(g.resources.size(), 0.0);
+    if (opts.usage_sink) {
+      opts.usage_sink->begin(g);
+      for (std::size_t r = 0; r < g.resources.size(); ++r)
+        if (!opts.usage_sink->wants(static_cast<ResourceId>(r))) usage_seen_[r] = std::numeric_limits<std::uint64_t>::max();
+    }
+  }
   build_links();
 }
 
@@ -222,9 +232,14 @@ void Run::end_instant() {
   }
   groups_.place_changed();
   for (ConstraintId c : usage_cons_) {
-    std::vector<Sample>& s = trace_.usage[c];
     const double load = groups_.solver().load(c);
-    if (s.empty() ? load != 0 : s.back().value != load) s.push_back(Sample{now_, load});
+    if (load == usage_last_[c]) continue;
+    usage_last_[c] = load;
+    if (opts_.usage_sink) {
+      opts_.usage_sink->sample(c, Sample{now_, load});
+    } else {
+      trace_.usage[c].push_back(Sample{now_, load});
+    }
   }
   memory_.end_instant(now_);
 }
@@ -232,7 +247,7 @@ void Run::end_instant() {
 // The constraints the last solve changed, each once an instant (SimOptions::record_usage).
 void Run::note_usage() {
   for (ConstraintId c : groups_.solver().solved_constraints()) {
-    if (usage_seen_[c] == usage_serial_) continue;
+    if (usage_seen_[c] >= usage_serial_) continue;  // noted this instant, or not wanted
     usage_seen_[c] = usage_serial_;
     usage_cons_.push_back(c);
   }

@@ -12,6 +12,8 @@ namespace placesim::engine {
 
 struct SimOptions {
   bool record_usage = false;  // fill Trace::usage (for link counter tracks); costs memory
+  // With record_usage: where the samples go instead of Trace::usage (not owned; may be null).
+  UsageSink* usage_sink = nullptr;
   // Told the tasks finished so far and the total: at the start, each time another
   // `progress_every` have finished (0: never) and at the end, for a progress display (a call per
   // task would cost the event loop more than the display is worth).

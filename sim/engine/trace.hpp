@@ -30,8 +30,24 @@ struct Trace {
   std::vector<double> peak_memory;              // per pool, bytes
   std::vector<std::vector<Sample>> memory;      // per pool, bytes in use over time, from t = 0
   // per resource, rate of use over time (sum of amount * rate over its activities), one sample
-  // per change, 0 before the first; the series stay empty unless SimOptions::record_usage
+  // per change, 0 before the first; the series stay empty unless SimOptions::record_usage, and
+  // when a UsageSink takes the samples instead
   std::vector<std::vector<Sample>> usage;
+};
+
+// Takes the usage samples of a run as the engine makes them, in place of Trace::usage
+// (SimOptions::usage_sink): a trace written while the run goes holds none of them in memory.
+class UsageSink {
+ public:
+  virtual ~UsageSink() = default;
+  // The run's graph, before any sample.
+  virtual void begin(const TaskGraph& g) = 0;
+  // Whether to record resource r at all (asked once per resource, after begin): the engine
+  // computes no load for a resource nobody wants.
+  virtual bool wants(ResourceId r) const = 0;
+  // r's rate of use from s.t on (a change from its last sample; 0 before the first). Samples
+  // come in time order.
+  virtual void sample(ResourceId r, const Sample& s) = 0;
 };
 
 }  // namespace placesim::engine

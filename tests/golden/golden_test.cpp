@@ -98,3 +98,25 @@ TEST(Golden, TraceShowsLanesPerQueueAndLinkRates) {
   EXPECT_NEAR(uplink_peak, 12e9, 12e9 * kRel);
   EXPECT_NEAR(gpu1_link_peak, 6e9, 6e9 * kRel);
 }
+
+// --trace-filter keeps what it names in every trace of a run: 'gpu1*' keeps gpu1's two lanes
+// and its link's track (the uplink's track, host->bus0, is left out), nothing of gpu0.
+TEST(Golden, TraceFilterKeepsTheNamedLanesAndTracksInEveryRun) {
+  const std::string dir = temp_dir("golden-trace-filter");
+  const auto r = run_cli("run " + std::string(PLACESIM_SOURCE_DIR) + "/tests/golden/two-layer.yaml -j 1 --trace " +
+                         dir + "/traces --trace-filter '*gpu1*' -o " + dir + "/g.h5");
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::string path;
+  for (const auto& e : std::filesystem::directory_iterator(dir + "/traces"))
+    if (e.path().filename().string().rfind("0-round-robin", 0) == 0) path = e.path().string();
+  ASSERT_FALSE(path.empty());
+  const auto j = nlohmann::json::parse(placesim::testing::read_all(path));
+  std::set<std::string> lanes, tracks;
+  for (const auto& e : j["traceEvents"]) {
+    if (e["name"] == "thread_name") lanes.insert(e["args"]["name"].get<std::string>());
+    if (e["ph"] == "C") tracks.insert(e["name"].get<std::string>());
+  }
+  EXPECT_EQ(lanes, (std::set<std::string>{"gpu1.compute", "gpu1.h2d", "gpu0->gpu1"}));
+  for (const std::string& t : tracks) EXPECT_NE(t.find("gpu1"), std::string::npos) << t;
+  EXPECT_TRUE(tracks.count("bus0-gpu1:bus0->gpu1")) << "the link into gpu1 carried its copy";
+}

@@ -85,13 +85,13 @@ void Session::serve(PointQueue& queue) {
   }
 }
 
-void Session::work(const Scenario& s, const std::string& trace_dir) {
+void Session::work(const Scenario& s, const TraceRequest& trace) {
   std::vector<std::uint8_t> answer;  // empty: the first ask
   for (;;) {
     const long long point = mpi().ask(answer);
     if (point < 0) return;
     try {
-      answer = Json::to_cbor(Json{{"runs", Json::binary(runs_to_wire(run_point(s, s.points[static_cast<size_t>(point)], trace_dir)))}});
+      answer = Json::to_cbor(Json{{"runs", Json::binary(runs_to_wire(run_point(s, s.points[static_cast<size_t>(point)], trace)))}});
     } catch (const InputError& e) {
       answer = Json::to_cbor(Json{{"error", e.what()}, {"input", true}});
     } catch (const std::exception& e) {

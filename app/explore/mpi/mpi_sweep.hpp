@@ -27,7 +27,7 @@ class Session {
   // it, until every rank has been told there is no more (RunOptions::serve).
   void serve(PointQueue& queue);
   // A rank other than 0: asks rank 0 for points and runs them until told there is no more.
-  void work(const Scenario& s, const std::string& trace_dir);
+  void work(const Scenario& s, const TraceRequest& trace);
 
  private:
   bool started_ = false;

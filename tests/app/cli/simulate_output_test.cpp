@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <string>
 
+#include "sim/core/file_io.hpp"
 #include "tests/support/run_cli.hpp"
 
 namespace {
@@ -30,6 +31,36 @@ fabric: {type: switch, link: {bw: 22.5GB/s, latency: 0.5us, kind: ib}}
   EXPECT_NE(r.out.find("peak memory n3.gpu7"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("peak memory n1.gpu0"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("peak memory 0 B on the 38 other devices\n"), std::string::npos) << r.out;
+  std::filesystem::remove_all(dir);
+}
+
+// --trace-filter keeps the lanes and counter tracks it names: a 1 MB transfer from a on
+// n0.gpu0 to b on n3.gpu7 crosses the fabric; keeping '*n3*' keeps b's compute lane and the links
+// into node 3 (a link is named by its ends), not a's lane or node 0's links. Asked without
+// --trace, or with a bad term, it is an error that names it, and nothing is written.
+TEST(SimulateOutput, TraceFilterKeepsWhatItNames) {
+  const std::string dir = temp_dir("simulate-trace-filter");
+  const std::string hw = write_file(dir, "cluster.yaml", R"(node_templates: {dgx: {include: dgx-a100}}
+nodes: [{template: dgx, count: 4}]
+fabric: {type: switch, link: {bw: 22.5GB/s, latency: 0.5us, kind: ib}}
+)");
+  const std::string graph = write_file(dir, "tiny.json", R"({"name": "tiny", "nodes": [
+  {"name": "a", "flops": 1e9, "bytes": 1e6, "output_bytes": 1e6}, {"name": "b", "flops": 1e9, "bytes": 1e6}],
+  "edges": [{"src": "a", "dst": "b"}]})");
+  const std::string plan = write_file(dir, "plan.json", R"({"placer": "hand", "devices": {"a": "n0.gpu0", "b": "n3.gpu7"}})");
+  const std::string base = "simulate --hardware " + hw + " --graph " + graph + " --plan " + plan + " --weights resident";
+  const auto r = run_cli(base + " --trace " + dir + "/t.json --trace-filter '*n3*'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string text = placesim::read_input_file(dir + "/t.json");
+  EXPECT_NE(text.find("\"n3.gpu7.compute\""), std::string::npos);
+  EXPECT_EQ(text.find("\"n0.gpu0.compute\""), std::string::npos);
+  EXPECT_NE(text.find("\"ph\":\"C\""), std::string::npos);  // node 3's links carried the bytes
+  for (const char* bad : {" --trace-filter '*n3*'", " --trace t2.json --trace-filter time=5ms"}) {
+    const auto e = run_cli(base + bad);
+    EXPECT_NE(e.code, 0);
+    EXPECT_NE(e.err.find("--trace-filter"), std::string::npos) << e.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists("t2.json"));
   std::filesystem::remove_all(dir);
 }
 

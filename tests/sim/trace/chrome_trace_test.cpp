@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -13,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/core/error.hpp"
+#include "sim/engine/executor.hpp"
 #include "tests/sim/trace/sample_run.hpp"
 
 namespace placesim::trace {
@@ -22,10 +25,22 @@ using nlohmann::json;
 using testdata::sample_graph;
 using testdata::sample_trace;
 
-std::string trace_text(const engine::TaskGraph& g, const engine::Trace& t) {
+std::string trace_text(const engine::TaskGraph& g, const engine::Trace& t, const TraceFilter& f = {}) {
   std::ostringstream out;
-  write_chrome_trace(out, g, t);
+  write_chrome_trace(out, g, t, f);
   return out.str();
+}
+
+using Series = std::vector<std::pair<double, double>>;
+
+// Per counter track, its (ts, value) samples.
+std::map<std::string, Series> counters_of(const json& doc) {
+  std::map<std::string, Series> counters;
+  for (const json& e : doc.at("traceEvents")) {
+    if (e.at("ph") != "C") continue;
+    counters[e.at("name")].emplace_back(e.at("ts").get<double>(), e.at("args").begin()->get<double>());
+  }
+  return counters;
 }
 
 std::vector<json> events_with_phase(const json& doc, const std::string& ph) {
@@ -85,13 +100,8 @@ TEST(ChromeTrace, SkipsTasksThatNeverRan) {
 
 TEST(ChromeTrace, HasUsageAndMemoryCounters) {
   const json doc = json::parse(trace_text(sample_graph(), sample_trace()));
-  std::map<std::string, std::vector<std::pair<double, double>>> counters;
-  for (const json& e : events_with_phase(doc, "C")) {
-    const json& args = e.at("args");
-    ASSERT_EQ(args.size(), 1u);
-    counters[e.at("name")].emplace_back(e.at("ts").get<double>(), args.begin()->get<double>());
-  }
-  using Series = std::vector<std::pair<double, double>>;
+  for (const json& e : events_with_phase(doc, "C")) ASSERT_EQ(e.at("args").size(), 1u);
+  std::map<std::string, Series> counters = counters_of(doc);
   EXPECT_EQ(counters["pcie0.down"], (Series{{1.0, 10e9}, {101.0, 0.0}}));
   EXPECT_EQ(counters["gpu0"], (Series{{101.0, 1.0}, {171.0, 0.0}}));
   EXPECT_EQ(counters["gpu0.mem"], (Series{{0.0, 0.0}, {101.0, 1e6}, {151.0, 1.5e6}, {171.0, 0.0}}));
@@ -102,7 +112,94 @@ TEST(ChromeTrace, IsDeterministic) {
   EXPECT_EQ(trace_text(sample_graph(), sample_trace()), trace_text(sample_graph(), sample_trace()));
 }
 
-class ChromeTraceFile : public ::testing::Test {
+// Names keep lanes by their queue and tracks by their resource or pool: "*compute" keeps the
+// compute lane (matmul, add) and no track; "pcie*" keeps the link's track whole.
+TEST(ChromeTraceFilter, NamesKeepLanesAndTracksByGlob) {
+  const TraceFilter f = parse_trace_filter({"*compute,pcie*"});
+  const json doc = json::parse(trace_text(sample_graph(), sample_trace(), f));
+  std::vector<std::string> tasks;
+  for (const json& e : events_with_phase(doc, "X")) tasks.push_back(e.at("name"));
+  EXPECT_EQ(tasks, (std::vector<std::string>{"matmul", "add"}));
+  std::vector<std::string> lanes;
+  for (const json& e : events_with_phase(doc, "M"))
+    if (e.at("name") == "thread_name") lanes.push_back(e.at("args").at("name"));
+  EXPECT_EQ(lanes, (std::vector<std::string>{"gpu0.compute"}));
+  EXPECT_EQ(counters_of(doc), (std::map<std::string, Series>{{"pcie0.down", {{1.0, 10e9}, {101.0, 0.0}}}}));
+}
+
+// A window of 120..160 us keeps the tasks that ran in it (matmul 101-151, add 151-171; not the
+// copy, 0-101) and each track's value in force at 120 us as a sample there, then its samples up
+// to 160 us: gpu0 busy (1 since 101), the link idle (0 since 101), memory 1e6 (since 101) then
+// 1.5e6 at 151; the samples at 171 us are past the window.
+TEST(ChromeTraceFilter, AWindowKeepsWhatRanInItAndTheValuesInForceAtItsStart) {
+  const TraceFilter f = parse_trace_filter({"time=120us..160us"});
+  const json doc = json::parse(trace_text(sample_graph(), sample_trace(), f));
+  std::vector<std::string> tasks;
+  for (const json& e : events_with_phase(doc, "X")) tasks.push_back(e.at("name"));
+  EXPECT_EQ(tasks, (std::vector<std::string>{"matmul", "add"}));
+  EXPECT_EQ(counters_of(doc), (std::map<std::string, Series>{{"gpu0", {{120.0, 1.0}}},
+                                                              {"pcie0.down", {{120.0, 0.0}}},
+                                                              {"gpu0.mem", {{120.0, 1e6}, {151.0, 1.5e6}}}}));
+}
+
+TEST(ChromeTraceFilter, ParsesNamesAndOneWindowAndRefusesTheRest) {
+  TraceFilter f = parse_trace_filter({"a*,b?", "time=1ms..2ms"});
+  EXPECT_EQ(f.names, (std::vector<std::string>{"a*", "b?"}));
+  EXPECT_EQ(f.from, 1'000'000'000);
+  EXPECT_EQ(f.to, 2'000'000'000);
+  f = parse_trace_filter({"time=..5us"});
+  EXPECT_TRUE(f.names.empty());
+  EXPECT_EQ(f.from, 0);
+  EXPECT_EQ(f.to, 5'000'000);
+  f = parse_trace_filter({"time=3s.."});
+  EXPECT_EQ(f.from, 3'000'000'000'000);
+  EXPECT_EQ(f.to, std::numeric_limits<TimePs>::max());
+  EXPECT_TRUE(f.keeps("x"));
+  for (const char* bad : {"time=5ms", "time=2ms..1ms", "a,,b", "time=1ms..2ms,time=..3ms", "time=1parsec..", ""}) {
+    try {
+      parse_trace_filter({bad});
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("--trace-filter"), std::string::npos) << e.what();
+    }
+  }
+}
+
+// The sample graph simulated (its hand-made trace is what the engine makes of it), traced in
+// memory and written after, and streamed as the run goes: the same events, filtered or not (a
+// streamed trace writes its usage tracks first). The engine records no sample of a resource the
+// filter leaves out.
+TEST(ChromeTraceFilter, AStreamedTraceHasTheEventsOfOneWrittenAfter) {
+  const std::string dir = ::testing::TempDir();
+  for (const std::vector<std::string>& terms : {std::vector<std::string>{}, std::vector<std::string>{"pcie*,gpu0.*,time=50us..160us"}}) {
+    const TraceFilter f = parse_trace_filter(terms);
+    const engine::TaskGraph g = sample_graph();
+    engine::SimOptions in_memory;
+    in_memory.record_usage = true;
+    const engine::Trace t = engine::simulate(g, in_memory);
+    const std::string path = dir + "/streamed.json";
+    {
+      trace::ChromeTraceFile file(path, f);
+      engine::SimOptions streamed;
+      streamed.record_usage = true;
+      streamed.usage_sink = &file;
+      const engine::Trace s = engine::simulate(g, streamed);
+      for (const auto& series : s.usage) EXPECT_TRUE(series.empty());
+      file.finish(g, s);
+    }
+    std::ifstream in(path);
+    const json streamed_doc = json::parse(in), written_doc = json::parse(trace_text(g, t, f));
+    std::vector<std::string> a, b;
+    for (const json& e : streamed_doc.at("traceEvents")) a.push_back(e.dump());
+    for (const json& e : written_doc.at("traceEvents")) b.push_back(e.dump());
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    EXPECT_EQ(a, b);
+    EXPECT_EQ(counters_of(json::parse(trace_text(g, t))).at("gpu0"), (Series{{101.0, 1.0}, {171.0, 0.0}}));
+  }
+}
+
+class ChromeTraceFiles : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = std::filesystem::temp_directory_path() /
@@ -113,7 +210,7 @@ class ChromeTraceFile : public ::testing::Test {
   std::filesystem::path dir_;
 };
 
-TEST_F(ChromeTraceFile, WritesTheSameBytesAndLeavesNoTempFile) {
+TEST_F(ChromeTraceFiles, WritesTheSameBytesAndLeavesNoTempFile) {
   const std::string path = (dir_ / "run.json").string();
   write_chrome_trace_file(path, sample_graph(), sample_trace());
   std::ifstream in(path, std::ios::binary);
@@ -125,7 +222,19 @@ TEST_F(ChromeTraceFile, WritesTheSameBytesAndLeavesNoTempFile) {
   EXPECT_EQ(files, 1);
 }
 
-TEST_F(ChromeTraceFile, MissingDirectoryIsCreatedUnwritableIsAnInputError) {
+// A streamed trace whose run never finished (an error, a stop) leaves nothing behind.
+TEST_F(ChromeTraceFiles, AStreamedTraceNeverFinishedLeavesNoFile) {
+  const std::string path = (dir_ / "run.json").string();
+  {
+    trace::ChromeTraceFile file(path);
+    const engine::TaskGraph g = sample_graph();
+    file.begin(g);
+    file.sample(1, {1 * testdata::kUs, 10e9});
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir_));
+}
+
+TEST_F(ChromeTraceFiles, MissingDirectoryIsCreatedUnwritableIsAnInputError) {
   const std::string path = (dir_ / "new-dir" / "run.json").string();
   write_chrome_trace_file(path, sample_graph(), sample_trace());
   EXPECT_TRUE(std::filesystem::exists(path));
