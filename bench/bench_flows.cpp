@@ -152,6 +152,11 @@ std::function<void(int)> placesim_cli(const std::string& dir) {
   };
 }
 
+// SimGrid's completion instants for the flow file (none when placesim was built without it).
+std::vector<double> simgrid_ends(const std::string& file) {
+  return simgrid_completion_times({read_tree_flows(file)}).value_or(std::vector<std::vector<double>>{{}})[0];
+}
+
 // A child body: SimGrid's side as a program of its own (this one, exec'd with --simgrid-child
 // FILE: loading SimGrid, reading the flow file, simulating), its per-flow instants to fd.
 std::function<void(int)> simgrid_program(const std::string& file) {
@@ -183,13 +188,17 @@ double limit_s() {
   return limit_env ? std::atof(limit_env) : 600;
 }
 
-// Writes the set of `flows` flows on tree `tree` (a flow file and, with `cli`, the CLI's files
-// in a folder beside it); removed when it goes.
+// The set a benchmark's arguments name (flows, tree), written for it (a flow file and, with
+// `cli`, the CLI's files in a folder beside it) and removed when it goes; the benchmark is
+// labelled with the tree, and skipped with the reason when the set cannot be written.
 struct GeneratedSet {
   std::string file, dir;
   bool ok = false;
 
-  GeneratedSet(int flows, const char* tree, bool cli) {
+  GeneratedSet(benchmark::State& state, bool cli) {
+    const auto flows = static_cast<int>(state.range(0));
+    const char* tree = kTrees[state.range(1)];
+    state.SetLabel(tree);
     const std::string stem = "/tmp/placesim-tree-flows-" + std::to_string(getpid()) + "-" + tree + "-" + std::to_string(flows);
     file = stem + ".txt";
     std::string gen = std::string("/usr/bin/python3 ") + PLACESIM_SOURCE_DIR "/scripts/tree_flows.py --flows " + std::to_string(flows) +
@@ -199,7 +208,10 @@ struct GeneratedSet {
       gen += " --placesim " + dir;
     }
     ok = std::system(gen.c_str()) == 0;
+    if (!ok) state.SkipWithError("scripts/tree_flows.py failed");
   }
+  GeneratedSet(const GeneratedSet&) = delete;
+  GeneratedSet& operator=(const GeneratedSet&) = delete;
   ~GeneratedSet() {
     std::remove(file.c_str());
     if (!dir.empty()) {
@@ -212,22 +224,13 @@ struct GeneratedSet {
 // The engine alone beside SimGrid: each reads the flow file and simulates it. Counters in the
 // file's header comment.
 void flows_beside_simgrid(benchmark::State& state) {
-  const auto n = static_cast<int>(state.range(0));
-  const char* tree = kTrees[state.range(1)];
-  state.SetLabel(tree);
-  const GeneratedSet gen(n, tree, false);
-  if (!gen.ok) {
-    state.SkipWithError("scripts/tree_flows.py failed");
-    return;
-  }
+  const GeneratedSet gen(state, false);
+  if (!gen.ok) return;
   const std::string& path = gen.file;
   Outcome ours, theirs;
   for (auto _ : state) {
     ours = in_child(completion_times([&] { return placesim_completion_times(read_tree_flows(path)); }), limit_s());
-    theirs = in_child(completion_times([&] {
-                        return simgrid_completion_times({read_tree_flows(path)}).value_or(std::vector<std::vector<double>>{{}})[0];
-                      }),
-                      limit_s());
+    theirs = in_child(completion_times([&] { return simgrid_ends(path); }), limit_s());
   }
   const FlowSet set = read_tree_flows(path);
   if (ours.failed) {
@@ -267,14 +270,8 @@ void flows_beside_simgrid(benchmark::State& state) {
 // cli_s and simgrid_s (CPU seconds), cli_MiB and simgrid_MiB (peak RSS), speedup = simgrid_s /
 // cli_s, makespan_gap (the CLI's makespan against SimGrid's last completion, relative).
 void cli_beside_simgrid(benchmark::State& state) {
-  const auto n = static_cast<int>(state.range(0));
-  const char* tree = kTrees[state.range(1)];
-  state.SetLabel(tree);
-  const GeneratedSet gen(n, tree, true);
-  if (!gen.ok) {
-    state.SkipWithError("scripts/tree_flows.py failed");
-    return;
-  }
+  const GeneratedSet gen(state, true);
+  if (!gen.ok) return;
   Outcome ours, theirs;
   for (auto _ : state) {
     ours = in_child(placesim_cli(gen.dir), limit_s());
@@ -307,14 +304,8 @@ void cli_beside_simgrid(benchmark::State& state) {
 // the flow file: shared_s and apart_s (CPU seconds), on_off = shared_s / apart_s, worst_gap
 // between the two runs' instants (relative).
 void flows_sharing_on_off(benchmark::State& state) {
-  const auto n = static_cast<int>(state.range(0));
-  const char* tree = kTrees[state.range(1)];
-  state.SetLabel(tree);
-  const GeneratedSet gen(n, tree, false);
-  if (!gen.ok) {
-    state.SkipWithError("scripts/tree_flows.py failed");
-    return;
-  }
+  const GeneratedSet gen(state, false);
+  if (!gen.ok) return;
   placesim::engine::SimOptions apart;
   apart.share_from = std::numeric_limits<std::size_t>::max();
   Outcome shared, alone;
@@ -354,9 +345,7 @@ BENCHMARK(flows_sharing_on_off)->Apply(sizes)->Unit(benchmark::kSecond)->Iterati
 
 int main(int argc, char** argv) {
   if (argc == 3 && std::string(argv[1]) == "--simgrid-child") {
-    completion_times([&] {
-      return simgrid_completion_times({read_tree_flows(argv[2])}).value_or(std::vector<std::vector<double>>{{}})[0];
-    })(STDOUT_FILENO);
+    completion_times([&] { return simgrid_ends(argv[2]); })(STDOUT_FILENO);
     return 0;
   }
   benchmark::Initialize(&argc, argv);

@@ -68,6 +68,14 @@ TEST(Golden, TwoLayerOnTwoGpusMatchesHandWorking) {
   EXPECT_NEAR(cp["predicted_s"].get<double>(), 0.04001, 0.04001 * kRel);
 }
 
+// The trace of the first point's round-robin run in `traces` (null when there is none).
+nlohmann::json round_robin_trace(const std::string& traces) {
+  for (const auto& e : std::filesystem::directory_iterator(traces))
+    if (e.path().filename().string().rfind("0-round-robin", 0) == 0)
+      return nlohmann::json::parse(placesim::testing::read_all(e.path().string()));
+  return nullptr;
+}
+
 }  // namespace
 
 // --trace writes one Chrome trace per simulated run: a lane per queue, and counter tracks of
@@ -79,11 +87,8 @@ TEST(Golden, TraceShowsLanesPerQueueAndLinkRates) {
   const auto r = run_cli("run " + std::string(PLACESIM_SOURCE_DIR) + "/tests/golden/two-layer.yaml -j 1 --trace " +
                          dir + "/traces -o " + dir + "/g.h5");
   ASSERT_EQ(r.code, 0) << r.err;
-  std::string path;
-  for (const auto& e : std::filesystem::directory_iterator(dir + "/traces"))
-    if (e.path().filename().string().rfind("0-round-robin", 0) == 0) path = e.path().string();
-  ASSERT_FALSE(path.empty());
-  const auto j = nlohmann::json::parse(placesim::testing::read_all(path));
+  const auto j = round_robin_trace(dir + "/traces");
+  ASSERT_FALSE(j.is_null()) << "no trace of round-robin's run";
   std::set<std::string> lanes;
   double uplink_peak = 0, gpu1_link_peak = 0;
   for (const auto& e : j["traceEvents"]) {
@@ -106,11 +111,8 @@ TEST(Golden, TraceFilterKeepsTheNamedLanesAndTracksInEveryRun) {
   const auto r = run_cli("run " + std::string(PLACESIM_SOURCE_DIR) + "/tests/golden/two-layer.yaml -j 1 --trace " +
                          dir + "/traces --trace-filter '*gpu1*' -o " + dir + "/g.h5");
   ASSERT_EQ(r.code, 0) << r.err;
-  std::string path;
-  for (const auto& e : std::filesystem::directory_iterator(dir + "/traces"))
-    if (e.path().filename().string().rfind("0-round-robin", 0) == 0) path = e.path().string();
-  ASSERT_FALSE(path.empty());
-  const auto j = nlohmann::json::parse(placesim::testing::read_all(path));
+  const auto j = round_robin_trace(dir + "/traces");
+  ASSERT_FALSE(j.is_null()) << "no trace of round-robin's run";
   std::set<std::string> lanes, tracks;
   for (const auto& e : j["traceEvents"]) {
     if (e["name"] == "thread_name") lanes.insert(e["args"]["name"].get<std::string>());

@@ -13,10 +13,9 @@ using placesim::testing::run_cli;
 using placesim::testing::temp_dir;
 using placesim::testing::write_file;
 
-// Four DGX A100 nodes: 32 GPUs and 8 host memories hold memory. Op a on n0.gpu0 sends 1 MB to
-// op b on n3.gpu7: those two GPUs hold it, the other 38 devices nothing.
-TEST(SimulateOutput, DevicesThatHeldNothingMakeOneLine) {
-  const std::string dir = temp_dir("simulate-output");
+// `placesim simulate` on four DGX A100 nodes (32 GPUs and 8 host memories hold memory), written
+// into `dir`: op a on n0.gpu0 sends 1 MB to op b on n3.gpu7.
+std::string simulate_a_to_b(const std::string& dir) {
   const std::string hw = write_file(dir, "cluster.yaml", R"(node_templates: {dgx: {include: dgx-a100}}
 nodes: [{template: dgx, count: 4}]
 fabric: {type: switch, link: {bw: 22.5GB/s, latency: 0.5us, kind: ib}}
@@ -25,7 +24,13 @@ fabric: {type: switch, link: {bw: 22.5GB/s, latency: 0.5us, kind: ib}}
   {"name": "a", "flops": 1e9, "bytes": 1e6, "output_bytes": 1e6}, {"name": "b", "flops": 1e9, "bytes": 1e6}],
   "edges": [{"src": "a", "dst": "b"}]})");
   const std::string plan = write_file(dir, "plan.json", R"({"placer": "hand", "devices": {"a": "n0.gpu0", "b": "n3.gpu7"}})");
-  const auto r = run_cli("simulate --hardware " + hw + " --graph " + graph + " --plan " + plan + " --weights resident");
+  return "simulate --hardware " + hw + " --graph " + graph + " --plan " + plan + " --weights resident";
+}
+
+// Those two GPUs hold memory, the other 38 devices nothing.
+TEST(SimulateOutput, DevicesThatHeldNothingMakeOneLine) {
+  const std::string dir = temp_dir("simulate-output");
+  const auto r = run_cli(simulate_a_to_b(dir));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("peak memory n0.gpu0"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("peak memory n3.gpu7"), std::string::npos) << r.out;
@@ -40,15 +45,7 @@ fabric: {type: switch, link: {bw: 22.5GB/s, latency: 0.5us, kind: ib}}
 // --trace, or with a bad term, it is an error that names it, and nothing is written.
 TEST(SimulateOutput, TraceFilterKeepsWhatItNames) {
   const std::string dir = temp_dir("simulate-trace-filter");
-  const std::string hw = write_file(dir, "cluster.yaml", R"(node_templates: {dgx: {include: dgx-a100}}
-nodes: [{template: dgx, count: 4}]
-fabric: {type: switch, link: {bw: 22.5GB/s, latency: 0.5us, kind: ib}}
-)");
-  const std::string graph = write_file(dir, "tiny.json", R"({"name": "tiny", "nodes": [
-  {"name": "a", "flops": 1e9, "bytes": 1e6, "output_bytes": 1e6}, {"name": "b", "flops": 1e9, "bytes": 1e6}],
-  "edges": [{"src": "a", "dst": "b"}]})");
-  const std::string plan = write_file(dir, "plan.json", R"({"placer": "hand", "devices": {"a": "n0.gpu0", "b": "n3.gpu7"}})");
-  const std::string base = "simulate --hardware " + hw + " --graph " + graph + " --plan " + plan + " --weights resident";
+  const std::string base = simulate_a_to_b(dir);
   const auto r = run_cli(base + " --trace " + dir + "/t.json --trace-filter '*n3*'");
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string text = placesim::read_input_file(dir + "/t.json");
