@@ -21,11 +21,6 @@ std::string at_point(const Scenario& s, const Point& p) {
 // "s.yaml:4:10", or "the default" for a key the point does not give.
 std::string where_given(const Yaml& v) { return v.defined() ? v.loc().str() : "the default"; }
 
-struct DeviceCounts {
-  std::string name;
-  int gpus = 0, cpus = 0;
-};
-
 // A placer that needs a transformer at op granularity (and a dense one, when it says so) given
 // another model. A graph file may hold a transformer's ops (plan --graph-out) and a `config:`
 // model may hold experts: the placer checks those itself.
@@ -51,7 +46,6 @@ void check_transformer(const Scenario& s, const Point& p, const scheduler::Place
 
 void check_placer_needs(const Scenario& s, const scheduler::PlacerSpec& placer, const Yaml& where) {
   const scheduler::PlacerNeeds& needs = scheduler::placers().get(placer.name).facts.needs;
-  std::map<std::string, DeviceCounts> machines;  // a point's hardware (as YAML text) -> its devices
   for (const Point& p : s.points) {
     const Yaml root = point_yaml(s, p);
     if (needs.resident_weights) {
@@ -64,20 +58,16 @@ void check_placer_needs(const Scenario& s, const scheduler::PlacerSpec& placer, 
     }
     if (needs.gpu || needs.cpu) {
       const Yaml hw_spec = root.at("hardware");
-      auto [it, fresh] = machines.try_emplace(yaml_to_string(hw_spec.node()));
-      if (fresh) {
-        const hw::Topology topo = hw::load_topology(hw_spec);
-        it->second.name = topo.name;
-        for (const hw::Device& d : topo.devices) {
-          it->second.gpus += d.kind == hw::DeviceKind::Gpu;
-          it->second.cpus += d.kind == hw::DeviceKind::Cpu;
-        }
+      const std::shared_ptr<const hw::Topology> topo = s.topologies->get(hw_spec);  // the one the run builds on
+      int gpus = 0, cpus = 0;
+      for (const hw::Device& d : topo->devices) {
+        gpus += d.kind == hw::DeviceKind::Gpu;
+        cpus += d.kind == hw::DeviceKind::Cpu;
       }
-      const DeviceCounts& m = it->second;
-      const char* lacks = needs.gpu && m.gpus == 0 ? "GPU" : needs.cpu && m.cpus == 0 ? "CPU" : nullptr;
+      const char* lacks = needs.gpu && gpus == 0 ? "GPU" : needs.cpu && cpus == 0 ? "CPU" : nullptr;
       if (lacks)
         throw InputError(where.loc(), fmt::format("placer '{}' needs {}, but hardware '{}'{} ({}) has no {}",
-                                                  placer.name, scheduler::describe(needs).front(), m.name,
+                                                  placer.name, scheduler::describe(needs).front(), topo->name,
                                                   at_point(s, p), hw_spec.loc().str(), lacks));
     }
     if (needs.transformer) check_transformer(s, p, placer, needs, root.at("model"), where);

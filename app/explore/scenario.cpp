@@ -436,7 +436,7 @@ scheduler::Problem build_problem(const Scenario& s, const Point& pt) {
 scheduler::Problem build_problem(const Scenario& s, const Point& pt, models::Graph graph) {
   const Yaml root = point_yaml(s, pt);
   scheduler::Problem p;
-  p.topo = std::make_shared<const hw::Topology>(hw::load_topology(root.at("hardware")));
+  p.topo = s.topologies->get(root.at("hardware"));
   p.graph = std::make_shared<const models::Graph>(std::move(graph));
   if (const std::string bad = scheduler::check_duration_devices(*p.graph, *p.topo); !bad.empty()) root.at("model").fail(bad);
   p.cost = make_cost_model(root.get("cost"), *p.topo, *p.graph);

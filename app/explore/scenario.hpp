@@ -31,6 +31,7 @@
 #include <vector>
 #include <yaml-cpp/yaml.h>
 
+#include "app/explore/topology_cache.hpp"
 #include "models/generation.hpp"
 #include "scheduler/placer.hpp"
 #include "scheduler/problem.hpp"
@@ -60,6 +61,9 @@ struct Scenario {
   std::uint64_t seed = 1;
   std::vector<std::string> axes;
   std::vector<Point> points;
+  // The machines its points run on, each loaded once (build_problem); copies of the scenario
+  // share them.
+  std::shared_ptr<TopologyCache> topologies = std::make_shared<TopologyCache>();
 };
 
 // Reads, applies overrides ("key=value"), checks keys, placers and the sweep, expands points.

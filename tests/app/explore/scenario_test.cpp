@@ -23,6 +23,26 @@ std::string scenario_file(const std::string& sweep) {
   return path;
 }
 
+// Points on the same machine share one loaded topology, in whatever order they ask for it;
+// points on another get their own, each what loading its hardware alone gives.
+TEST(Sweep, PointsOnOneMachineShareItsTopology) {
+  const auto s = explore::load_scenario(scenario_file(
+      "sweep:\n  hardware: [sortinghat-v100, sortinghat-a6000]\n  model.batch: [1, 2, 4]\n"));
+  ASSERT_EQ(s.points.size(), 6u);
+  std::vector<std::shared_ptr<const hw::Topology>> topo;
+  for (int i : {0, 3, 1, 4, 2, 5}) topo.push_back(explore::build_problem(s, s.points[i]).topo);
+  EXPECT_EQ(topo[0], topo[2]);  // points 0 and 1: the V100 server
+  EXPECT_EQ(topo[0], topo[4]);
+  EXPECT_EQ(topo[1], topo[3]);  // points 3 and 4: the A6000 server
+  EXPECT_EQ(topo[1], topo[5]);
+  EXPECT_NE(topo[0], topo[1]);
+  auto preset = [](const std::string& name) { return hw::load_topology_text(hw::preset_text(name), "preset:" + name); };
+  EXPECT_EQ(topo[0]->name, preset("sortinghat-v100").name);
+  EXPECT_EQ(topo[0]->devices.size(), preset("sortinghat-v100").devices.size());
+  EXPECT_EQ(topo[1]->name, preset("sortinghat-a6000").name);
+  EXPECT_EQ(topo[1]->devices.size(), preset("sortinghat-a6000").devices.size());
+}
+
 TEST(Sweep, CartesianProductFirstAxisOutermost) {
   const auto s = explore::load_scenario(scenario_file(
       "sweep:\n  model.arch: [gpt2-large, gpt2-xl]\n  model.[batch,seq]: [[1, 32], [4, 128], [8, 16]]\n"));
