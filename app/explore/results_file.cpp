@@ -1,9 +1,6 @@
 #include "app/explore/results_file.hpp"
 
-#include <signal.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <filesystem>
 #include <fmt/format.h>
 
@@ -17,21 +14,6 @@ namespace placesim::explore {
 namespace {
 
 namespace fs = std::filesystem;
-
-// PATH.tmp-<pid> files a killed run left: the temporary names of processes no longer alive.
-void remove_stale_temps(const std::string& path) {
-  const fs::path p(path);
-  const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
-  const std::string prefix = p.filename().string() + ".tmp-";
-  std::error_code ec;
-  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
-    const std::string name = e.path().filename().string();
-    if (name.rfind(prefix, 0) != 0) continue;
-    const std::string pid = name.substr(prefix.size());
-    if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos || pid.size() > 9) continue;
-    if (::kill(static_cast<pid_t>(std::stol(pid)), 0) != 0 && errno == ESRCH) fs::remove(e.path(), ec);
-  }
-}
 
 std::size_t distinct_points(const std::vector<RunResult>& runs) {
   std::set<int> points;

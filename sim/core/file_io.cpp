@@ -11,6 +11,7 @@
 #include <iterator>
 #include <memory>
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include "sim/core/error.hpp"
@@ -78,6 +79,20 @@ void check_writable(const std::string& path) {
   if (!f) throw InputError(SourceLoc{path}, std::string("cannot write file: ") + std::strerror(errno));
   std::fclose(f);
   fs::remove(tmp, ec);
+}
+
+void remove_stale_temps(const std::string& path) {
+  const fs::path p(path);
+  const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+  const std::string prefix = p.filename().string() + ".tmp-";
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind(prefix, 0) != 0) continue;
+    const std::string pid = name.substr(prefix.size());
+    if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos || pid.size() > 9) continue;
+    if (::kill(static_cast<pid_t>(std::stol(pid)), 0) != 0 && errno == ESRCH) fs::remove(e.path(), ec);
+  }
 }
 
 void commit_temp_file(const std::string& tmp, const std::string& path) {
@@ -151,6 +166,7 @@ AtomicFile::AtomicFile(const std::string& path) {
   // Refused now as well as at commit(): a trace streamed to /dev/null would otherwise be
   // refused only once its run is over.
   if (special_file(path)) refuse_special_file(path);
+  remove_stale_temps(path);
   std::string tmp = temp_path_for(path);
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd < 0) throw InputError(SourceLoc{path}, std::string("cannot write file: ") + std::strerror(errno));

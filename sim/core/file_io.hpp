@@ -20,7 +20,8 @@ void write_file_atomic(const std::string& path, const std::string& text);
 
 // write_file_atomic for a writer that cannot hand over one function (one that writes while a
 // run goes): out() writes PATH.tmp-<pid>, commit() puts it in place with write_file_atomic's
-// errors, and a file never committed is removed.
+// errors, and a file never committed is removed. A run killed while writing leaves its
+// temporary file; the next AtomicFile for PATH removes it (remove_stale_temps).
 class AtomicFile {
  public:
   explicit AtomicFile(const std::string& path);  // InputError naming path when it cannot be created
@@ -47,5 +48,8 @@ std::string temp_path_for(const std::string& path);
 void check_writable(const std::string& path);
 // Renames `tmp` over `path`; removes `tmp` and throws InputError on failure.
 void commit_temp_file(const std::string& tmp, const std::string& path);
+// Removes the PATH.tmp-<pid> files a killed run left: the temporary names of processes no
+// longer alive (a live one's, another run writing PATH now, stays).
+void remove_stale_temps(const std::string& path);
 
 }  // namespace placesim

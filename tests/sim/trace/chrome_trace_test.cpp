@@ -234,6 +234,24 @@ TEST_F(ChromeTraceFiles, AStreamedTraceNeverFinishedLeavesNoFile) {
   EXPECT_TRUE(std::filesystem::is_empty(dir_));
 }
 
+// A run killed while streaming its trace leaves PATH.tmp-<pid>; the next trace written to PATH
+// removes it (a pid past the kernel's limit is no live process's), and leaves only PATH.
+TEST_F(ChromeTraceFiles, ATraceRemovesTheTemporaryFileAKilledRunLeft) {
+  const std::string path = (dir_ / "run.json").string();
+  std::ofstream(path + ".tmp-999999999") << "{\"traceEvents\":[";
+  {
+    trace::ChromeTraceFile file(path);
+    const engine::TaskGraph g = sample_graph();
+    engine::SimOptions so;
+    so.record_usage = true;
+    so.usage_sink = &file;
+    file.finish(g, engine::simulate(g, so));
+  }
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir_)) files.push_back(entry.path().filename().string());
+  EXPECT_EQ(files, std::vector<std::string>{"run.json"});
+}
+
 TEST_F(ChromeTraceFiles, MissingDirectoryIsCreatedUnwritableIsAnInputError) {
   const std::string path = (dir_ / "new-dir" / "run.json").string();
   write_chrome_trace_file(path, sample_graph(), sample_trace());
