@@ -52,13 +52,15 @@ SingleRun run_placer(const scheduler::Problem& p, const scheduler::PlacerSpec& p
 
   // A plan the placer made itself that cannot be lowered or run is that placer's failure.
   scheduler::PlanScore score;
-  // The trace is written as the run goes (its usage samples are never all in memory).
+  // The trace is written as the run goes (its usage samples are never all in memory). Opened
+  // before the run: a path that cannot be written is the user's error, not the placer's.
   std::optional<trace::ChromeTraceFile> trace_file;
+  if (!trace_path.empty()) trace_file.emplace(trace_path, filter);
   try {
     engine::SimOptions so;
-    if (!trace_path.empty()) {
+    if (trace_file) {
       so.record_usage = true;
-      so.usage_sink = &trace_file.emplace(trace_path, filter);
+      so.usage_sink = &*trace_file;
     }
     score = scheduler::score_plan(p, *pr.plan, so);
   } catch (const std::bad_alloc&) {
