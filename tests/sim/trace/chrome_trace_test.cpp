@@ -51,6 +51,13 @@ std::vector<json> events_with_phase(const json& doc, const std::string& ph) {
   return found;
 }
 
+// The names of the tasks a trace shows, in its order.
+std::vector<std::string> task_names(const json& doc) {
+  std::vector<std::string> names;
+  for (const json& e : events_with_phase(doc, "X")) names.push_back(e.at("name"));
+  return names;
+}
+
 TEST(ChromeTrace, HasOneNamedLanePerQueueInQueueOrder) {
   const json doc = json::parse(trace_text(sample_graph(), sample_trace()));
   std::map<int, std::string> lanes;
@@ -117,9 +124,7 @@ TEST(ChromeTrace, IsDeterministic) {
 TEST(ChromeTraceFilter, NamesKeepLanesAndTracksByGlob) {
   const TraceFilter f = parse_trace_filter({"*compute,pcie*"});
   const json doc = json::parse(trace_text(sample_graph(), sample_trace(), f));
-  std::vector<std::string> tasks;
-  for (const json& e : events_with_phase(doc, "X")) tasks.push_back(e.at("name"));
-  EXPECT_EQ(tasks, (std::vector<std::string>{"matmul", "add"}));
+  EXPECT_EQ(task_names(doc), (std::vector<std::string>{"matmul", "add"}));
   std::vector<std::string> lanes;
   for (const json& e : events_with_phase(doc, "M"))
     if (e.at("name") == "thread_name") lanes.push_back(e.at("args").at("name"));
@@ -134,9 +139,7 @@ TEST(ChromeTraceFilter, NamesKeepLanesAndTracksByGlob) {
 TEST(ChromeTraceFilter, AWindowKeepsWhatRanInItAndTheValuesInForceAtItsStart) {
   const TraceFilter f = parse_trace_filter({"time=120us..160us"});
   const json doc = json::parse(trace_text(sample_graph(), sample_trace(), f));
-  std::vector<std::string> tasks;
-  for (const json& e : events_with_phase(doc, "X")) tasks.push_back(e.at("name"));
-  EXPECT_EQ(tasks, (std::vector<std::string>{"matmul", "add"}));
+  EXPECT_EQ(task_names(doc), (std::vector<std::string>{"matmul", "add"}));
   EXPECT_EQ(counters_of(doc), (std::map<std::string, Series>{{"gpu0", {{120.0, 1.0}}},
                                                               {"pcie0.down", {{120.0, 0.0}}},
                                                               {"gpu0.mem", {{120.0, 1e6}, {151.0, 1.5e6}}}}));
