@@ -306,12 +306,11 @@ void cli_beside_simgrid(benchmark::State& state) {
 void flows_sharing_on_off(benchmark::State& state) {
   const GeneratedSet gen(state, false);
   if (!gen.ok) return;
-  placesim::engine::SimOptions apart;
+  placesim::engine::SimOptions apart, by_default;
   apart.share_from = std::numeric_limits<std::size_t>::max();
   Outcome shared, alone;
   for (auto _ : state) {
-    placesim::engine::SimOptions always; always.share_from = std::getenv("SHARE0") ? 0 : 256;
-    shared = in_child(completion_times([&] { return placesim_completion_times(read_tree_flows(gen.file), always); }), limit_s());
+    shared = in_child(completion_times([&] { return placesim_completion_times(read_tree_flows(gen.file), by_default); }), limit_s());
     alone = in_child(completion_times([&] { return placesim_completion_times(read_tree_flows(gen.file), apart); }), limit_s());
   }
   if (shared.failed || alone.failed) {

@@ -19,12 +19,11 @@ void Lowering::add_dispatch() {
       engine::Task d;
       d.kind = engine::TaskKind::Launch;
       d.queue = queue;
-      d.op = op;
       d.latency = ceil_ps(dev.dispatch_s);
       // A CPU op runs on its thread's turn: the thread dispatches nothing more until it ends.
       if (before >= 0 && topo.devices[plan.device_of[before]].kind == hw::DeviceKind::Cpu)
         d.deps.push_back(compute[before]);
-      const engine::TaskId id = tg.add_task(g.nodes[op].name + "/dispatch", std::move(d));
+      const engine::TaskId id = tg.add_task(g.nodes[op].name + "/dispatch", std::move(d), {.op = op});
       tg.tasks[compute[op]].deps.push_back(id);
       before = op;
     }

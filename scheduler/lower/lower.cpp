@@ -121,19 +121,19 @@ void Lowering::add_tasks() {
       const std::string name = item_name(it, g, topo);
       engine::Task t;
       t.queue = qid;
-      t.op = it.node;
+      engine::TaskExtras extras{.op = it.node};
       const engine::TaskId id = static_cast<engine::TaskId>(tg.tasks.size());
       if (it.kind == PlanItem::Kind::Sync) {  // ends when its op does: add_dependencies
         syncs.emplace_back(id, it.node);
         t.kind = engine::TaskKind::Launch;
-        tg.add_task(name, std::move(t));
+        tg.add_task(name, std::move(t), extras);
         continue;
       }
       if (it.kind == PlanItem::Kind::Launch) {
         launch[{it.node, it.device}] = id;
         t.kind = engine::TaskKind::Launch;
         t.latency = ceil_ps(launch_seconds(plan, g, topo, it));
-        tg.add_task(name, std::move(t));
+        tg.add_task(name, std::move(t), extras);
         continue;
       }
       if (it.kind == PlanItem::Kind::Compute) {
@@ -143,9 +143,9 @@ void Lowering::add_tasks() {
         fill_compute(t, it.node, role);
       } else {
         transfers.push_back(Transfer{it.kind, it.node, it.device, id});
-        fill_transfer(t, name, it, role);
+        fill_transfer(t, extras, name, it, role);
       }
-      tg.add_task(name, std::move(t));
+      tg.add_task(name, std::move(t), extras);
       if (it.kind != PlanItem::Kind::Compute) add_traffic(id, it);
     }
   }
@@ -321,7 +321,8 @@ const OutEdges& Lowering::out_edges(int n) {
   return sum;
 }
 
-void Lowering::fill_transfer(engine::Task& t, const std::string& name, const PlanItem& it, const QueueRole& queue) {
+void Lowering::fill_transfer(engine::Task& t, engine::TaskExtras& extras, const std::string& name, const PlanItem& it,
+                             const QueueRole& queue) {
   const int n = it.node, dev = it.device;
   const bool param = g.nodes[n].kind == NodeKind::Param;
   if (param && p.weights == WeightsMode::Resident)
@@ -357,7 +358,7 @@ void Lowering::fill_transfer(engine::Task& t, const std::string& name, const Pla
                         plan.buffer_of(plan.delivery(n, dev)) == HostBuffer::Pageable;
   if (topo.network_uncontended) {  // the full mesh's connection between its ends
     add_alone(t, ends.src, ends.dst, t.bytes);
-    if (pageable) t.rate_cap = pageable_bw / t.bytes;
+    if (pageable) extras.rate_cap = pageable_bw / t.bytes;
     return;
   }
   // Both ends in one host memory (a parameter "copied" to the CPU that reads it): its bytes
@@ -368,7 +369,7 @@ void Lowering::fill_transfer(engine::Task& t, const std::string& name, const Pla
   const QueueRole engine = copy_engine(topo, ends, queue);
   if (auto r = engine_resource.find({engine.device, engine.kind, engine.index}); r != engine_resource.end())
     t.uses.push_back({r->second, t.bytes});
-  if (pageable) t.rate_cap = pageable_bw / t.bytes;
+  if (pageable) extras.rate_cap = pageable_bw / t.bytes;
 }
 
 // A delivery's bytes from the data's source to where it goes, for the communication metric. A

@@ -82,7 +82,8 @@ struct Lowering {
   int memory_of(int device) const;  // the host memory with a bandwidth resource a device's data sits in, or -1
   void add_memory_use(engine::Task& t, int host, double bytes) const;
   engine::TaskId edge_arrival(int e, engine::TaskId delivery);
-  void fill_transfer(engine::Task& t, const std::string& name, const PlanItem& it, const QueueRole& queue);
+  void fill_transfer(engine::Task& t, engine::TaskExtras& extras, const std::string& name, const PlanItem& it,
+                     const QueueRole& queue);
   // Node n's OutEdges. Kept for a node of many edges, so that a producer feeding thousands of
   // consumers on hundreds of devices (a clock op starting flows) is scanned once, not once per
   // delivery; a node of a few is summed again each time, into one scratch record.

@@ -197,7 +197,7 @@ double contention_free_makespan(const Problem& p, const Plan& plan) {
     const engine::Task& task = tg.tasks[t];
     double dur = 0;
     for (const engine::Use& u : task.uses) dur = std::max(dur, u.amount / tg.resources[u.resource].capacity);
-    if (!task.uses.empty() && task.rate_cap != engine::kUnbounded) dur = std::max(dur, 1 / task.rate_cap);
+    if (const double cap = tg.rate_cap(t); !task.uses.empty() && cap != engine::kUnbounded) dur = std::max(dur, 1 / cap);
     const TimePs end = add_ps(add_ps(ready[t], task.latency), ceil_ps(dur));
     makespan = std::max(makespan, end);
     for (engine::TaskId s : next[t]) {

@@ -49,8 +49,13 @@ class Run {
   void end_instant();
   void note_usage();
   // Per task, its exclusive resources (build_links), each once.
-  const ResourceId* exclusive_begin(TaskId t) const { return exclusive_.data() + exclusive_start_[t]; }
-  const ResourceId* exclusive_end(TaskId t) const { return exclusive_.data() + exclusive_start_[t + 1]; }
+  // None when the graph has no exclusive resource: no rows are kept then.
+  const ResourceId* exclusive_begin(TaskId t) const {
+    return exclusive_start_.empty() ? nullptr : exclusive_.data() + exclusive_start_[t];
+  }
+  const ResourceId* exclusive_end(TaskId t) const {
+    return exclusive_start_.empty() ? nullptr : exclusive_.data() + exclusive_start_[t + 1];
+  }
   [[noreturn]] void report_unfinished() const;
 
   const TaskGraph& g_;
@@ -104,24 +109,36 @@ Run::Run(const TaskGraph& g, const SimOptions& opts)
   build_links();
 }
 
-// Successor lists and waiting counts from deps and queue orders; exclusive uses per task.
+// Successor lists and waiting counts from deps and queue orders; exclusive uses per task. At
+// tens of millions of tasks this is the run's peak of memory: the rows are built in place, and
+// each task's queue predecessor found again in each pass (a per-queue last task) rather than
+// held per task.
 void Run::build_links() {
   const std::size_t n = g_.tasks.size();
   waiting_.assign(n, 0);
-  const std::vector<TaskId> queue_pred = g_.queue_predecessors();
   succ_start_.assign(n + 1, 0);
+  std::vector<TaskId> last(g_.queues.size(), -1);
   for (std::size_t t = 0; t < n; ++t) {
-    if (queue_pred[t] >= 0) ++succ_start_[queue_pred[t] + 1];
-    for (TaskId d : g_.tasks[t].deps) ++succ_start_[d + 1];
-    waiting_[t] = static_cast<std::int32_t>(g_.tasks[t].deps.size()) + (queue_pred[t] >= 0 ? 1 : 0);
+    const Task& task = g_.tasks[t];
+    const TaskId pred = std::exchange(last[task.queue], static_cast<TaskId>(t));
+    if (pred >= 0) ++succ_start_[pred + 1];
+    for (TaskId d : task.deps) ++succ_start_[d + 1];
+    waiting_[t] = static_cast<std::int32_t>(task.deps.size()) + (pred >= 0 ? 1 : 0);
   }
   for (std::size_t t = 0; t < n; ++t) succ_start_[t + 1] += succ_start_[t];
   succ_.resize(succ_start_[n]);
-  std::vector<std::int32_t> fill(succ_start_.begin(), succ_start_.end() - 1);
+  // succ_start_[d] serves as d's cursor while filling, ending at succ_start_[d + 1]; shifted
+  // back by one row after.
+  std::fill(last.begin(), last.end(), -1);
   for (std::size_t t = 0; t < n; ++t) {
-    for (TaskId d : g_.tasks[t].deps) succ_[fill[d]++] = static_cast<TaskId>(t);
-    if (queue_pred[t] >= 0) succ_[fill[queue_pred[t]]++] = static_cast<TaskId>(t);
+    const Task& task = g_.tasks[t];
+    for (TaskId d : task.deps) succ_[succ_start_[d]++] = static_cast<TaskId>(t);
+    const TaskId pred = std::exchange(last[task.queue], static_cast<TaskId>(t));
+    if (pred >= 0) succ_[succ_start_[pred]++] = static_cast<TaskId>(t);
   }
+  for (std::size_t t = n; t > 0; --t) succ_start_[t] = succ_start_[t - 1];
+  succ_start_[0] = 0;
+  if (std::none_of(g_.resources.begin(), g_.resources.end(), [](const Resource& r) { return r.exclusive; })) return;
   exclusive_start_.assign(n + 1, 0);
   for (std::size_t t = 0; t < n; ++t) {
     const auto first = exclusive_.size();

@@ -34,8 +34,8 @@ double natural_unit(const Task& task) {
 
 // A cap so low that it underflows in N keeps the smallest bound: the activity then cannot end
 // in representable time, which the executor reports.
-double bound_of(const Task& task, double unit) {
-  return std::max(task.rate_cap * unit, std::numeric_limits<double>::denorm_min());
+double bound_of(double rate_cap, double unit) {
+  return std::max(rate_cap * unit, std::numeric_limits<double>::denorm_min());
 }
 
 // x = y / N. A tiny N (a transfer of 1e-300 bytes, a kernel of 1e-310 s) can take it past the
@@ -60,7 +60,7 @@ void RateGroups::start(TaskId t) {
 void RateGroups::join(TaskId t, double progress, bool share) {
   const Task& task = g_.tasks[t];
   const double unit = natural_unit(task);
-  const double bound = bound_of(task, unit);
+  const double bound = bound_of(g_.rate_cap(t), unit);
   ShareMap::iterator key = shares_.end();
   ShareKey k;
   if (share && key_of(task, unit, bound, k)) {

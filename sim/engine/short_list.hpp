@@ -3,6 +3,11 @@
 // always; a std::vector would cost 24 bytes plus a heap block of 32 or more for each, which
 // at tens of millions of tasks (a 4096-rank ring all-reduce) is most of the TaskGraph
 // (docs/engine-scale.md, "Collectives").
+//
+// A list may also borrow its elements: a view of a block owned elsewhere (the TaskGraph's
+// shared use lists, task_graph.hpp), valid while that owner lives. It reads as any other; the
+// first change to it (or non-const access to its elements) copies them into a block of its
+// own, so no list ever writes into what it borrows. A copy of a borrowed list owns its copy.
 #pragma once
 
 #include <algorithm>
@@ -20,6 +25,7 @@ class ShortList {
   static_assert(std::is_trivially_copyable_v<T> && N >= 1);
 
  public:
+  static constexpr std::uint32_t kInline = N;  // held inline up to this many
   using value_type = T;
   using iterator = T*;
   using const_iterator = const T*;
@@ -32,6 +38,7 @@ class ShortList {
   ShortList(ShortList&& o) noexcept { steal(o); }
   ShortList& operator=(const ShortList& o) {
     if (this != &o) {
+      if (borrowed()) release();
       size_ = 0;
       append(o.begin(), o.end());
     }
@@ -46,9 +53,27 @@ class ShortList {
   }
   ~ShortList() { release(); }
 
+  // A list that reads the n elements at p without owning them; p must outlive it. At most N
+  // elements are copied inline instead.
+  static ShortList borrow(const T* p, std::uint32_t n) {
+    ShortList l;
+    if (n <= N) {
+      l.append(p, p + n);
+    } else {
+      l.heap_ = const_cast<T*>(p);  // never written through: see data()
+      l.size_ = n;
+      l.cap_ = 0;
+    }
+    return l;
+  }
+  bool borrowed() const { return cap_ == 0; }
+
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  T* data() { return on_heap() ? heap_ : inline_; }
+  T* data() {
+    if (borrowed()) grow(size_);
+    return on_heap() ? heap_ : inline_;
+  }
   const T* data() const { return on_heap() ? heap_ : inline_; }
   T* begin() { return data(); }
   T* end() { return data() + size_; }
@@ -58,7 +83,7 @@ class ShortList {
   const T& operator[](std::size_t i) const { return data()[i]; }
 
   void push_back(const T& v) {
-    if (size_ == cap_) {
+    if (size_ >= cap_) {
       const T copy = v;  // v may live in this list
       grow(size_ + 1);
       data()[size_++] = copy;
@@ -74,24 +99,26 @@ class ShortList {
     size_ += n;
   }
   // Removes [first, last), shifting what follows.
-  void erase(T* first, T* last) {
+  void erase(T* first, T* last) {  // first and last from begin(), which owns the elements
     std::copy(last, end(), first);
     size_ -= static_cast<std::uint32_t>(last - first);
   }
 
  private:
-  bool on_heap() const { return cap_ > N; }
+  bool on_heap() const { return cap_ != N; }  // owned (cap_ > N) or borrowed (cap_ == 0)
+  // Moves the elements to an owned block of at least `need` (a borrowed list's first change).
   void grow(std::uint32_t need) {
-    const std::uint32_t cap = std::max(need, 2 * cap_);
+    const std::uint32_t cap = std::max({need, 2 * cap_, N + 1});
     T* p = static_cast<T*>(std::malloc(sizeof(T) * cap));
     if (p == nullptr) throw std::bad_alloc();
-    std::copy(begin(), end(), p);
+    const T* from = static_cast<const ShortList&>(*this).data();
+    std::copy(from, from + size_, p);
     release();
     heap_ = p;
     cap_ = cap;
   }
   void release() {
-    if (on_heap()) std::free(heap_);
+    if (cap_ > N) std::free(heap_);
     cap_ = N;
   }
   // Takes o's elements, leaving o empty.

@@ -35,19 +35,96 @@ QueueId TaskGraph::find_queue(const std::string& name) const {
   return -1;
 }
 
-TaskId TaskGraph::add_task(std::string_view name, Task t) {
+TaskId TaskGraph::add_task(std::string_view name, Task t, const TaskExtras& extras) {
   const auto id = static_cast<TaskId>(tasks.size());
   if (t.queue < 0 || t.queue >= static_cast<QueueId>(queues.size())) {
     throw InputError("task '" + std::string(name) + "': queue " + std::to_string(t.queue) + " does not exist");
   }
-  if (names_.size() + name.size() > std::numeric_limits<std::uint32_t>::max()) {
-    throw InputError("task graph: the names of its " + std::to_string(tasks.size()) +
-                     " tasks exceed 4 GiB (too many tasks for one simulation)");
+  if (tasks.size() >= static_cast<std::size_t>(std::numeric_limits<TaskId>::max())) {
+    throw InputError("task '" + std::string(name) + "': a task graph holds at most " +
+                     std::to_string(std::numeric_limits<TaskId>::max()) + " tasks");
   }
+  shared_uses_.share(t.uses);
   tasks.push_back(std::move(t));
-  names_ += name;
-  name_end_.push_back(static_cast<std::uint32_t>(names_.size()));
+  add_name(name);
+  if (extras.rate_cap != kUnbounded) rate_caps_.emplace_back(id, extras.rate_cap);
+  if (extras.op != -1) {
+    ops_.resize(tasks.size(), -1);
+    ops_[id] = extras.op;
+  }
   return id;
+}
+
+double TaskGraph::rate_cap(TaskId t) const {
+  const auto at = std::lower_bound(rate_caps_.begin(), rate_caps_.end(), std::pair{t, -kUnbounded});
+  return at != rate_caps_.end() && at->first == t ? at->second : kUnbounded;
+}
+
+void TaskGraph::set_rate_cap(TaskId t, double cap) {
+  const auto at = std::lower_bound(rate_caps_.begin(), rate_caps_.end(), std::pair{t, -kUnbounded});
+  if (at != rate_caps_.end() && at->first == t) {
+    at->second = cap;
+  } else {
+    rate_caps_.insert(at, {t, cap});
+  }
+}
+
+namespace {
+
+void put_length(std::string& out, std::size_t n) {  // LEB128: 7 bits a byte, low bits first
+  while (n >= 0x80) {
+    out += static_cast<char>((n & 0x7f) | 0x80);
+    n >>= 7;
+  }
+  out += static_cast<char>(n);
+}
+
+std::size_t get_length(const std::string& in, std::size_t& at) {
+  std::size_t n = 0;
+  for (int shift = 0;; shift += 7) {
+    const auto b = static_cast<unsigned char>(in[at++]);
+    n |= static_cast<std::size_t>(b & 0x7f) << shift;
+    if (b < 0x80) return n;
+  }
+}
+
+// Decodes the entry at `at` onto `name` (the previous entry's name), moving `at` past it.
+void decode_entry(const std::string& names, std::size_t& at, std::string& name) {
+  const std::size_t shared = get_length(names, at), rest = get_length(names, at);
+  name.resize(shared);
+  name.append(names, at, rest);
+  at += rest;
+}
+
+}  // namespace
+
+void TaskGraph::add_name(std::string_view name) {
+  std::size_t shared = 0;
+  if (named_ % kNamesPerRestart == 0) {
+    restart_.push_back(names_.size());
+  } else {
+    const std::size_t most = std::min(name.size(), last_name_.size());
+    while (shared < most && name[shared] == last_name_[shared]) ++shared;
+  }
+  put_length(names_, shared);
+  put_length(names_, name.size() - shared);
+  names_.append(name.substr(shared));
+  last_name_.assign(name);
+  ++named_;
+}
+
+std::string TaskGraph::name(TaskId t) const {
+  const auto i = static_cast<std::size_t>(t);
+  PLACESIM_ASSERT(i < named_, "name of a task that has none");
+  std::size_t at = restart_[i / kNamesPerRestart];
+  std::string name;
+  for (std::size_t k = i - i % kNamesPerRestart; k <= i; ++k) decode_entry(names_, at, name);
+  return name;
+}
+
+std::string_view NameReader::next() {
+  decode_entry(g_.names_, at_, name_);
+  return name_;
 }
 
 std::vector<TaskId> TaskGraph::queue_predecessors() const {
@@ -76,14 +153,15 @@ void reserve_more(Container& c, std::size_t more) {
 
 void TaskGraph::reserve_tasks(std::size_t more, std::size_t name_bytes) {
   reserve_more(tasks, more);
-  name_end_.reserve(tasks.capacity());
+  restart_.reserve(tasks.capacity() / kNamesPerRestart + 1);
   reserve_more(traffic, more);
   reserve_more(names_, more * name_bytes);
 }
 
 TaskId TaskGraph::find_task(std::string_view name) const {
-  for (std::size_t t = 0; t < tasks.size(); ++t) {
-    if (this->name(static_cast<TaskId>(t)) == name) return static_cast<TaskId>(t);
+  NameReader names(*this);
+  for (std::size_t t = 0; t < named_; ++t) {
+    if (names.next() == name) return static_cast<TaskId>(t);
   }
   return -1;
 }
@@ -109,7 +187,7 @@ bool valid(Id id, std::size_t n) {
 }  // namespace
 
 void TaskGraph::validate() const {
-  PLACESIM_ASSERT(name_end_.size() == tasks.size(), "tasks added other than by add_task");
+  PLACESIM_ASSERT(named_ == tasks.size(), "tasks added other than by add_task");
   for (const Resource& r : resources) {
     if (!(r.capacity > 0) || !std::isfinite(r.capacity)) {
       throw InputError("resource '" + r.name + "': capacity must be positive and finite");
@@ -131,8 +209,11 @@ void TaskGraph::validate() const {
       if (!(u.amount >= 0) || !std::isfinite(u.amount)) bad_task(*this, id, "amount of '" + resources[u.resource].name + "' must be finite and >= 0");
     }
     if (t.latency < 0) bad_task(*this, id, "latency must be >= 0");
-    if (!(t.rate_cap > 0)) bad_task(*this, id, "rate cap must be positive");
     if (!(t.bytes >= 0)) bad_task(*this, id, "bytes must be >= 0");
+  }
+  for (const auto& [id, cap] : rate_caps_) {
+    if (!valid(id, tasks.size())) throw InputError("rate cap of task " + std::to_string(id) + ", which does not exist");
+    if (!(cap > 0)) bad_task(*this, id, "rate cap must be positive");
   }
   for (const Traffic& t : traffic) {
     // The message is built only on failure: a graph can hold tens of millions of records.

@@ -181,15 +181,17 @@ void add_lanes(EventWriter& w, const TaskGraph& g, const std::vector<char>& keep
 }
 
 void add_tasks(EventWriter& w, const TaskGraph& g, const Trace& t, const std::vector<char>& keep, const TraceFilter& f) {
+  engine::NameReader names(g);
   for (std::size_t i = 0; i < g.tasks.size(); ++i) {
     const engine::Task& task = g.tasks[i];
     const engine::TaskRecord& r = t.tasks[i];
+    const std::string_view name = names.next();
     if (r.start < 0 || r.end < r.start) continue;  // never ran
     if (!keep[task.queue] || r.end < f.from || r.start > f.to) continue;
-    w.begin().str("name", g.name(static_cast<engine::TaskId>(i))).str("cat", engine::to_string(task.kind));
+    w.begin().str("name", name).str("cat", engine::to_string(task.kind));
     w.str("ph", "X").integer("pid", kPid).integer("tid", task.queue + 1).number("ts", us(r.start));
     w.number("dur", us(r.end - r.start)).open("args").str("kind", engine::to_string(task.kind));
-    w.number("bytes", task.bytes).integer("op", task.op).number("start_us", us(r.start));
+    w.number("bytes", task.bytes).integer("op", g.op(static_cast<engine::TaskId>(i))).number("start_us", us(r.start));
     w.number("active_us", us(r.active)).close().end();
   }
 }

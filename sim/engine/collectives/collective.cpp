@@ -141,10 +141,11 @@ std::vector<TaskId> lower_collective(TaskGraph& g, const CollectiveSpec& spec, c
   const CollectiveAlgorithm& a = checked(spec);
   if (spec.fidelity == Fidelity::Flow && spec.group.size() > 1) {
     // Room ahead: at tens of millions of tasks, growth by doubling would copy the graph and
-    // briefly hold it twice. A name is the collective's, a step label and the two members'
-    // ids: 32 characters besides the collective's name cover thousands of ranks and steps.
+    // briefly hold it twice. A transfer's name is the collective's, a step label and the two
+    // members' ids, and shares all but the ids' last digits with the one before it (the graph
+    // keeps names front-coded): about 8 bytes each.
     const auto n = static_cast<double>(spec.group.size());
-    g.reserve_tasks(static_cast<std::size_t>(collective_transfers_estimate(n, spec.chunks) + 2 * n), spec.name.size() + 32);
+    g.reserve_tasks(static_cast<std::size_t>(collective_transfers_estimate(n, spec.chunks) + 2 * n), 8);
     Lowering low(g, spec, net);
     a.lower(low);
     return low.finish();

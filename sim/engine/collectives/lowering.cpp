@@ -16,8 +16,8 @@ namespace {
 
 // Appends "a>b", the two members' device ids (without a string per number: once per task).
 void append_member_pair(std::string& s, const CollectiveSpec& spec, int src, int dst) {
-  char buf[32];
-  char* end = std::to_chars(buf, buf + sizeof buf, spec.group[src]).ptr;
+  char buf[32];  // two ints of at most 11 characters each, and '>'
+  char* end = std::to_chars(buf, buf + 11, spec.group[src]).ptr;
   *end++ = '>';
   end = std::to_chars(end, buf + sizeof buf, spec.group[dst]).ptr;
   s.append(buf, end);
@@ -72,16 +72,27 @@ TaskId Lowering::send(int src, int dst, double bytes, DepList deps, const std::s
     std::string queue = spec_.name + ":";
     append_member_pair(queue, spec_, src, dst);
     if (channel > 0) queue += fmt::format("#{}", channel);
-    connections_.push_back({g_.add_queue(std::move(queue)), -1});
+    connections_.emplace_back().queue = g_.add_queue(std::move(queue));
     connections_of_[src].push_back(c);
     connections_of_[dst].push_back(c);
     out.push_back({dst, channel, c});
     it = out.end() - 1;
   }
   Connection& conn = connections_[(*it)[2]];
-  for (int r : {src, dst}) {
-    if (gate_[r] >= 0) deps.push_back(gate_[r]);
+  // Only a connection's first transfer waits for the two ranks' gates: every later one is
+  // queued behind it, so the gates have ended before it can start either way (a wait per
+  // transfer made most of them hold three dependencies, out of line).
+  if (conn.last < 0) {
+    for (int r : {src, dst}) {
+      if (gate_[r] >= 0) deps.push_back(gate_[r]);
+    }
   }
+  // A connection's transfers all cross one route, most of the same bytes: asked for once.
+  if (conn.last < 0 || bytes != conn.bytes) {
+    conn.uses = net_.uses(spec_.group[src], spec_.group[dst], bytes);
+    conn.bytes = bytes;
+  }
+  if (conn.last < 0) conn.latency = net_.latency(spec_.group[src], spec_.group[dst]);
   // The name is built in a buffer kept between calls: no allocation per task.
   name_.assign(spec_.name);
   name_ += '.';
@@ -92,11 +103,19 @@ TaskId Lowering::send(int src, int dst, double bytes, DepList deps, const std::s
   t.kind = TaskKind::Transfer;
   t.queue = conn.queue;
   t.deps = std::move(deps);
-  t.uses = net_.uses(spec_.group[src], spec_.group[dst], bytes);
-  t.latency = net_.latency(spec_.group[src], spec_.group[dst]);
+  t.uses = conn.uses;
+  t.latency = conn.latency;
   t.bytes = bytes;
   conn.last = g_.add_task(name_, std::move(t));
-  g_.traffic.push_back({conn.last, spec_.group[src], spec_.group[dst], to_string(spec_.op), bytes});
+  // One traffic record per connection, its bytes summed, counted when the connection's last
+  // transfer ends (the queue's transfers end in order): a record per transfer was a quarter of
+  // a ring's graph.
+  if (conn.traffic < 0) {
+    conn.traffic = static_cast<std::int64_t>(g_.traffic.size());
+    g_.traffic.push_back({conn.last, spec_.group[src], spec_.group[dst], to_string(spec_.op), 0});
+  }
+  g_.traffic[conn.traffic].task = conn.last;
+  g_.traffic[conn.traffic].bytes += bytes;
   return conn.last;
 }
 

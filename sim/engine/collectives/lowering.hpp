@@ -32,7 +32,8 @@ class Lowering {
 
   // A Transfer of `bytes` from rank src to rank dst after `deps` and after both ranks' `after`
   // tasks, appended to the connection src->dst of `channel`. `label` names the step ("s3.c0").
-  // Its bytes are recorded as traffic of the operation's kind between the two group members.
+  // Its bytes are recorded as traffic of the operation's kind between the two group members
+  // (one record per connection, of all its transfers' bytes, counted once its last has ended).
   TaskId send(int src, int dst, double bytes, DepList deps, const std::string& label, int channel = 0);
   // A task that uses nothing and ends as soon as `deps` have: gathers rank r's arrivals.
   TaskId join(int rank, DepList deps, const std::string& label);
@@ -41,8 +42,12 @@ class Lowering {
 
  private:
   struct Connection {
-    QueueId queue;
-    TaskId last;
+    QueueId queue = -1;
+    TaskId last = -1;       // its latest transfer, -1 before the first
+    std::int64_t traffic = -1;  // its record in g_.traffic
+    double bytes = 0;       // of the transfer `uses` was asked for
+    UseList uses;
+    TimePs latency = 0;
   };
   QueueId rank_queue(int rank);
 

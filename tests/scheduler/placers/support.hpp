@@ -93,8 +93,8 @@ inline void expect_valid(const scheduler::Problem& problem, const scheduler::Pla
   std::vector<int> task_of(g.nodes.size(), -1);
   for (size_t t = 0; t < s.lowered.graph.tasks.size(); ++t) {
     const auto& task = s.lowered.graph.tasks[t];
-    if (task.op >= 0 && (task.kind == engine::TaskKind::Compute || task.kind == engine::TaskKind::Dha))
-      task_of[task.op] = static_cast<int>(t);
+    const int op = s.lowered.graph.op(static_cast<engine::TaskId>(t));
+    if (op >= 0 && (task.kind == engine::TaskKind::Compute || task.kind == engine::TaskKind::Dha)) task_of[op] = static_cast<int>(t);
   }
   for (int op : g.ops()) {
     EXPECT_EQ(computed[op], 1) << what << ": " << g.nodes[op].name;

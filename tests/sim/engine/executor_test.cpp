@@ -109,8 +109,7 @@ TEST(Executor, RateCapBoundsProgress) {
   Task t;
   t.queue = g.add_queue("q");
   t.uses = {{gpu, 1.0}};
-  t.rate_cap = 0.5;
-  const TaskId id = g.add_task("capped", t);
+  const TaskId id = g.add_task("capped", t, {.rate_cap = 0.5});
   SimOptions opts;
   opts.record_usage = true;
   const Trace tr = simulate(g, opts);

@@ -96,7 +96,7 @@ TaskGraph random_tree(unsigned seed) {
         links.push_back({leaf_down[dst / (kHosts / kLeaves)], 0});
       }
       id = add_flow(g, name, links, log_uniform(1e6, 2e9));
-      if (pick(6) == 0) g.tasks[id].rate_cap = log_uniform(1, 50);
+      if (pick(6) == 0) g.set_rate_cap(id, log_uniform(1, 50));
     } else if (kind == 8) {  // a kernel
       id = add(g, name, g.add_queue(name), {{gpus[pick(3)], log_uniform(1e-3, 0.3)}});
     } else {  // a DHA: a kernel reading over its host's link

@@ -18,9 +18,8 @@ TaskId transfer(TaskGraph& g, ResourceId link, double bytes, double rate_cap = k
   t.kind = TaskKind::Transfer;
   t.queue = g.add_queue("q");
   t.bytes = bytes;
-  t.rate_cap = rate_cap;
   t.uses = {{link, bytes}};
-  return g.add_task("x", std::move(t));
+  return g.add_task("x", std::move(t), {.rate_cap = rate_cap});
 }
 
 // 1e-300 bytes at 25 GB/s take 4e-311 s: the one-picosecond minimum.

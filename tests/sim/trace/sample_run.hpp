@@ -18,9 +18,10 @@ inline engine::TaskGraph sample_graph() {
   g.resources = {{"gpu0", 1.0, false}, {"pcie0.down", 10e9, false}};
   g.add_queue("gpu0.compute");
   g.add_queue("gpu0.h2d");
-  g.add_task("copy w", {TaskKind::Transfer, 1, {}, {{1, 1e6}}, 1 * kUs, engine::kUnbounded, 1e6, -1});
-  g.add_task("matmul", {TaskKind::Compute, 0, {0}, {{0, 50e-6}}, 0, engine::kUnbounded, 0, 3});
-  g.add_task("add", {TaskKind::Compute, 0, {1}, {{0, 20e-6}}, 0, engine::kUnbounded, 0, 4});
+  // Task: deps, uses, latency, bytes, queue, kind; then the op each implements.
+  g.add_task("copy w", {{}, {{1, 1e6}}, 1 * kUs, 1e6, 1, TaskKind::Transfer});
+  g.add_task("matmul", {{0}, {{0, 50e-6}}, 0, 0, 0, TaskKind::Compute}, {.op = 3});
+  g.add_task("add", {{1}, {{0, 20e-6}}, 0, 0, 0, TaskKind::Compute}, {.op = 4});
   g.pools = {{"gpu0.mem", 16e9}};
   return g;
 }

@@ -60,7 +60,7 @@ TEST(TraceDiff, P95IsNearestRank) {
   for (int k = 0; k < 20; ++k) {
     std::string name = "t";  // not "t" + to_string(k): GCC 12 warns falsely (-Wrestrict)
     name += std::to_string(k);
-    g.add_task(name, {engine::TaskKind::Compute, 0, {}, {}, 0, engine::kUnbounded, 0, k});
+    g.add_task(name, {{}, {}, 0, 0, 0, engine::TaskKind::Compute}, {.op = k});
     predicted.tasks.push_back({0, 0, (100 - (k + 1)) * kUs});
     measured.tasks.push_back({0, 0, 100 * kUs});
   }
