@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 #include <limits>
 #include <map>
+#include <utility>
 
 #include "sim/engine/collectives/algorithm.hpp"
 #include "sim/engine/executor.hpp"
@@ -103,10 +104,15 @@ TaskId Lowering::send(int src, int dst, double bytes, DepList deps, const std::s
   t.kind = TaskKind::Transfer;
   t.queue = conn.queue;
   t.deps = std::move(deps);
-  t.uses = conn.uses;
+  const UseList& uses = conn.uses;  // read, not copied: a copy of a list of several allocates
+  t.uses = UseList::borrow(uses.data(), static_cast<std::uint32_t>(uses.size()));
   t.latency = conn.latency;
   t.bytes = bytes;
   conn.last = g_.add_task(name_, std::move(t));
+  // From now on the graph's copy of the list (add_task keeps one per graph): the next transfer
+  // borrows it too, and add_task finds it without allocating.
+  const UseList& kept = std::as_const(g_.tasks)[conn.last].uses;
+  conn.uses = UseList::borrow(kept.data(), static_cast<std::uint32_t>(kept.size()));
   // One traffic record per connection, its bytes summed, counted when the connection's last
   // transfer ends (the queue's transfers end in order): a record per transfer was a quarter of
   // a ring's graph.
