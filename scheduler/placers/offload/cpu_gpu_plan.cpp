@@ -180,7 +180,7 @@ Plan build_cpu_gpu_plan(const Problem& p, std::string placer, const Design& d) {
   std::map<int, std::vector<Part>> parts;  // split op -> the part each slice is
   tp::TpDesign td = tp_design(*p.graph, d, parts);
   place_params(p, d, parts, td);
-  Plan plan = tp::build_tp_plan(p, std::move(placer), td);
+  Plan plan = tp::build_tp_plan(p, std::move(placer), td).plan;
   if (d.threads > 0) plan.cpu_cores[d.cpu] = d.threads;
   if (p.topo->devices[d.gpu].launch_s <= 0) return plan;
   plan.queues.push_back(host_launches(p, d, plan));

@@ -119,8 +119,9 @@ class AsymGroup final : public Placer {
       }
     }
     PlacerResult r;
-    r.plan = tp::build_tp_plan(p, "asymgroup", tp::grid_design(g, ops, grid));
-    r.predicted_s = tp::bsp_seconds(p, *r.plan);
+    tp::TpPlan built = tp::build_tp_plan(p, "asymgroup", tp::grid_design(g, ops, grid));
+    r.predicted_s = tp::bsp_seconds(p, built);
+    r.plan = std::move(built.plan);
     std::string groups;
     nlohmann::ordered_json group_names = nlohmann::ordered_json::array();
     for (const std::vector<int>& grp : found.groups) {

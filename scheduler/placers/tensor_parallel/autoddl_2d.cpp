@@ -42,8 +42,9 @@ class AutoDdl2d final : public Placer {
         for (int d : grid.groups.back()) weight.push_back(1.0 / per_node[p.topo->devices[d].node]);
       }
       PlacerResult r;
-      r.plan = tp::build_tp_plan(p, "autoddl-2d", tp::grid_design(*p.graph, ops, grid));
-      r.predicted_s = tp::bsp_seconds(p, *r.plan);
+      tp::TpPlan built = tp::build_tp_plan(p, "autoddl-2d", tp::grid_design(*p.graph, ops, grid));
+      r.predicted_s = tp::bsp_seconds(p, built);
+      r.plan = std::move(built.plan);
       if (!best.plan || *r.predicted_s < *best.predicted_s) best = std::move(r), best_k = k;
     }
     best.message = fmt::format("k = {} groups of {} GPUs", best_k, G / best_k);

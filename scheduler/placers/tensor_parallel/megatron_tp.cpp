@@ -143,8 +143,9 @@ class MegatronTp final : public Placer {
       }
     }
     PlacerResult res;
-    res.plan = tp::build_tp_plan(p, "megatron-tp", d);
-    res.predicted_s = tp::bsp_seconds(p, *res.plan);
+    tp::TpPlan built = tp::build_tp_plan(p, "megatron-tp", d);
+    res.predicted_s = tp::bsp_seconds(p, built);
+    res.plan = std::move(built.plan);
     res.choices = {{"tp", t}, {"replicas", r}};
     return res;
   }

@@ -10,7 +10,7 @@
 
 namespace placesim::scheduler::tp {
 
-Plan build_tp_plan(const Problem& p, std::string placer, const TpDesign& d) {
+TpPlan build_tp_plan(const Problem& p, std::string placer, const TpDesign& d) {
   const models::Graph& g = *p.graph;
   Plan plan;
   plan.splits = d.splits;
@@ -43,18 +43,21 @@ Plan build_tp_plan(const Problem& p, std::string placer, const TpDesign& d) {
     if (!plan.splits.count(n)) plan.device_of[n] = d.device_of.at(n);
   for (auto& [op, split] : plan.splits)
     for (size_t i = 0; i < split.slices.size(); ++i) plan.device_of[ids.at(op)[i]] = split.slices[i].device;
-  const Problem sliced = sliced_problem(p, plan);
+  // Sliced from what the built plan keeps: its splits, collectives and ops' devices (slice_graph
+  // reads no more; build_plan changes only its parameters' devices, which no edge consumes).
+  Problem sliced = sliced_problem(p, plan);
   BuildOptions opts;
   opts.params = d.params;
   Plan built = build_plan(sliced, std::move(placer), plan.device_of, plan_order(*sliced.graph, plan.collectives, ids), opts);
   built.splits = std::move(plan.splits);
   built.collectives = std::move(plan.collectives);
-  return built;
+  return {std::move(built), std::move(sliced)};
 }
 
-double bsp_seconds(const Problem& p, const Plan& plan) {
+double bsp_seconds(const Problem& p, const TpPlan& tp) {
   const models::Graph& g = *p.graph;
-  const Problem sliced = sliced_problem(p, plan);
+  const Plan& plan = tp.plan;
+  const Problem& sliced = tp.sliced;
   const std::map<int, std::vector<int>> ids = slice_ids(g, plan.splits);
   const std::vector<int> original = original_nodes(g, plan.splits);  // sliced node -> the problem's node
   // Per op, the collectives it waits for; per collective, when its last `after` op ends.

@@ -30,7 +30,15 @@ struct TpDesign {
   std::map<std::pair<int, int>, ParamDelivery> params;
 };
 
-Plan build_tp_plan(const Problem& p, std::string placer, const TpDesign& d);
+// The plan, and the problem on its sliced graph (sliced_problem(p, plan): what build_plan laid
+// the plan out on, and what bsp_seconds reads), sliced once: a 1024-way split of a model is a
+// graph of a million nodes.
+struct TpPlan {
+  Plan plan;
+  Problem sliced;
+};
+
+TpPlan build_tp_plan(const Problem& p, std::string placer, const TpDesign& d);
 
 // The design's time as a bulk-synchronous program, the model the tensor-parallel papers reason
 // with: every GPU runs the ops in topological order, each as long as its slowest slice (the cost
@@ -43,7 +51,7 @@ Plan build_tp_plan(const Problem& p, std::string placer, const TpDesign& d);
 // op have arrived once every link direction on their routes has carried their bytes at its
 // bandwidth (plus the route's latency). Resident parameters and direct host access wait for
 // nothing.
-double bsp_seconds(const Problem& p, const Plan& plan);
+double bsp_seconds(const Problem& p, const TpPlan& tp);
 
 // A ring algorithm for a group: `hierarchical` when it spans several nodes with the same number
 // (at least two) of its members on each, else `ring` (NCCL's choice between its ring inside a
