@@ -1,8 +1,12 @@
 // autoddl-2d (scheduler/placers/tensor_parallel/autoddl_2d.cpp): the k x (G/k) grid's splits and
 // collectives worked by hand, the engine against its prediction at both fidelities, k chosen as
-// the best divisor, and bad k values.
+// the best divisor, and bad k values; and the sliced problem the tensor-parallel plans come with.
 #include <gtest/gtest.h>
 
+#include "scheduler/placers/tensor_parallel/decoder_roles.hpp"
+#include "scheduler/placers/tensor_parallel/grid_design.hpp"
+#include "scheduler/placers/tensor_parallel/tp_plan.hpp"
+#include "scheduler/plan/slices.hpp"
 #include "tests/scheduler/placers/support.hpp"
 
 namespace {
@@ -90,3 +94,44 @@ TEST(AutoDdl2d, KMustDivideTheGpus) {
 }
 
 }  // namespace
+
+// build_tp_plan hands on the sliced problem it laid the plan out on, which bsp_seconds reads in
+// place of slicing the built plan again (tp_plan.hpp): the two must be one graph, and give one
+// estimate, on every grid of 8 GPUs, symmetric and by capability, weights resident and on host.
+TEST(TpPlan, TheSlicedProblemHandedOnIsTheBuiltPlansOwnSlicing) {
+  for (const scheduler::WeightsMode weights : {scheduler::WeightsMode::Resident, scheduler::WeightsMode::Host}) {
+    scheduler::Problem p = gpt2_large(models::Phase::Decode);
+    p.weights = weights;
+    const std::vector<scheduler::tp::DecoderOp> ops = scheduler::tp::decoder_roles(*p.graph, "autoddl-2d");
+    const std::vector<int> gpus = p.topo->gpus();
+    for (int k : {1, 2, 4, 8}) {
+      for (bool capability : {false, true}) {
+        scheduler::tp::Grid grid;
+        grid.capability = capability;
+        for (int t = 0; t < k; ++t) {
+          grid.groups.emplace_back(gpus.begin() + t * (8 / k), gpus.begin() + (t + 1) * (8 / k));
+          grid.weight.emplace_back(8 / k, 1.0);
+        }
+        const scheduler::tp::TpPlan built =
+            scheduler::tp::build_tp_plan(p, "autoddl-2d", scheduler::tp::grid_design(*p.graph, ops, grid));
+        const scheduler::tp::TpPlan again{built.plan, scheduler::sliced_problem(p, built.plan)};
+        const models::Graph &a = *built.sliced.graph, &b = *again.sliced.graph;
+        const std::string what = "k = " + std::to_string(k) + (capability ? ", by capability" : "");
+        ASSERT_EQ(a.nodes.size(), b.nodes.size()) << what;
+        for (size_t n = 0; n < a.nodes.size(); ++n) {
+          EXPECT_EQ(a.nodes[n].name, b.nodes[n].name) << what;
+          EXPECT_EQ(a.nodes[n].flops, b.nodes[n].flops) << what << ": " << a.nodes[n].name;
+          EXPECT_EQ(a.nodes[n].bytes, b.nodes[n].bytes) << what << ": " << a.nodes[n].name;
+          EXPECT_EQ(a.nodes[n].param_bytes, b.nodes[n].param_bytes) << what << ": " << a.nodes[n].name;
+        }
+        ASSERT_EQ(a.edges.size(), b.edges.size()) << what;
+        for (size_t e = 0; e < a.edges.size(); ++e) {
+          EXPECT_EQ(a.edges[e].src, b.edges[e].src) << what;
+          EXPECT_EQ(a.edges[e].dst, b.edges[e].dst) << what;
+          EXPECT_EQ(a.edges[e].bytes, b.edges[e].bytes) << what;
+        }
+        EXPECT_EQ(scheduler::tp::bsp_seconds(p, built), scheduler::tp::bsp_seconds(p, again)) << "k = " << k;
+      }
+    }
+  }
+}
