@@ -154,7 +154,6 @@ void reserve_more(Container& c, std::size_t more) {
 void TaskGraph::reserve_tasks(std::size_t more, std::size_t name_bytes) {
   reserve_more(tasks, more);
   restart_.reserve(tasks.capacity() / kNamesPerRestart + 1);
-  reserve_more(traffic, more);
   reserve_more(names_, more * name_bytes);
 }
 
