@@ -11,7 +11,9 @@
 // speedup = simgrid_s / placesim_s, each process's peak RSS in MiB, flows in flight at the
 // busiest instant, worst_gap. Each process is stopped after PLACESIM_BENCH_LIMIT_S seconds of
 // wall time (default 600): placesim_stopped or simgrid_stopped = 1, and its time is then a lower
-// bound (and the flows in flight and the gap are not reported).
+// bound (and the flows in flight and the gap are not reported). cli_beside_simgrid runs the whole
+// program on each side; cli_traced prices placesim's --trace in each format; flows_sharing_on_off
+// runs the engine with shared rates and without (their counters are described at each).
 #include <benchmark/benchmark.h>
 #include <poll.h>
 #include <signal.h>
@@ -24,12 +26,14 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "tests/peer/flow_sets.hpp"
 #include "tests/peer/simgrid_flows.hpp"
@@ -141,13 +145,20 @@ std::function<void(int)> completion_times(const std::function<std::vector<double
   };
 }
 
-// A child body: `placesim simulate --json` on the set's files, its stdout to fd.
-std::function<void(int)> placesim_cli(const std::string& dir) {
-  return [dir](int fd) {
+// A child body: `placesim simulate --json` on the set's files, its stdout to fd; with a trace
+// written to `trace` when it is not empty.
+std::function<void(int)> placesim_cli(const std::string& dir, const std::string& trace = "") {
+  return [dir, trace](int fd) {
     dup2(fd, STDOUT_FILENO);
     const std::string hw = dir + "/hardware.yaml", graph = dir + "/graph.json", plan = dir + "/plan.json";
-    execl(PLACESIM_BINARY, PLACESIM_BINARY, "simulate", "--hardware", hw.c_str(), "--graph", graph.c_str(), "--plan", plan.c_str(),
-          "--json", static_cast<char*>(nullptr));
+    std::vector<const char*> argv = {PLACESIM_BINARY, "simulate", "--hardware", hw.c_str(), "--graph", graph.c_str(),
+                                     "--plan", plan.c_str(), "--json"};
+    if (!trace.empty()) {
+      argv.push_back("--trace");
+      argv.push_back(trace.c_str());
+    }
+    argv.push_back(nullptr);
+    execv(PLACESIM_BINARY, const_cast<char* const*>(argv.data()));
     _exit(127);
   };
 }
@@ -300,6 +311,48 @@ void cli_beside_simgrid(benchmark::State& state) {
   }
 }
 
+// What --trace costs the whole program: `placesim simulate` on the set's files untraced, then
+// writing the whole trace as Perfetto's protobuf (.pftrace) and as JSON (.json), each file
+// deleted and the disk synced before its run (so that one run's writeback is not the next's). Counters: plain_s, json_s, pftrace_s (CPU seconds), json_ratio and
+// pftrace_ratio (each over plain_s), json_MB and pftrace_MB (the files), and each run's peak RSS.
+void cli_traced(benchmark::State& state) {
+  const GeneratedSet gen(state, true);
+  if (!gen.ok) return;
+  Outcome plain, json, pftrace;
+  double json_mb = 0, pftrace_mb = 0;
+  auto traced = [&](const std::string& name, double& mb) {
+    const std::string path = gen.dir + "/" + name;
+    std::filesystem::remove(path);
+    sync();
+    Outcome o = in_child(placesim_cli(gen.dir, path), limit_s());
+    std::error_code ec;
+    mb = static_cast<double>(std::filesystem::file_size(path, ec)) / 1e6;
+    std::filesystem::remove(path, ec);
+    return o;
+  };
+  for (auto _ : state) {
+    sync();
+    plain = in_child(placesim_cli(gen.dir), limit_s());
+    pftrace = traced("t.pftrace", pftrace_mb);
+    json = traced("t.json", json_mb);
+  }
+  if (plain.failed || json.failed || pftrace.failed) {
+    state.SkipWithError("placesim simulate failed (what it said is on stderr)");
+    return;
+  }
+  if (plain.stopped || json.stopped || pftrace.stopped) state.counters["stopped"] = 1;
+  state.counters["plain_s"] = plain.cpu_s;
+  state.counters["json_s"] = json.cpu_s;
+  state.counters["pftrace_s"] = pftrace.cpu_s;
+  state.counters["json_ratio"] = json.cpu_s / plain.cpu_s;
+  state.counters["pftrace_ratio"] = pftrace.cpu_s / plain.cpu_s;
+  state.counters["json_MB"] = json_mb;
+  state.counters["pftrace_MB"] = pftrace_mb;
+  state.counters["plain_MiB"] = plain.peak_rss_mib;
+  state.counters["json_MiB"] = json.peak_rss_mib;
+  state.counters["pftrace_MiB"] = pftrace.peak_rss_mib;
+}
+
 // Shared rates on and off (SimOptions::share_from at its default and never), the engine alone on
 // the flow file: shared_s and apart_s (CPU seconds), on_off = shared_s / apart_s, worst_gap
 // between the two runs' instants (relative).
@@ -339,6 +392,7 @@ void sizes(benchmark::internal::Benchmark* b) {
 BENCHMARK(flows_beside_simgrid)->Apply(sizes)->Unit(benchmark::kSecond)->Iterations(1);
 BENCHMARK(cli_beside_simgrid)->Apply(sizes)->Unit(benchmark::kSecond)->Iterations(1);
 BENCHMARK(flows_sharing_on_off)->Apply(sizes)->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK(cli_traced)->Apply(sizes)->Unit(benchmark::kSecond)->Iterations(1);
 
 }  // namespace
 

@@ -16,6 +16,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/file_io.hpp"
 #include "sim/core/yaml_doc.hpp"
+#include "sim/trace/trace_file.hpp"
 #include "app/explore/compare_files.hpp"
 #include "app/explore/compare_summary.hpp"
 #include "app/explore/report.hpp"
@@ -38,13 +39,17 @@ const std::map<std::string, Input>& kinds() {
 }
 
 // A Chrome trace as `run --trace` writes it: a JSON object with a traceEvents list. An HDF5
-// file (a results file given by mistake) is named as such before a parser sees its bytes.
+// file (a results file given by mistake) and a protobuf trace are named as such before a parser
+// sees their bytes.
 void check_trace(const std::string& path) {
   char head[4] = {};
   std::ifstream(path, std::ios::binary).read(head, sizeof head);
   if (std::string_view(head, sizeof head) == "\x89HDF")
     throw InputError(SourceLoc{path}, "this is an HDF5 results file; a Gantt chart draws a trace (the .json that "
                                       "`placesim run --trace DIR` or `placesim simulate --trace FILE` writes)");
+  if (trace::trace_format_of(path) == trace::TraceFormat::Perfetto || head[0] == '\x0a')
+    throw InputError(SourceLoc{path}, "this is a Perfetto protobuf trace (.pftrace), which ui.perfetto.dev opens; a Gantt "
+                                      "chart draws the JSON format (`--trace FILE.json`, or `run --trace-format json`)");
   const Yaml doc = Yaml::load_file(path);
   if (!doc.is_map() || !doc.has("traceEvents") || !doc.at("traceEvents").is_seq())
     doc.fail("expected a Chrome trace of placesim run --trace (a JSON object with a traceEvents list)");

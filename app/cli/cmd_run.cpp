@@ -1,5 +1,5 @@
 // placesim run: every placer at every sweep point; a table (or --json), an HDF5 results file,
-// written as the sweep goes (run_to_file.hpp), and optionally a Chrome trace per run.
+// written as the sweep goes (run_to_file.hpp), and optionally a trace per run.
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
@@ -24,7 +24,7 @@ int cmd_run(const std::vector<std::string>& args) {
   po::options_description opts("options");
   opts.add_options()("scenario", po::value<std::string>()->required(), "scenario YAML file")(
       "output,o", po::value<std::string>(), "results file (default: results/<scenario name>.h5; with --set or --dim, results/<name>@<overrides>.h5)")(
-      "trace", po::value<std::string>(), "write a Chrome trace (Perfetto) per simulated run into this directory")(
+      "trace", po::value<std::string>(), "write a trace per simulated run into this directory (format: --trace-format)")(
       "jobs,j", po::value<int>()->default_value(static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
       "sweep points run in parallel")(
       "timing", "also report each placer's wall-clock placement time (placement_s under --json)")(
@@ -33,6 +33,7 @@ int cmd_run(const std::vector<std::string>& args) {
                  "machine and model), then list the points with their indices (for plan --point) and the placers; "
                  "place and simulate nothing");
   add_trace_filter_option(opts);
+  add_trace_format_option(opts);
   add_override_options(opts);
   Parsed a;
   if (!parse_args(command_named("run"), args, opts, {"scenario"}, a)) return 0;

@@ -14,8 +14,8 @@ namespace placesim::explore {
 
 namespace {
 
-std::string trace_file(const std::string& stem, const char* phase) {
-  return stem.empty() ? "" : fmt::format("{}-{}.json", stem, phase);
+std::string trace_file(const std::string& stem, const char* phase, trace::TraceFormat format) {
+  return stem.empty() ? "" : fmt::format("{}-{}{}", stem, phase, trace::extension_of(format));
 }
 
 void add_comm(scheduler::CommBytes& sum, const scheduler::CommBytes& c, double times) {
@@ -52,10 +52,10 @@ RunResult& ended_at(RunResult& r, const RunResult& phase_run, const char* phase)
 }  // namespace
 
 RunResult run_generation(const scheduler::Problem& prefill, const models::Generation& gen,
-                         const scheduler::PlacerSpec& placer, const std::string& trace_stem,
+                         const scheduler::PlacerSpec& placer, const std::string& trace_stem, trace::TraceFormat trace_format,
                          const trace::TraceFilter& filter) {
   const std::vector<models::DecodeStep> steps = models::decode_steps(gen.input, gen.output, gen.kv_stride);
-  const SingleRun pre = run_placer(prefill, placer, trace_file(trace_stem, "prefill"), filter);
+  const SingleRun pre = run_placer(prefill, placer, trace_file(trace_stem, "prefill", trace_format), filter);
   RunResult r = pre.result;
   GenerationResult& g = r.generation.emplace();
   g.input_tokens = gen.input;
@@ -72,7 +72,7 @@ RunResult run_generation(const scheduler::Problem& prefill, const models::Genera
   if (scheduler::placers().get(placer.name).facts.generation == scheduler::GenerationWeights::LoadedOnce)
     decode.weights = scheduler::WeightsMode::Resident;
   decode.graph = std::make_shared<const models::Graph>(gen.decode(steps.back().kv));
-  const SingleRun last = run_placer(decode, placer, trace_file(trace_stem, "decode"), filter);
+  const SingleRun last = run_placer(decode, placer, trace_file(trace_stem, "decode", trace_format), filter);
   r.placement_s += last.result.placement_s;
   if (last.result.gap) r.gap = std::max(r.gap.value_or(0), *last.result.gap);
   max_peaks(r.peak_mem_bytes, last.result.peak_mem_bytes);

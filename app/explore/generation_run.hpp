@@ -32,14 +32,15 @@
 #include "scheduler/placer.hpp"
 #include "scheduler/problem.hpp"
 #include "app/explore/run_result.hpp"
-#include "sim/trace/chrome_trace.hpp"
+#include "sim/trace/trace_file.hpp"
 
 namespace placesim::explore {
 
 // prefill: the point's problem with gen.prefill as its graph. trace_stem: write
-// <trace_stem>-prefill.json and <trace_stem>-decode.json when not empty, kept by `filter`.
+// <trace_stem>-prefill and <trace_stem>-decode traces when not empty, in trace_format (its
+// extension added), kept by `filter`.
 RunResult run_generation(const scheduler::Problem& prefill, const models::Generation& gen,
                          const scheduler::PlacerSpec& placer, const std::string& trace_stem,
-                         const trace::TraceFilter& filter = {});
+                         trace::TraceFormat trace_format = trace::TraceFormat::Json, const trace::TraceFilter& filter = {});
 
 }  // namespace placesim::explore

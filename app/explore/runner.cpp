@@ -16,7 +16,7 @@
 #include "app/explore/axis_values.hpp"
 #include "app/explore/generation_run.hpp"
 #include "app/explore/report.hpp"
-#include "sim/trace/chrome_trace.hpp"
+#include "sim/trace/trace_file.hpp"
 
 namespace placesim::explore {
 
@@ -54,7 +54,7 @@ SingleRun run_placer(const scheduler::Problem& p, const scheduler::PlacerSpec& p
   scheduler::PlanScore score;
   // The trace is written as the run goes (its usage samples are never all in memory). Opened
   // before the run: a path that cannot be written is the user's error, not the placer's.
-  std::optional<trace::ChromeTraceFile> trace_file;
+  std::optional<trace::TraceFile> trace_file;
   if (!trace_path.empty()) trace_file.emplace(trace_path, filter);
   try {
     engine::SimOptions so;
@@ -124,8 +124,8 @@ std::vector<RunResult> run_point(const Scenario& s, const Point& pt, const Trace
     const Activity doing(fmt::format("point {} {}", pt.index, placer.label));  // what progress shows as running
     std::string trace_stem;
     if (!trace.dir.empty()) trace_stem = fmt::format("{}/{}-{}", trace.dir, pt.index, trace_name(s.placers, k));
-    RunResult r = gen ? run_generation(prob, *gen, placer, trace_stem, trace.filter)
-                      : run_placer(prob, placer, trace_stem.empty() ? "" : trace_stem + ".json", trace.filter).result;
+    RunResult r = gen ? run_generation(prob, *gen, placer, trace_stem, trace.format, trace.filter)
+                      : run_placer(prob, placer, trace_stem.empty() ? "" : trace_stem + trace::extension_of(trace.format), trace.filter).result;
     r.point_index = pt.index;
     r.point = pt.values;
     point.runs.push_back(std::move(r));

@@ -19,7 +19,7 @@
 
 #include "app/explore/run_result.hpp"
 #include "app/explore/scenario.hpp"
-#include "sim/trace/chrome_trace.hpp"
+#include "sim/trace/trace_file.hpp"
 
 namespace placesim::explore {
 
@@ -37,10 +37,12 @@ class PointQueue {
   virtual void failed(std::exception_ptr failure) = 0;
 };
 
-// Where the Chrome traces of simulated runs go, and what of them they keep (docs/results.md,
-// "Traces"): a trace per simulated run in `dir` (a generation: two), none when it is empty.
+// Where the traces of simulated runs go, in which format, and what of them they keep
+// (docs/results.md, "Traces"): a trace per simulated run in `dir` (a generation: two), none when
+// it is empty.
 struct TraceRequest {
   std::string dir;
+  trace::TraceFormat format = trace::TraceFormat::Json;
   trace::TraceFilter filter;
 };
 
@@ -77,7 +79,8 @@ struct SingleRun {
   RunResult result;
   std::optional<scheduler::Plan> plan;
 };
-// trace_path: a Chrome trace of the run written there, kept by `filter`, when not empty.
+// trace_path: a trace of the run written there (in the format its name asks for, trace_file.hpp),
+// kept by `filter`, when not empty.
 SingleRun run_placer(const scheduler::Problem& p, const scheduler::PlacerSpec& placer, const std::string& trace_path,
                      const trace::TraceFilter& filter = {});
 

@@ -11,7 +11,7 @@
 #include "sim/engine/executor.hpp"
 #include "app/explore/runner.hpp"
 #include "app/explore/validate_workload.hpp"
-#include "sim/trace/chrome_trace.hpp"
+#include "sim/trace/trace_file.hpp"
 
 namespace placesim::explore {
 namespace {
@@ -37,8 +37,8 @@ void measure(ValidateRun& v, const scheduler::Problem& p, const scheduler::Plan&
   v.diff = trace::diff_traces(low.graph, predicted, measured.trace);
   v.spread = repeat_spread(measured.makespans_s, to_seconds(measured.trace.makespan));
   if (!trace_stem.empty()) {
-    trace::write_chrome_trace_file(trace_stem + ".predicted.json", low.graph, predicted);
-    trace::write_chrome_trace_file(trace_stem + ".measured.json", low.graph, measured.trace);
+    trace::write_trace_file(trace_stem + ".predicted.json", low.graph, predicted);
+    trace::write_trace_file(trace_stem + ".measured.json", low.graph, measured.trace);
   }
 }
 

@@ -72,6 +72,7 @@ class Run {
   std::uint64_t usage_serial_ = 0;
   std::vector<double> usage_last_;  // per resource, its last sample's value (0 before the first)
   std::vector<ConstraintId> usage_cons_;                 // solved in this instant (record_usage)
+  std::vector<double> usage_loads_;                      // their loads
   std::vector<std::int32_t> waiting_;       // unfinished deps + unfinished queue predecessor
   std::vector<std::int32_t> succ_start_;    // dependents, compressed rows (with queue successor)
   std::vector<TaskId> succ_;
@@ -248,8 +249,11 @@ void Run::end_instant() {
     if (!groups_.resort(round)) break;
   }
   groups_.place_changed();
-  for (ConstraintId c : usage_cons_) {
-    const double load = groups_.solver().load(c);
+  usage_loads_.resize(usage_cons_.size());
+  groups_.solver().loads(usage_cons_.data(), usage_cons_.size(), usage_loads_.data());
+  for (std::size_t i = 0; i < usage_cons_.size(); ++i) {
+    const ConstraintId c = usage_cons_[i];
+    const double load = usage_loads_[i];
     if (load == usage_last_[c]) continue;
     usage_last_[c] = load;
     if (opts_.usage_sink) {

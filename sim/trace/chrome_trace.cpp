@@ -1,23 +1,16 @@
 #include "sim/trace/chrome_trace.hpp"
 
-#include <fnmatch.h>
-
 #include <cmath>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <optional>
+#include <string>
 #include <string_view>
-#include <tuple>
 #include <utility>
+#include <vector>
 
-#include "sim/core/error.hpp"
-#include "sim/core/file_io.hpp"
-#include "sim/core/units.hpp"
+#include "sim/trace/trace_file.hpp"
 
 namespace placesim::trace {
-
-using engine::TaskGraph;
-using engine::Trace;
 
 namespace {
 
@@ -162,196 +155,45 @@ void metadata(EventWriter& w, const char* name, int tid, const char* key, std::s
   w.begin().str("name", name).str("ph", "M").integer("pid", kPid).integer("tid", tid).open("args").str(key, text).close().end();
 }
 
-// Per queue, whether its lane is kept.
-std::vector<char> kept_lanes(const TaskGraph& g, const TraceFilter& f) {
-  std::vector<char> keep(g.queues.size());
-  for (std::size_t q = 0; q < g.queues.size(); ++q) keep[q] = f.keeps(g.queues[q]);
-  return keep;
-}
-
-void add_lanes(EventWriter& w, const TaskGraph& g, const std::vector<char>& keep) {
-  metadata(w, "process_name", 0, "name", "placesim");
-  for (std::size_t q = 0; q < g.queues.size(); ++q) {
-    if (!keep[q]) continue;
-    const int tid = static_cast<int>(q) + 1;
-    metadata(w, "thread_name", tid, "name", g.queues[q]);
-    w.begin().str("name", "thread_sort_index").str("ph", "M").integer("pid", kPid).integer("tid", tid);
-    w.open("args").integer("sort_index", static_cast<int>(q)).close().end();
-  }
-}
-
-void add_tasks(EventWriter& w, const TaskGraph& g, const Trace& t, const std::vector<char>& keep, const TraceFilter& f) {
-  engine::NameReader names(g);
-  for (std::size_t i = 0; i < g.tasks.size(); ++i) {
-    const engine::Task& task = g.tasks[i];
-    const engine::TaskRecord& r = t.tasks[i];
-    const std::string_view name = names.next();
-    if (r.start < 0 || r.end < r.start) continue;  // never ran
-    if (!keep[task.queue] || r.end < f.from || r.start > f.to) continue;
-    w.begin().str("name", name).str("cat", engine::to_string(task.kind));
-    w.str("ph", "X").integer("pid", kPid).integer("tid", task.queue + 1).number("ts", us(r.start));
-    w.number("dur", us(r.end - r.start)).open("args").str("kind", engine::to_string(task.kind));
-    w.number("bytes", task.bytes).integer("op", g.op(static_cast<engine::TaskId>(i))).number("start_us", us(r.start));
-    w.number("active_us", us(r.active)).close().end();
-  }
-}
-
-// One counter track's samples through the filter's window, one at a time (in time order):
-// samples before the window leave only the value in force, written at the window's start when
-// the first sample in it comes later (or the track ends); samples after it are dropped.
-class WindowedTrack {
+class ChromeEvents final : public TraceEvents {
  public:
-  WindowedTrack(std::string_view name, std::string_view series) { std::tie(head_, middle_) = EventWriter::counter_text(name, series); }
-  void sample(EventWriter& w, const engine::Sample& s, const TraceFilter& f) {
-    if (s.t < f.from) {
-      held_ = true;
-      value_ = s.value;
-      return;
-    }
-    if (s.t > f.to) return;
-    if (held_ && s.t > f.from) w.counter(head_, f.from, middle_, value_);
-    held_ = false;
-    w.counter(head_, s.t, middle_, s.value);
+  explicit ChromeEvents(std::ostream& out) : w_(out) {}
+  std::size_t counter_track(std::string_view name, std::string_view series) override {
+    tracks_.push_back(EventWriter::counter_text(name, series));
+    return tracks_.size() - 1;
   }
-  void end(EventWriter& w, const TraceFilter& f) {
-    if (held_) w.counter(head_, f.from, middle_, value_);
-    held_ = false;
+  void counter(std::size_t track, TimePs t, double value) override {
+    w_.counter(tracks_[track].first, t, tracks_[track].second, value);
   }
+  void process() override { metadata(w_, "process_name", 0, "name", "placesim"); }
+  void lane(engine::QueueId q, std::string_view name) override {
+    const int tid = static_cast<int>(q) + 1;
+    metadata(w_, "thread_name", tid, "name", name);
+    w_.begin().str("name", "thread_sort_index").str("ph", "M").integer("pid", kPid).integer("tid", tid);
+    w_.open("args").integer("sort_index", static_cast<int>(q)).close().end();
+  }
+  void task(const TaskEvent& e) override {
+    const engine::TaskRecord& r = e.record;
+    w_.begin().str("name", e.name).str("cat", engine::to_string(e.kind));
+    w_.str("ph", "X").integer("pid", kPid).integer("tid", e.queue + 1).number("ts", us(r.start));
+    w_.number("dur", us(r.end - r.start)).open("args").str("kind", engine::to_string(e.kind));
+    w_.number("bytes", e.bytes).integer("op", e.op).number("start_us", us(r.start));
+    w_.number("active_us", us(r.active)).close().end();
+  }
+  void finish() override { w_.finish(); }
 
  private:
-  std::string head_, middle_;
-  bool held_ = false;
-  double value_ = 0;
+  EventWriter w_;
+  std::vector<std::pair<std::string, std::string>> tracks_;  // per track: counter_text
 };
-
-void add_counter(EventWriter& w, const std::string& name, const char* series, const std::vector<engine::Sample>& samples,
-                 const TraceFilter& f) {
-  if (samples.empty() || !f.keeps(name)) return;
-  WindowedTrack track(name, series);
-  for (const engine::Sample& s : samples) track.sample(w, s, f);
-  track.end(w, f);
-}
-
-// Everything but the usage tracks, which write_chrome_trace adds from the trace and
-// ChromeTraceFile has streamed.
-void add_lanes_tasks(EventWriter& w, const TaskGraph& g, const Trace& t, const TraceFilter& f) {
-  const std::vector<char> keep = kept_lanes(g, f);
-  add_lanes(w, g, keep);
-  add_tasks(w, g, t, keep, f);
-}
-
-void add_memory(EventWriter& w, const TaskGraph& g, const Trace& t, const TraceFilter& f) {
-  for (std::size_t p = 0; p < t.memory.size(); ++p) add_counter(w, g.pools[p].name, "bytes", t.memory[p], f);
-}
-
-void check_sizes(const TaskGraph& g, const Trace& t) {
-  PLACESIM_ASSERT(t.tasks.size() == g.tasks.size(), "trace and task graph differ in task count");
-  PLACESIM_ASSERT(t.usage.size() <= g.resources.size(), "more usage series than resources");
-  PLACESIM_ASSERT(t.memory.size() <= g.pools.size(), "more memory series than pools");
-}
 
 }  // namespace
 
-bool TraceFilter::keeps(std::string_view name) const {
-  if (names.empty()) return true;
-  const std::string text(name);
-  for (const std::string& glob : names)
-    if (fnmatch(glob.c_str(), text.c_str(), 0) == 0) return true;
-  return false;
-}
+std::unique_ptr<TraceEvents> chrome_trace_events(std::ostream& out) { return std::make_unique<ChromeEvents>(out); }
 
-TraceFilter parse_trace_filter(const std::vector<std::string>& terms, const std::string& option) {
-  TraceFilter f;
-  bool window = false;
-  auto bad = [&](const std::string& what) { throw InputError(SourceLoc{option}, what); };
-  for (const std::string& list : terms) {
-    for (std::size_t at = 0; at <= list.size();) {
-      const std::size_t comma = std::min(list.find(',', at), list.size());
-      const std::string term = list.substr(at, comma - at);
-      at = comma + 1;
-      if (term.empty()) bad("an empty term in '" + list + "': expected name globs and time=FROM..TO, separated by commas");
-      if (term.rfind("time=", 0) != 0) {
-        f.names.push_back(term);
-        continue;
-      }
-      const std::string span = term.substr(5);
-      const std::size_t dots = span.find("..");
-      if (dots == std::string::npos) bad("expected time=FROM..TO such as time=100ms..200ms (either end may be left out), got '" + term + "'");
-      if (window) bad("more than one time window ('" + term + "'): give one");
-      window = true;
-      auto end = [&](const std::string& text, TimePs none) {
-        if (text.empty()) return none;
-        try {
-          const double seconds = units::parse_duration(text);
-          if (!(seconds >= 0)) bad("a time window's ends are durations >= 0, got '" + text + "'");
-          return ceil_ps(seconds);
-        } catch (const InputError& e) {
-          bad("in '" + term + "': " + e.detail());
-        }
-        return none;
-      };
-      f.from = end(span.substr(0, dots), 0);
-      f.to = end(span.substr(dots + 2), std::numeric_limits<TimePs>::max());
-      if (f.to < f.from) bad("time window '" + term + "' ends before it starts");
-    }
-  }
-  return f;
-}
-
-void write_chrome_trace(std::ostream& out, const TaskGraph& g, const Trace& t, const TraceFilter& filter) {
-  check_sizes(g, t);
-  EventWriter w(out);
-  add_lanes_tasks(w, g, t, filter);
-  for (std::size_t r = 0; r < t.usage.size(); ++r) add_counter(w, g.resources[r].name, "rate", t.usage[r], filter);
-  add_memory(w, g, t, filter);
-  w.finish();
-}
-
-void write_chrome_trace_file(const std::string& path, const TaskGraph& g, const Trace& t, const TraceFilter& filter) {
-  write_file_atomic(path, [&](std::ostream& out) { write_chrome_trace(out, g, t, filter); });
-}
-
-struct ChromeTraceFile::Impl {
-  AtomicFile file;
-  TraceFilter filter;
-  EventWriter writer;
-  std::vector<char> wanted;                           // per resource
-  std::vector<std::optional<WindowedTrack>> tracks;   // per resource, where wanted
-  Impl(const std::string& path, TraceFilter f) : file(path), filter(std::move(f)), writer(file.out()) {}
-};
-
-ChromeTraceFile::ChromeTraceFile(const std::string& path, TraceFilter filter)
-    : impl_(std::make_unique<Impl>(path, std::move(filter))) {}
-
-ChromeTraceFile::~ChromeTraceFile() = default;
-
-void ChromeTraceFile::begin(const TaskGraph& g) {
-  Impl& f = *impl_;
-  f.wanted.resize(g.resources.size());
-  f.tracks.resize(g.resources.size());
-  for (std::size_t r = 0; r < g.resources.size(); ++r) {
-    f.wanted[r] = f.filter.keeps(g.resources[r].name);
-    if (f.wanted[r]) f.tracks[r].emplace(g.resources[r].name, "rate");
-  }
-}
-
-bool ChromeTraceFile::wants(engine::ResourceId r) const { return impl_->wanted[r] != 0; }
-
-void ChromeTraceFile::sample(engine::ResourceId r, const engine::Sample& s) {
-  Impl& f = *impl_;
-  f.tracks[r]->sample(f.writer, s, f.filter);
-}
-
-void ChromeTraceFile::finish(const TaskGraph& g, const Trace& t) {
-  check_sizes(g, t);
-  Impl& f = *impl_;
-  PLACESIM_ASSERT(f.tracks.size() == g.resources.size(), "a streamed trace finished with another graph than its run's");
-  for (std::optional<WindowedTrack>& track : f.tracks)
-    if (track) track->end(f.writer, f.filter);
-  add_lanes_tasks(f.writer, g, t, f.filter);
-  add_memory(f.writer, g, t, f.filter);
-  f.writer.finish();
-  f.file.commit();
+void write_chrome_trace(std::ostream& out, const engine::TaskGraph& g, const engine::Trace& t, const TraceFilter& filter) {
+  ChromeEvents events(out);
+  write_trace(events, g, t, filter);
 }
 
 }  // namespace placesim::trace

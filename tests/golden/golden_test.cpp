@@ -25,6 +25,7 @@
 // speed-up of round-robin over single-device: 0.042011 / 0.0442115.
 #include <filesystem>
 #include <gtest/gtest.h>
+#include <map>
 #include <set>
 #include <nlohmann/json.hpp>
 
@@ -119,4 +120,30 @@ TEST(Golden, TraceFilterKeepsTheNamedLanesAndTracksInEveryRun) {
   EXPECT_EQ(lanes, (std::set<std::string>{"gpu1.compute", "gpu1.h2d", "gpu0->gpu1"}));
   for (const std::string& t : tracks) EXPECT_NE(t.find("gpu1"), std::string::npos) << t;
   EXPECT_TRUE(tracks.count("bus0-gpu1:bus0->gpu1")) << "the link into gpu1 carried its copy";
+}
+
+// --trace-format pftrace writes the same runs' traces as Perfetto's protobuf: a .pftrace file
+// where the JSON run writes a .json one, each a Trace message (it starts with packet field 1's
+// key, byte 0x0a) naming the run's lanes.
+TEST(Golden, TraceFormatPftraceWritesEveryRunAsProtobuf) {
+  std::map<std::string, std::set<std::string>> stems;  // per format, the files' names less extension
+  std::map<std::string, std::string> first_pftrace;
+  for (const std::string format : {"json", "pftrace"}) {
+    const std::string dir = temp_dir("golden-trace-format-" + format);
+    const auto r = run_cli("run " + std::string(PLACESIM_SOURCE_DIR) + "/tests/golden/two-layer.yaml -j 1 --trace " + dir +
+                           "/traces --trace-format " + format + " -o " + dir + "/g.h5");
+    ASSERT_EQ(r.code, 0) << r.err;
+    for (const auto& e : std::filesystem::directory_iterator(dir + "/traces")) {
+      EXPECT_EQ(e.path().extension().string(), "." + format) << e.path();
+      stems[format].insert(e.path().stem().string());
+      if (format == "pftrace") first_pftrace[e.path().stem().string()] = placesim::testing::read_all(e.path().string());
+    }
+  }
+  EXPECT_FALSE(stems["json"].empty());
+  EXPECT_EQ(stems["json"], stems["pftrace"]);
+  for (const auto& [stem, bytes] : first_pftrace) {
+    ASSERT_FALSE(bytes.empty()) << stem;
+    EXPECT_EQ(bytes[0], '\x0a') << stem;
+    EXPECT_NE(bytes.find("gpu0.compute"), std::string::npos) << stem;
+  }
 }

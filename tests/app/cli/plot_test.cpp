@@ -133,11 +133,13 @@ TEST_F(Plot, AFileOfTheWrongKindIsAnErrorAndNothingIsOverwritten) {
       {"pareto " + dir_ + "/r.h5 " + dir_ + "/s.yaml", "results file " + dir_ + "/s.yaml is not an HDF5 file"},
       {"gantt " + dir_ + "/r.h5", dir_ + "/r.h5: this is an HDF5 results file; a Gantt chart draws a trace"},
       {"gantt " + dir_ + "/s.yaml", dir_ + "/s.yaml:1:1: expected a Chrome trace"},
+      {"gantt " + dir_ + "/t.pftrace", dir_ + "/t.pftrace: this is a Perfetto protobuf trace (.pftrace)"},
       {"measured " + dir_ + "/r.h5", dir_ + "/r.h5: not a validation file of placesim validate (no `validation` table)"},
       {"speedup " + dir_ + "/r.h5 --baseline nobody", "baseline 'nobody' is not among the placers"},
       {"histogram " + dir_ + "/r.h5", "unknown plot kind 'histogram'"},
       {"latency-load " + dir_ + "/r.h5", dir_ + "/r.h5: no served request streams here: latency-load draws"},
   };
+  std::ofstream(dir_ + "/t.pftrace") << std::string("\x0a\x02\x50\x01", 4);  // one packet: sequence 1
   for (const Case& c : cases) {
     SCOPED_TRACE(c.args);
     std::ofstream(out) << "kept";

@@ -61,4 +61,21 @@ TEST(SimulateOutput, TraceFilterKeepsWhatItNames) {
   std::filesystem::remove_all(dir);
 }
 
+// A trace file named *.pftrace is Perfetto's protobuf (a Trace message: each packet is field 1,
+// length-delimited, so the file starts with byte 0x0a), kept by the same filter: the kept lane's
+// name is in it, the other's is not.
+TEST(SimulateOutput, APftraceFileIsPerfettosProtobuf) {
+  const std::string dir = temp_dir("simulate-pftrace");
+  const std::string base = simulate_a_to_b(dir);
+  const auto r = run_cli(base + " --trace " + dir + "/t.pftrace --trace-filter '*n3*'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string bytes = placesim::read_input_file(dir + "/t.pftrace");
+  ASSERT_FALSE(bytes.empty());
+  EXPECT_EQ(bytes[0], '\x0a');
+  EXPECT_NE(bytes.find("n3.gpu7.compute"), std::string::npos);
+  EXPECT_EQ(bytes.find("n0.gpu0.compute"), std::string::npos);
+  EXPECT_EQ(bytes.find("traceEvents"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace

@@ -19,6 +19,33 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// loads() gives each constraint's load() bit for bit, four sums at a time: constraints of
+// 0 to 40 variables with coefficients and rates whose sums round differently in another order
+// (1e16 + 1 + ... loses the ones unless they come first), asked in every count from 0 to 11 and
+// in an order that repeats constraints.
+TEST(MaxMin, LoadsOfManyConstraintsAreEachLoadBitForBit) {
+  MaxMinSystem s;
+  std::mt19937 rng(7);
+  std::vector<ConstraintId> cons;
+  for (int c = 0; c < 12; ++c) cons.push_back(s.add_constraint(1e17));
+  for (int c = 0; c < 12; ++c) {
+    const int n = (c * 7) % 41;
+    for (int k = 0; k < n; ++k) {
+      const VariableId v = s.add_variable(std::uniform_real_distribution<double>(0.1, 10.0)(rng) * (k % 5 == 0 ? 1e15 : 1.0));
+      s.expand(v, cons[c], std::uniform_real_distribution<double>(0.3, 3.0)(rng));
+      s.expand(v, cons[(c + 5) % 12], 1.0);
+    }
+  }
+  s.solve();
+  std::vector<ConstraintId> asked;
+  for (int i = 0; i < 11; ++i) asked.push_back(cons[(i * 5) % 12]);
+  for (std::size_t n = 0; n <= asked.size(); ++n) {
+    std::vector<double> out(n, -1.0);
+    s.loads(asked.data(), n, out.data());
+    for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(out[i], s.load(asked[i])) << "n " << n << " i " << i;
+  }
+}
+
 TEST(MaxMin, NFlowsOnOneLinkGetOneNthEach) {
   for (int n = 1; n <= 7; ++n) {
     MaxMinSystem s;

@@ -1,6 +1,7 @@
 // The Chrome trace of the hand-made run in sample_run.hpp: valid JSON, a lane per queue, one
 // complete event per task at the right time, counter tracks, deterministic bytes, atomic files.
 #include "sim/trace/chrome_trace.hpp"
+#include "sim/trace/trace_file.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -182,7 +183,7 @@ TEST(ChromeTraceFilter, AStreamedTraceHasTheEventsOfOneWrittenAfter) {
     const engine::Trace t = engine::simulate(g, in_memory);
     const std::string path = dir + "/streamed.json";
     {
-      trace::ChromeTraceFile file(path, f);
+      trace::TraceFile file(path, f);
       engine::SimOptions streamed;
       streamed.record_usage = true;
       streamed.usage_sink = &file;
@@ -215,7 +216,7 @@ class ChromeTraceFiles : public ::testing::Test {
 
 TEST_F(ChromeTraceFiles, WritesTheSameBytesAndLeavesNoTempFile) {
   const std::string path = (dir_ / "run.json").string();
-  write_chrome_trace_file(path, sample_graph(), sample_trace());
+  write_trace_file(path, sample_graph(), sample_trace());
   std::ifstream in(path, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
@@ -229,7 +230,7 @@ TEST_F(ChromeTraceFiles, WritesTheSameBytesAndLeavesNoTempFile) {
 TEST_F(ChromeTraceFiles, AStreamedTraceNeverFinishedLeavesNoFile) {
   const std::string path = (dir_ / "run.json").string();
   {
-    trace::ChromeTraceFile file(path);
+    trace::TraceFile file(path);
     const engine::TaskGraph g = sample_graph();
     file.begin(g);
     file.sample(1, {1 * testdata::kUs, 10e9});
@@ -243,7 +244,7 @@ TEST_F(ChromeTraceFiles, ATraceRemovesTheTemporaryFileAKilledRunLeft) {
   const std::string path = (dir_ / "run.json").string();
   std::ofstream(path + ".tmp-999999999") << "{\"traceEvents\":[";
   {
-    trace::ChromeTraceFile file(path);
+    trace::TraceFile file(path);
     const engine::TaskGraph g = sample_graph();
     engine::SimOptions so;
     so.record_usage = true;
@@ -257,11 +258,11 @@ TEST_F(ChromeTraceFiles, ATraceRemovesTheTemporaryFileAKilledRunLeft) {
 
 TEST_F(ChromeTraceFiles, MissingDirectoryIsCreatedUnwritableIsAnInputError) {
   const std::string path = (dir_ / "new-dir" / "run.json").string();
-  write_chrome_trace_file(path, sample_graph(), sample_trace());
+  write_trace_file(path, sample_graph(), sample_trace());
   EXPECT_TRUE(std::filesystem::exists(path));
   // A "directory" that is a regular file cannot hold the trace.
   std::ofstream(dir_ / "plain-file") << "x";
-  EXPECT_THROW(write_chrome_trace_file((dir_ / "plain-file" / "run.json").string(), sample_graph(), sample_trace()),
+  EXPECT_THROW(write_trace_file((dir_ / "plain-file" / "run.json").string(), sample_graph(), sample_trace()),
                InputError);
 }
 
