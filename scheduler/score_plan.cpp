@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/log.hpp"
 #include "sim/core/units.hpp"
 #include "sim/engine/executor.hpp"
 
@@ -28,8 +29,12 @@ SourceLoc task_origin(const Plan& plan, const Lowered& l, engine::TaskId task) {
 
 PlanScore score_plan(const Problem& p, const Plan& plan, const engine::SimOptions& so) {
   PlanScore s;
-  s.lowered = lower(p, plan);
+  {
+    const TimedStep step("lowering the plan to tasks");
+    s.lowered = lower(p, plan);
+  }
   try {
+    const TimedStep step("simulating");
     s.trace = engine::simulate(s.lowered.graph, so);
   } catch (const engine::TaskError& e) {  // at the task's entry in the plan file, when it has one
     throw InputError(task_origin(plan, s.lowered, e.task), e.detail());

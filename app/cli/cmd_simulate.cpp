@@ -23,6 +23,7 @@
 #include "sim/core/progress.hpp"
 #include "sim/core/units.hpp"
 #include "app/explore/model_spec.hpp"
+#include "sim/core/log.hpp"
 #include "sim/trace/trace_file.hpp"
 #include "app/cli/trace_args.hpp"
 
@@ -86,9 +87,12 @@ int cmd_simulate(const std::vector<std::string>& args) {
   Parsed a;
   if (!parse_args(command_named("simulate"), args, opts, {}, a)) return 0;
 
+  std::optional<TimedStep> step(std::in_place, "reading the machine and the graph");
   const scheduler::Problem p = given(a.vm, "scenario") ? scenario_problem(a.vm) : direct_problem(a.vm);
+  step.emplace("reading the plan");
   const scheduler::Plan plan =
       scheduler::complete_plan(p, scheduler::load_plan_json(a.vm["plan"].as<std::string>(), *p.graph, *p.topo, p.collectives));
+  step.reset();
   engine::SimOptions so;
   // The trace is written as the run goes: its usage samples (millions at tens of thousands of
   // flows) are never all in memory, and a filter leaves out what it does not keep unrecorded.
@@ -105,7 +109,10 @@ int cmd_simulate(const std::vector<std::string>& args) {
   const scheduler::PlanScore score = scheduler::score_plan(p, plan, so);
   progress.reset();
   const engine::TaskGraph& tasks = score.lowered.graph;
-  if (trace_file) trace_file->finish(tasks, score.trace);
+  if (trace_file) {
+    const TimedStep finishing("writing the trace's tasks and memory tracks");
+    trace_file->finish(tasks, score.trace);
+  }
 
   const char* status = scheduler::to_string(score.fits() ? scheduler::RunStatus::Ok : scheduler::RunStatus::Infeasible);
   const std::string message = score.memory_message();

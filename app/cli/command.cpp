@@ -70,7 +70,7 @@ std::string wrapped(const std::string& text, size_t indent) {
 bool parse_args(const Command& cmd, const std::vector<std::string>& args, po::options_description opts,
                 const std::vector<std::string>& positional, Parsed& out) {
   opts.add_options()("json", "print one JSON document on stdout instead of tables")(
-      "verbose,v", "log progress details to stderr")("help,h", "show this help");
+      "verbose,v", "log progress details, and how long each step took, to stderr")("help,h", "show this help");
   po::positional_options_description pos;
   // A positional that takes several tokens (po::value<std::vector<...>>()->multitoken()) takes
   // every word left.

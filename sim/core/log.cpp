@@ -2,6 +2,8 @@
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 
+#include "sim/core/activity.hpp"
+
 namespace placesim {
 
 spdlog::logger& log() {
@@ -15,5 +17,20 @@ spdlog::logger& log() {
 }
 
 void set_log_level(spdlog::level::level_enum level) { log().set_level(level); }
+
+TimedStep::TimedStep(const char* what) : what_(what), on_(log().should_log(spdlog::level::info)) {
+  if (on_) start_ = std::chrono::steady_clock::now();
+}
+
+TimedStep::~TimedStep() {
+  if (!on_) return;
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  const std::string& whose = current_activity();  // a sweep's point and placer, when in one
+  if (whose.empty()) {
+    log().info("{}: {:.3f} s", what_, s);
+  } else {
+    log().info("{}: {}: {:.3f} s", whose, what_, s);
+  }
+}
 
 }  // namespace placesim

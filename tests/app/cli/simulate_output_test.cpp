@@ -79,3 +79,28 @@ TEST(SimulateOutput, APftraceFileIsPerfettosProtobuf) {
 }
 
 }  // namespace
+
+namespace {
+
+// -v tells how long each step took, in order, on stderr (stdout stays the result alone); without
+// it, nothing.
+TEST(SimulateOutput, VerboseTimesEachStep) {
+  const std::string dir = temp_dir("simulate-verbose");
+  const std::string base = simulate_a_to_b(dir) + " --trace " + dir + "/t.pftrace";
+  const auto r = run_cli(base + " -v --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::size_t at = 0;
+  for (const char* step : {"reading the machine and the graph: ", "reading the plan: ", "lowering the plan to tasks: ",
+                           "simulating: ", "writing the trace's tasks and memory tracks: "}) {
+    const std::size_t found = r.err.find(step, at);
+    ASSERT_NE(found, std::string::npos) << step << " in\n" << r.err;
+    at = found;
+  }
+  EXPECT_EQ(r.out.find("reading"), std::string::npos);
+  const auto quiet = run_cli(base);
+  ASSERT_EQ(quiet.code, 0) << quiet.err;
+  EXPECT_EQ(quiet.err.find("simulating: "), std::string::npos) << quiet.err;
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
