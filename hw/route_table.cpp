@@ -18,9 +18,10 @@ void append(Route& r, const Route& more) { r.hops.insert(r.hops.end(), more.hops
 }  // namespace
 
 RouteTable::RouteTable(const std::vector<Device>& devices, const std::vector<Link>& links,
-                       std::map<std::pair<int, int>, Route> listed, RouteRules rules, bool ideal)
+                       std::map<std::pair<int, int>, Route> listed, RouteRules rules, bool ideal,
+                       std::size_t tree_budget)
     : links_(links), listed_(std::move(listed)), rules_(std::move(rules)), ideal_(ideal),
-      graph_(static_cast<int>(devices.size()), links) {
+      graph_(static_cast<int>(devices.size()), links), tree_budget_(tree_budget) {
   const int count = static_cast<int>(devices.size());
   kinds_.reserve(devices.size());
   for (const Device& d : devices) kinds_.push_back(d.kind);
@@ -79,9 +80,21 @@ bool RouteTable::reaches_host_memory(int device) const {
   return std::any_of(hosts_.begin(), hosts_.end(), [&](int h) { return listed_.count({device, h}) > 0; });
 }
 
+// Built when missing, after dropping the oldest trees over the budget. No caller holds a tree
+// across another call of tree(): each is walked at once (computed), so dropping one is safe.
 const std::vector<int>& RouteTable::tree(int src) const {
-  if (!trees_[src]) trees_[src] = std::make_unique<std::vector<int>>(graph_.tree(src));
+  if (!trees_[src]) {
+    const std::size_t most = std::max<std::size_t>(1, tree_budget_ / static_cast<std::size_t>(std::max(1, n())));
+    for (; tree_order_.size() >= most; tree_order_.pop_front()) trees_[tree_order_.front()].reset();
+    trees_[src] = std::make_unique<std::vector<int>>(graph_.tree(src));
+    tree_order_.push_back(src);
+  }
   return *trees_[src];
+}
+
+std::size_t RouteTable::trees_held() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return tree_order_.size();
 }
 
 // The route as the rules leave it at `stage`; the pair is connected, not listed, src != dst.

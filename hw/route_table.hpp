@@ -1,7 +1,10 @@
 // A topology's routes, computed when first asked for (hw/routing.hpp gives the rule): a
 // shortest-path tree per source device the first time a route from it is needed, and each
 // route kept once built. A 4096-GPU cluster has some 10^8 device pairs, of which a run uses a
-// few thousand; nothing is computed for the others.
+// few thousand; nothing is computed for the others. The trees are bounded: they hold at most
+// `tree_budget` entries in all (one per device each; 64 MiB by default), past which the oldest
+// is dropped and built again if asked for (the same tree): a collective over every rank of a
+// 16,384-GPU cluster needs a tree from each, some 20,000 entries apiece.
 //
 // After the computed route come, for every pair the file does not route explicitly, the two
 // routing rules of cluster files:
@@ -25,6 +28,8 @@
 // under a mutex, and a route, once returned, stays where it is.
 #pragma once
 
+#include <cstddef>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -46,13 +51,16 @@ class RouteTable {
  public:
   // `listed`: the file's explicit routes (each must follow links from its src to its dst).
   // `ideal`: every pair joined by an empty route.
+  static constexpr std::size_t kTreeBudget = std::size_t{1} << 24;  // entries: 64 MiB of ints
   RouteTable(const std::vector<Device>& devices, const std::vector<Link>& links,
-             std::map<std::pair<int, int>, Route> listed, RouteRules rules, bool ideal);
+             std::map<std::pair<int, int>, Route> listed, RouteRules rules, bool ideal,
+             std::size_t tree_budget = kTreeBudget);
 
   bool connected(int src, int dst) const;
   const Route& route(int src, int dst) const;  // connected(src, dst); src == dst: empty
   int host_memory_for(int device) const;       // -1: none connected
   bool reaches_host_memory(int device) const;  // host_memory_for(device) >= 0, without routing
+  std::size_t trees_held() const;              // shortest-path trees kept now (for tests)
 
  private:
   enum class Stage { Respined, Final };  // after rule 1; after both rules
@@ -81,7 +89,9 @@ class RouteTable {
   RouteGraph graph_;
 
   mutable std::mutex mu_;
+  std::size_t tree_budget_;
   mutable std::vector<std::unique_ptr<std::vector<int>>> trees_;
+  mutable std::deque<int> tree_order_;   // the sources holding a tree, oldest first
   mutable std::unordered_map<long long, Route> routes_;
   mutable std::vector<int> host_[2];     // per Stage; -2: not yet asked
 };

@@ -8,6 +8,7 @@
 #include <random>
 #include <thread>
 
+#include "hw/route_table.hpp"
 #include "hw/topology_yaml.hpp"
 
 using namespace placesim;
@@ -102,6 +103,31 @@ TEST(RouteTable, ThreadsAskingAtOnceGetWhatOneThreadGets) {
     });
   for (std::thread& th : threads) th.join();
   for (const auto& g : got) EXPECT_EQ(g, alone);
+}
+
+// A table whose budget holds one tree at a time drops a source's tree for the next source's and
+// builds it again when asked: every pair, asked in shuffled order (so most trees are built many
+// times), gets the route and latency of a table that keeps every tree, and it never holds more
+// than one.
+TEST(RouteTable, ATreeBudgetDropsTreesAndChangesNoRoute) {
+  const Topology t = load_topology_text(kCluster, "c.yaml");
+  const std::size_t n = t.devices.size();
+  const detail::RouteTable all(t.devices, t.links, {}, {}, false), one(t.devices, t.links, {}, {}, false, n);
+  Pairs pairs = every_pair(t);
+  std::shuffle(pairs.begin(), pairs.end(), std::mt19937(3));
+  auto text = [&](const detail::RouteTable& r, int s, int d) {
+    std::string out;
+    for (const Hop& h : r.route(s, d).hops) out += fmt::format(" {}{}", h.link, h.forward ? '+' : '-');
+    return out + fmt::format(" {:.17g}", r.route(s, d).latency_s);
+  };
+  std::size_t most = 0;
+  for (auto [s, d] : pairs) {
+    if (!all.connected(s, d)) continue;
+    ASSERT_EQ(text(one, s, d), text(all, s, d)) << s << ">" << d;
+    most = std::max(most, one.trees_held());
+  }
+  EXPECT_EQ(most, 1u);
+  EXPECT_GT(all.trees_held(), 1u);
 }
 
 // 512 DGX A100 nodes (4096 GPUs, 12,800 node devices, a leaf-spine fabric of 128 leaves and 16
