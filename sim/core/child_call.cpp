@@ -7,14 +7,22 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 
 #include "sim/core/error.hpp"
 
 namespace placesim {
 
 namespace {
+
+// A child waiting without using CPU (blocked for good) is killed after this many times its CPU
+// limit in wall time.
+constexpr int kWallTimes = 10;
 
 // The child's report: one tag byte, then the answer ('a') or an error message ('i' an
 // InputError, 'x' any other exception).
@@ -28,6 +36,22 @@ std::string report(const std::function<std::string()>& work) {
   } catch (...) {
     return "xan unknown exception";
   }
+}
+
+// The CPU time `pid` has used (user and system), from /proc; 0 when it cannot be read.
+double cpu_seconds(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t name_end = stat.rfind(')');  // the command name may hold spaces
+  if (name_end == std::string::npos) return 0;
+  std::istringstream fields(stat.substr(name_end + 1));
+  std::string field;
+  unsigned long long utime = 0, stime = 0;
+  for (int k = 3; k <= 15 && fields >> field; ++k) {  // fields are numbered from 1: pid, (comm), state...
+    if (k == 14) utime = std::strtoull(field.c_str(), nullptr, 10);
+    if (k == 15) stime = std::strtoull(field.c_str(), nullptr, 10);
+  }
+  return static_cast<double>(utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
 }
 
 }  // namespace
@@ -63,19 +87,21 @@ std::string call_in_child(const std::function<std::string()>& work, const std::s
   }
   ::close(fds[1]);
   std::string data;
-  bool late = false;
-  const auto deadline = std::chrono::steady_clock::now() + limit;
+  bool late = false, busy = false;
+  const double cpu_limit = static_cast<double>(limit.count()) / 1000.0;
+  const auto deadline = std::chrono::steady_clock::now() + kWallTimes * limit;
   char buf[1 << 16];
   for (;;) {
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
-    if (left <= 0) {
+    busy = cpu_seconds(pid) > cpu_limit;
+    if (left <= 0 || busy) {
       late = true;
       ::kill(pid, SIGKILL);
       break;
     }
     pollfd p{fds[0], POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, 1000)));
+    const int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, 100)));
     if (ready < 0 && errno == EINTR) continue;
     if (ready <= 0) continue;
     const ssize_t n = ::read(fds[0], buf, sizeof buf);
@@ -88,7 +114,8 @@ std::string call_in_child(const std::function<std::string()>& work, const std::s
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   const SourceLoc at{where};
-  if (late) throw InputError(at, fmt::format("reading it did not end within {} s", limit.count() / 1000.0));
+  if (late && busy) throw InputError(at, fmt::format("reading it used {} s of CPU without ending", cpu_limit));
+  if (late) throw InputError(at, fmt::format("reading it did not end within {} s", kWallTimes * cpu_limit));
   if (WIFSIGNALED(status))
     throw InputError(at, fmt::format("reading it crashed ({}): the file is damaged", strsignal(WTERMSIG(status))));
   if (data.empty()) throw InputError(at, "reading it ended without an answer: the file is damaged");

@@ -11,9 +11,12 @@
 namespace placesim {
 
 // Runs `work` in a forked child and returns what it returned. An InputError it throws is thrown
-// here with its message (located at `where`); a crash, another exception or a run past `limit`
-// (the child is then killed) throws InputError at `where` saying which. Only for work that
-// writes nothing the parent needs but its answer: the child's memory is its own.
+// here with its message (located at `where`); a crash, another exception, or a child that uses
+// `limit` of CPU time, or waits ten times `limit` without ending (the child is then killed),
+// throws InputError at `where` saying which. CPU time, not wall time, so that a machine busy with
+// other work (a test suite beside a sanitizer build) does not make a sound file look like a
+// looping one. Only for work that writes nothing the parent needs but its answer: the child's
+// memory is its own.
 std::string call_in_child(const std::function<std::string()>& work, const std::string& where,
                           std::chrono::milliseconds limit);
 
