@@ -19,12 +19,12 @@ struct SimOptions {
   // task would cost the event loop more than the display is worth).
   std::function<void(std::size_t done, std::size_t total)> progress;
   std::size_t progress_every = std::size_t{1} << 16;
-  // Activities in flight past which a starting one shares a rate and a progress clock with those
-  // held by the same saturated constraints (rate_groups.hpp, "Shared rates"): the same allocation,
-  // and instants equal to those apart within rounding (a few picoseconds), not bit for bit.
-  // Below it every activity keeps its own, as small runs lose nothing by it. Tests set 0
-  // (always) or the largest value (never).
-  std::size_t share_from = 256;
+  // Whether a starting activity may share a rate and a progress clock with those held by the
+  // same saturated constraints (rate_groups.hpp, "Shared rates"): the same allocation, and
+  // instants equal to those apart within rounding (a few picoseconds), not bit for bit. When it
+  // does is decided by what sharing did in the run so far (share_policy.hpp). Off, every
+  // activity keeps its own: tests and benchmarks compare the two.
+  bool share_rates = true;
 };
 
 // The graph cannot finish because of task `task`: it is blocked for good, or would end past the

@@ -46,14 +46,13 @@ double progress_rate(double y, double unit) { return std::min(y / unit, std::num
 
 }  // namespace
 
-RateGroups::RateGroups(const TaskGraph& g, Calendar& cal, const TimePs& now, std::size_t share_from)
-    : g_(g), cal_(cal), now_(now), share_from_(share_from), var_of_(g.tasks.size(), -1) {
+RateGroups::RateGroups(const TaskGraph& g, Calendar& cal, const TimePs& now, bool share)
+    : g_(g), cal_(cal), now_(now), share_(share), var_of_(g.tasks.size(), -1) {
   for (const Resource& r : g.resources) solver_.add_constraint(r.capacity);
 }
 
 void RateGroups::start(TaskId t) {
-  ++active_;
-  join(t, 1.0, active_ > share_from_);
+  join(t, 1.0, share_ && policy_.share_start());
 }
 
 // t, with `progress` of its own left, joins the group of its key (when `share`) or starts one.
@@ -67,6 +66,7 @@ void RateGroups::join(TaskId t, double progress, bool share) {
     bool added = false;
     std::tie(key, added) = shares_.try_emplace(std::move(k), -1);
     if (!added) {
+      policy_.note_join();
       add_member(key->second, t, unit, progress);
       return;
     }
@@ -172,7 +172,6 @@ void RateGroups::end(TaskId t) {
   grp.event = -1;
   grp.end = kTimeNever;
   var_of_[t] = -1;
-  --active_;
   if (grp.members.empty()) {
     solver_.remove_variable(v);
     if (grp.keyed) shares_.erase(grp.key);
@@ -213,7 +212,7 @@ bool RateGroups::resort(int round) {
   collect_resorted();
   moving_.clear();
   for (const VariableId v : resort_) take_apart(v);
-  for (const auto& [t, progress] : moving_) join(t, progress, round + 1 < kShareRounds);
+  for (const auto& [t, progress] : moving_) join(t, progress, round + 1 < kShareRounds && policy_.on());
   return !resort_.empty();
 }
 
@@ -230,6 +229,7 @@ void RateGroups::collect_resorted() {
       shares_.erase(grp.key);
       grp.keyed = false;  // also marks it listed
       resort_.push_back(v);
+      policy_.note_resorted(grp.members.size());
     }
   }
 }

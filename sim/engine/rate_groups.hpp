@@ -22,10 +22,10 @@
 //
 // Shared rates. With thousands of flows in flight through a few saturated uplinks, most rates
 // change at every event, yet flows held by the same uplinks always get one rate. So flows, and
-// any activities, share: once `SimOptions::share_from` activities are in flight, a starting
-// activity with a constraint saturated in the last solve joins the group of its key, if any
-// (its saturated constraints within twice the lowest level among them, with coefficients; its
-// bound; whether its unit is bytes), else starts one. A group is one solver variable whose
+// any activities, share: while sharing pays (share_policy.hpp: joins against re-sorts, measured
+// over the run), a starting activity with a constraint saturated in the last solve joins the
+// group of its key, if any (its saturated constraints within twice the lowest level among them,
+// with coefficients; its bound; whether its unit is bytes), else starts one. A group is one solver variable whose
 // coefficients are its members' summed (on a link only some members cross, those members'),
 // so the solver sees the members' load at the shared rate, exactly. Its allocation is the one
 // of the members solved apart as long as each group is fixed by its bound or by a constraint in
@@ -56,18 +56,21 @@
 #include "sim/core/time.hpp"
 #include "sim/engine/calendar.hpp"
 #include "sim/engine/max_min.hpp"
+#include "sim/engine/share_policy.hpp"
 #include "sim/engine/task_graph.hpp"
 
 namespace placesim::engine {
 
 class RateGroups {
  public:
-  // A constraint per resource of g. `now`: the run's clock, read at each call. Activities share
-  // once more than `share_from` are in flight (SimOptions::share_from).
-  RateGroups(const TaskGraph& g, Calendar& cal, const TimePs& now, std::size_t share_from);
+  // A constraint per resource of g. `now`: the run's clock, read at each call. Activities may
+  // share when `share` (SimOptions::share_rates).
+  RateGroups(const TaskGraph& g, Calendar& cal, const TimePs& now, bool share);
 
   // The resources' loads and what the last solve changed (MaxMinSystem::solved_constraints).
   const MaxMinSystem& solver() const { return solver_; }
+  // Whether starts share now, and what decided it (share_policy.hpp).
+  const SharePolicy& share_policy() const { return policy_; }
 
   // Task t becomes an activity: it joins the group of its key, or starts one. Its completion
   // event is placed once the solver has given it a rate (solve, place_changed).
@@ -147,8 +150,8 @@ class RateGroups {
   MaxMinSystem solver_;
   Calendar& cal_;
   const TimePs& now_;
-  const std::size_t share_from_;
-  std::size_t active_ = 0;          // activities in flight
+  const bool share_;
+  SharePolicy policy_;
   std::vector<VariableId> var_of_;  // per task: its group's variable while active, else -1
   std::vector<Group> groups_;       // per solver variable
   ShareMap shares_;

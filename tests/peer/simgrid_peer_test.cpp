@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
-#include <limits>
 #include <sstream>
 
 #include "tests/peer/flow_sets.hpp"
@@ -50,8 +49,8 @@ TEST(SimGridPeer, RandomFlowSetsEndWhenSimGridSays) {
   std::ostringstream report;
   report.precision(12);
   engine::SimOptions apart, shared;
-  apart.share_from = std::numeric_limits<std::size_t>::max();
-  shared.share_from = 0;
+  apart.share_rates = false;
+  shared.share_rates = true;
   for (std::size_t k = 0; k < sets.size(); ++k) {
     for (const engine::SimOptions* opts : {&apart, &shared}) {
       const std::vector<double> ours = placesim_completion_times(sets[k], *opts);

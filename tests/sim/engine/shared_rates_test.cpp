@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <random>
 #include <string>
 
@@ -24,7 +23,7 @@ using test::kUs;
 
 SimOptions sharing(bool on) {
   SimOptions o;
-  o.share_from = on ? 0 : std::numeric_limits<std::size_t>::max();
+  o.share_rates = on;
   return o;
 }
 
