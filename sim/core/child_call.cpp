@@ -92,8 +92,9 @@ std::string call_in_child(const std::function<std::string()>& work, const std::s
   const auto deadline = std::chrono::steady_clock::now() + kWallTimes * limit;
   char buf[1 << 16];
   for (;;) {
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    // Rounded up: truncated, the last fraction of a millisecond read as none left, and a child
+    // was ended up to a millisecond before its bound.
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
     busy = cpu_seconds(pid) > cpu_limit;
     if (left <= 0 || busy) {
       late = true;
