@@ -137,6 +137,14 @@ void parse_cache(const Fields& f, Device& d) {
   }
 }
 
+// Whether the device is one map holding only `id` and `template`: its template's name, or empty.
+std::string template_alone(const std::vector<Yaml>& layers) {
+  if (layers.size() != 1 || !layers.front().is_map() || layers.front().node().size() != 2) return "";
+  const Yaml id = layers.front().get("id"), t = layers.front().get("template");
+  if (!id.defined() || !t.defined() || !id.is_scalar() || !t.is_scalar() || id.str().empty()) return "";
+  return t.str();
+}
+
 }  // namespace
 
 DeviceTemplates parse_device_templates(const Yaml& templates) {
@@ -153,7 +161,20 @@ DeviceTemplates parse_device_templates(const Yaml& templates) {
   return out;
 }
 
-Device parse_device(const std::vector<Yaml>& layers, const DeviceTemplates& templates, const std::string& prefix) {
+Device parse_device(const std::vector<Yaml>& layers, const DeviceTemplates& templates, const std::string& prefix,
+                    TemplateDevices* made) {
+  const std::string alone = made ? template_alone(layers) : "";
+  if (!alone.empty()) {
+    if (auto it = made->find(alone); it != made->end()) {
+      Device d = it->second;
+      d.id = prefix + layers.front().get("id").str();
+      d.loc = layers.front().loc();
+      return d;
+    }
+    const Device d = parse_device(layers, templates, prefix);
+    made->emplace(alone, d);
+    return d;
+  }
   PLACESIM_ASSERT(!layers.empty(), "a device has at least one map");
   for (const Yaml& layer : layers)
     if (!layer.is_map()) layer.fail("expected a device map such as {id: gpu0, type: gpu, ...}");

@@ -86,8 +86,9 @@ Topology parse_topology(const Yaml& root, const std::string& default_name) {
   }
   if (spec.runtime.defined()) t.runtime = parse_runtime(spec.runtime);
 
+  TemplateDevices made;
   for (const std::vector<Yaml>& layers : spec.devices) {
-    Device d = parse_device(layers, spec.templates);
+    Device d = parse_device(layers, spec.templates, "", &made);
     const Yaml id = layers.front().get("id");
     add_device(t, std::move(d), id.defined() ? id.loc() : layers.front().loc());
   }
