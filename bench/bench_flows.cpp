@@ -7,7 +7,8 @@
 // max-min settings, so they compute the same completion instants; the bench reports the worst
 // relative gap between them.
 //
-// Counters: placesim_s and simgrid_s (CPU seconds, user + system: the machine may be shared),
+// Counters: placesim_s and simgrid_s (CPU seconds, user + system: the machine may be shared;
+// up to 10k flows the medians of 15 alternated runs, `alternate`), pairs (how many),
 // speedup = simgrid_s / placesim_s, each process's peak RSS in MiB, flows in flight at the
 // busiest instant, worst_gap. Each process is stopped after PLACESIM_BENCH_LIMIT_S seconds of
 // wall time (default 600): placesim_stopped or simgrid_stopped = 1, and its time is then a lower
@@ -231,23 +232,56 @@ struct GeneratedSet {
   }
 };
 
+// Two runs to compare, each in a child: up to 10k flows one is under a second or two, where this
+// machine's noise between two runs is 5-10%, so the two alternate 15 times and each one's CPU
+// seconds are the median of its runs; past that, once each. The last Outcome of each is kept
+// (its output); the first failure or stop ends the pairs.
+struct Alternated {
+  Outcome a, b;
+  double a_s = 0, b_s = 0;  // median CPU seconds
+  int pairs = 0;
+};
+Alternated alternate(std::int64_t flows, const std::function<Outcome()>& run_a, const std::function<Outcome()>& run_b) {
+  Alternated r;
+  std::vector<double> a_s, b_s;
+  const int pairs = flows <= 10000 ? 15 : 1;
+  for (int k = 0; k < pairs; ++k) {
+    r.a = run_a();
+    r.b = run_b();
+    if (r.a.failed || r.b.failed || r.a.stopped || r.b.stopped) break;
+    a_s.push_back(r.a.cpu_s);
+    b_s.push_back(r.b.cpu_s);
+  }
+  const auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+  };
+  r.a_s = a_s.empty() ? r.a.cpu_s : median(a_s);
+  r.b_s = b_s.empty() ? r.b.cpu_s : median(b_s);
+  r.pairs = static_cast<int>(a_s.size());
+  return r;
+}
+
 // The engine alone beside SimGrid: each reads the flow file and simulates it. Counters in the
 // file's header comment.
 void flows_beside_simgrid(benchmark::State& state) {
   const GeneratedSet gen(state, false);
   if (!gen.ok) return;
   const std::string& path = gen.file;
-  Outcome ours, theirs;
+  Alternated runs;
   for (auto _ : state) {
-    ours = in_child(completion_times([&] { return placesim_completion_times(read_tree_flows(path)); }), limit_s());
-    theirs = in_child(completion_times([&] { return simgrid_ends(path); }), limit_s());
+    runs = alternate(state.range(0), [&] { return in_child(completion_times([&] { return placesim_completion_times(read_tree_flows(path)); }), limit_s()); },
+                     [&] { return in_child(completion_times([&] { return simgrid_ends(path); }), limit_s()); });
   }
+  const Outcome& ours = runs.a;
+  const Outcome& theirs = runs.b;
+  state.counters["pairs"] = runs.pairs;
   const FlowSet set = read_tree_flows(path);
   if (ours.failed) {
     state.SkipWithError("placesim's run failed");
     return;
   }
-  state.counters["placesim_s"] = ours.cpu_s;
+  state.counters["placesim_s"] = runs.a_s;
   state.counters["placesim_MiB"] = ours.peak_rss_mib;
   if (ours.stopped) {
     state.counters["placesim_stopped"] = 1;
@@ -266,9 +300,9 @@ void flows_beside_simgrid(benchmark::State& state) {
     }
     state.counters["simgrid_stopped"] = 1;
   }
-  state.counters["simgrid_s"] = theirs.cpu_s;
+  state.counters["simgrid_s"] = runs.b_s;
   state.counters["simgrid_MiB"] = theirs.peak_rss_mib;
-  state.counters["speedup"] = theirs.cpu_s / ours.cpu_s;
+  state.counters["speedup"] = runs.b_s / runs.a_s;
   double gap = 0;
   for (std::size_t f = 0; f < std::min(a.size(), b.size()); ++f) gap = std::max(gap, std::abs(a[f] - b[f]) / b[f]);
   if (!theirs.stopped && !ours.stopped) state.counters["worst_gap"] = gap;
@@ -277,21 +311,25 @@ void flows_beside_simgrid(benchmark::State& state) {
 // The whole program beside SimGrid, as a user meets each: `placesim simulate` on the set's
 // hardware, graph and plan files (reading them, building the plan, lowering, routing,
 // simulating, printing), and SimGrid reading the flow file and simulating it. Counters:
-// cli_s and simgrid_s (CPU seconds), cli_MiB and simgrid_MiB (peak RSS), speedup = simgrid_s /
-// cli_s, makespan_gap (the CLI's makespan against SimGrid's last completion, relative).
+// cli_s and simgrid_s (CPU seconds; medians of alternated runs, `alternate`), cli_MiB and
+// simgrid_MiB (peak RSS), speedup = simgrid_s / cli_s, makespan_gap (the CLI's makespan against
+// SimGrid's last completion, relative).
 void cli_beside_simgrid(benchmark::State& state) {
   const GeneratedSet gen(state, true);
   if (!gen.ok) return;
-  Outcome ours, theirs;
+  Alternated runs;
   for (auto _ : state) {
-    ours = in_child(placesim_cli(gen.dir), limit_s());
-    theirs = in_child(simgrid_program(gen.file), limit_s());
+    runs = alternate(state.range(0), [&] { return in_child(placesim_cli(gen.dir), limit_s()); },
+                     [&] { return in_child(simgrid_program(gen.file), limit_s()); });
   }
+  const Outcome& ours = runs.a;
+  const Outcome& theirs = runs.b;
+  state.counters["pairs"] = runs.pairs;
   if (ours.failed) {
     state.SkipWithError("placesim simulate failed (what it said is on stderr)");
     return;
   }
-  state.counters["cli_s"] = ours.cpu_s;
+  state.counters["cli_s"] = runs.a_s;
   state.counters["cli_MiB"] = ours.peak_rss_mib;
   if (ours.stopped) state.counters["cli_stopped"] = 1;
   const std::vector<double> b = theirs.doubles();
@@ -300,9 +338,9 @@ void cli_beside_simgrid(benchmark::State& state) {
     return;
   }
   if (theirs.stopped) state.counters["simgrid_stopped"] = 1;
-  state.counters["simgrid_s"] = theirs.cpu_s;
+  state.counters["simgrid_s"] = runs.b_s;
   state.counters["simgrid_MiB"] = theirs.peak_rss_mib;
-  state.counters["speedup"] = theirs.cpu_s / ours.cpu_s;
+  state.counters["speedup"] = runs.b_s / runs.a_s;
   const auto at = ours.out.find("\"makespan_s\":");
   if (!ours.stopped && !theirs.stopped && at != std::string::npos) {
     const double makespan = std::atof(ours.out.c_str() + at + 13);
@@ -353,43 +391,33 @@ void cli_traced(benchmark::State& state) {
 }
 
 // Shared rates on and off (SimOptions::share_rates: the cost model of share_policy.hpp decides
-// from the first start, or never), the engine alone on the flow file:
-// shared_s and apart_s (CPU seconds), on_off = shared_s / apart_s, worst_gap between the two
-// runs' instants (relative). Up to 10k flows a run is under half a second, where this machine's
-// noise between two runs is 5-10%: the two alternate 15 times and the figures are medians.
+// from the first start, or never), the engine alone on the flow file: shared_s and apart_s (CPU
+// seconds; medians of alternated runs, `alternate`), on_off = shared_s / apart_s, worst_gap
+// between the two runs' instants (relative).
 void flows_sharing_on_off(benchmark::State& state) {
   const GeneratedSet gen(state, false);
   if (!gen.ok) return;
   placesim::engine::SimOptions apart, by_default;
   apart.share_rates = false;
-  const int pairs = state.range(0) <= 10000 ? 15 : 1;
-  std::vector<double> shared_s, apart_s;
-  Outcome shared, alone;
-  for (auto _ : state) {
-    for (int k = 0; k < pairs; ++k) {
-      shared = in_child(completion_times([&] { return placesim_completion_times(read_tree_flows(gen.file), by_default); }), limit_s());
-      alone = in_child(completion_times([&] { return placesim_completion_times(read_tree_flows(gen.file), apart); }), limit_s());
-      if (shared.failed || alone.failed || shared.stopped || alone.stopped) break;
-      shared_s.push_back(shared.cpu_s);
-      apart_s.push_back(alone.cpu_s);
-    }
-  }
+  auto run = [&](const placesim::engine::SimOptions& o) {
+    return in_child(completion_times([&] { return placesim_completion_times(read_tree_flows(gen.file), o); }), limit_s());
+  };
+  Alternated runs;
+  for (auto _ : state) runs = alternate(state.range(0), [&] { return run(by_default); }, [&] { return run(apart); });
+  const Outcome& shared = runs.a;
+  const Outcome& alone = runs.b;
   if (shared.failed || alone.failed) {
     state.SkipWithError("placesim's run failed");
     return;
   }
+  state.counters["shared_s"] = runs.a_s;
+  state.counters["apart_s"] = runs.b_s;
   if (shared.stopped || alone.stopped) {
     state.counters["stopped"] = 1;
     return;
   }
-  const auto median = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-  };
-  state.counters["shared_s"] = median(shared_s);
-  state.counters["apart_s"] = median(apart_s);
-  state.counters["on_off"] = median(shared_s) / median(apart_s);
-  state.counters["pairs"] = pairs;
+  state.counters["on_off"] = runs.a_s / runs.b_s;
+  state.counters["pairs"] = runs.pairs;
   const std::vector<double> a = shared.doubles(), b = alone.doubles();
   double gap = 0;
   for (std::size_t f = 0; f < a.size(); ++f) gap = std::max(gap, std::abs(a[f] - b[f]) / b[f]);
