@@ -59,6 +59,10 @@ links:
     ASSERT_GE(g, 0) << n;
     EXPECT_EQ(t.devices[g].node, n);
     EXPECT_EQ(t.devices[t.host_memory_for(g)].id, n + ".host");  // its own node's memory
+    // Each node's copy of the node template's gpu0 (read once, hw/cluster_yaml.cpp) has its figures.
+    EXPECT_EQ(t.devices[g].memory, 16.0 * (1 << 30)) << n;
+    EXPECT_EQ(t.devices[g].memory_bw, 900e9) << n;
+    EXPECT_EQ(t.devices[g].fp32_flops, 10e12) << n;
   }
   EXPECT_EQ(t.devices[t.index("storage")].node, "");
   // 4 nodes x 3 links + 4 NIC links + the storage link = 17.
