@@ -15,9 +15,10 @@ namespace {
 struct NodeTemplate {
   TopologySpec spec;
   DeviceTemplates templates;  // the file's device templates, then the node template's own
-  // Its devices, read once: a node's are these with the node's prefix on each id (the only
-  // field a prefix changes), so 512 nodes do not read the same maps 512 times.
+  // Its devices and links, read once: a node's are these with the node's prefix on each id (the
+  // only field a prefix changes), so 512 nodes do not read the same maps 512 times.
   std::vector<Device> devices;
+  std::vector<LinkSpec> links;
 };
 
 NodeTemplate read_node_template(const Yaml& t, const TopologySpec& top) {
@@ -36,6 +37,7 @@ NodeTemplate read_node_template(const Yaml& t, const TopologySpec& top) {
   }
   TemplateDevices made;
   for (const std::vector<Yaml>& layers : n.spec.devices) n.devices.push_back(parse_device(layers, n.templates, "", &made));
+  for (const Yaml& l : n.spec.links) n.links.push_back(read_link(l));
   return n;
 }
 
@@ -148,7 +150,7 @@ ClusterBuild add_cluster(const TopologySpec& spec, Topology& t) {
         if (d.kind == DeviceKind::Nic) nics.back().push_back(static_cast<int>(t.devices.size()));
         add_device(t, std::move(d), g.tmpl_loc);
       }
-      for (const Yaml& l : nt.spec.links) add_link(l, t, prefix);
+      for (const LinkSpec& l : nt.links) add_link(l, t, prefix);
       for (const Yaml& r : nt.spec.routes)
         for (auto& [ends, route] : parse_routes(r, t, prefix)) out.routes.insert_or_assign(ends, route);
     }

@@ -55,20 +55,33 @@ void read_link_figures(const Yaml& node, Link& l) {
   l.kind = node.str_or("kind", "");
 }
 
-void add_link(const Yaml& node, Topology& t, const std::string& prefix) {
+LinkSpec read_link(const Yaml& node) {
   if (!node.is_map()) node.fail("expected a link map such as {a: gpu0, b: bus0, bw: 12GB/s, latency: 1us}");
   node.allow_keys({"id", "a", "b", "bw", "bw_ab", "bw_ba", "latency", "count", "kind"});
-  Link l;
-  l.loc = node.loc();
+  LinkSpec s;
+  s.figures.loc = node.loc();
   const Yaml a = node.at("a"), b = node.at("b");
-  l.a = t.index(prefix + a.str(), a.loc());
-  l.b = t.index(prefix + b.str(), b.loc());
-  if (l.a == l.b) b.fail(fmt::format("a link joins two different devices, but both ends are '{}'", b.str()));
-  read_link_figures(node, l);
-  if (node.has("id")) {
-    const Yaml id = node.at("id");
-    l.id = prefix + id.str();
-    if (link_id_taken(t, l.id)) id.fail(fmt::format("duplicate link id '{}'", l.id));
+  s.a = a.str();
+  s.a_loc = a.loc();
+  s.b = b.str();
+  s.b_loc = b.loc();
+  read_link_figures(node, s.figures);
+  if (const Yaml id = node.get("id"); id.defined()) {
+    s.id = id.str();
+    s.id_loc = id.loc();
+  }
+  return s;
+}
+
+void add_link(const LinkSpec& spec, Topology& t, const std::string& prefix) {
+  Link l = spec.figures;
+  l.a = t.index(prefix + spec.a, spec.a_loc);
+  l.b = t.index(prefix + spec.b, spec.b_loc);
+  if (l.a == l.b)
+    throw InputError(spec.b_loc, fmt::format("a link joins two different devices, but both ends are '{}'", spec.b));
+  if (!spec.id.empty()) {
+    l.id = prefix + spec.id;
+    if (link_id_taken(t, l.id)) throw InputError(spec.id_loc, fmt::format("duplicate link id '{}'", l.id));
   }
   append_link(t, std::move(l));
 }

@@ -14,9 +14,19 @@ namespace placesim::hw {
 // caller checks which keys `node` may hold.
 void read_link_figures(const Yaml& node, Link& l);
 
-// Reads one link between devices already in `t` and appends it to t.links. `prefix` is
-// prepended to the device ids and to an explicit link id ("n3." inside cluster node n3).
-void add_link(const Yaml& node, Topology& t, const std::string& prefix = "");
+// A link as its file writes it: its ends and its id as written, each with where it was written,
+// and its figures (read_link_figures). Read once, it is added under any prefix: a cluster's node
+// template's links are read once, not once per node.
+struct LinkSpec {
+  std::string a, b, id;  // id empty: named `a-b` when added
+  SourceLoc a_loc, b_loc, id_loc;
+  Link figures;  // bandwidths, latency, count, kind; loc: the link's map
+};
+LinkSpec read_link(const Yaml& node);
+
+// Appends the link to t.links, between devices already in `t`. `prefix` is prepended to the
+// device ids and to an explicit link id ("n3." inside cluster node n3).
+void add_link(const LinkSpec& spec, Topology& t, const std::string& prefix = "");
 
 // Appends `l`, naming it `a-b` (then `a-b#2`, ...) when it has no id.
 void append_link(Topology& t, Link l);

@@ -94,7 +94,7 @@ Topology parse_topology(const Yaml& root, const std::string& default_name) {
   }
   const ClusterBuild cluster = add_cluster(spec, t);
   if (t.devices.empty()) root.fail("expected at least one device: a 'devices:' list or cluster 'nodes:'");
-  for (const Yaml& item : spec.links) add_link(item, t);
+  for (const Yaml& item : spec.links) add_link(read_link(item), t);
   if (t.memory_unlimited)
     for (Device& d : t.devices)
       if (d.kind == DeviceKind::Gpu || d.kind == DeviceKind::HostMemory) d.memory = std::numeric_limits<double>::infinity();
