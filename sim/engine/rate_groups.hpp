@@ -69,8 +69,6 @@ class RateGroups {
 
   // The resources' loads and what the last solve changed (MaxMinSystem::solved_constraints).
   const MaxMinSystem& solver() const { return solver_; }
-  // Whether starts share now, and what decided it (share_policy.hpp).
-  const SharePolicy& share_policy() const { return policy_; }
 
   // Task t becomes an activity: it joins the group of its key, or starts one. Its completion
   // event is placed once the solver has given it a rate (solve, place_changed).
