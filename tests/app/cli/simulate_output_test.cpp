@@ -43,12 +43,19 @@ TEST(SimulateOutput, DevicesThatHeldNothingMakeOneLine) {
 // n0.gpu0 to b on n3.gpu7 crosses the fabric; keeping '*n3*' keeps b's compute lane and the links
 // into node 3 (a link is named by its ends), not a's lane or node 0's links. Asked without
 // --trace, or with a bad term, it is an error that names it, and nothing is written.
+// The a-to-b run traced into dir/`file` and filtered to '*n3*': the file's bytes ("" when the
+// run failed, which the test is told).
+std::string traced_to_n3(const std::string& dir, const std::string& base, const std::string& file) {
+  const auto r = run_cli(base + " --trace " + dir + "/" + file + " --trace-filter '*n3*'");
+  EXPECT_EQ(r.code, 0) << r.err;
+  return r.code == 0 ? placesim::read_input_file(dir + "/" + file) : "";
+}
+
 TEST(SimulateOutput, TraceFilterKeepsWhatItNames) {
   const std::string dir = temp_dir("simulate-trace-filter");
   const std::string base = simulate_a_to_b(dir);
-  const auto r = run_cli(base + " --trace " + dir + "/t.json --trace-filter '*n3*'");
-  ASSERT_EQ(r.code, 0) << r.err;
-  const std::string text = placesim::read_input_file(dir + "/t.json");
+  const std::string text = traced_to_n3(dir, base, "t.json");
+  ASSERT_FALSE(text.empty());
   EXPECT_NE(text.find("\"n3.gpu7.compute\""), std::string::npos);
   EXPECT_EQ(text.find("\"n0.gpu0.compute\""), std::string::npos);
   EXPECT_NE(text.find("\"ph\":\"C\""), std::string::npos);  // node 3's links carried the bytes
@@ -66,10 +73,7 @@ TEST(SimulateOutput, TraceFilterKeepsWhatItNames) {
 // name is in it, the other's is not.
 TEST(SimulateOutput, APftraceFileIsPerfettosProtobuf) {
   const std::string dir = temp_dir("simulate-pftrace");
-  const std::string base = simulate_a_to_b(dir);
-  const auto r = run_cli(base + " --trace " + dir + "/t.pftrace --trace-filter '*n3*'");
-  ASSERT_EQ(r.code, 0) << r.err;
-  const std::string bytes = placesim::read_input_file(dir + "/t.pftrace");
+  const std::string bytes = traced_to_n3(dir, simulate_a_to_b(dir), "t.pftrace");
   ASSERT_FALSE(bytes.empty());
   EXPECT_EQ(bytes[0], '\x0a');
   EXPECT_NE(bytes.find("n3.gpu7.compute"), std::string::npos);
