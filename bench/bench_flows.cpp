@@ -390,7 +390,7 @@ void cli_traced(benchmark::State& state) {
   state.counters["pftrace_MiB"] = pftrace.peak_rss_mib;
 }
 
-// Shared rates on and off (SimOptions::share_rates: the cost model of share_policy.hpp decides
+// Shared rates on and off (SimOptions::share_rates: the cost model of rate_groups.hpp decides
 // from the first start, or never), the engine alone on the flow file: shared_s and apart_s (CPU
 // seconds; medians of alternated runs, `alternate`), on_off = shared_s / apart_s, worst_gap
 // between the two runs' instants (relative).

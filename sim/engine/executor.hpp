@@ -22,7 +22,7 @@ struct SimOptions {
   // Whether a starting activity may share a rate and a progress clock with those held by the
   // same saturated constraints (rate_groups.hpp, "Shared rates"): the same allocation, and
   // instants equal to those apart within rounding (a few picoseconds), not bit for bit. When it
-  // does is decided by what sharing did in the run so far (share_policy.hpp). Off, every
+  // does is decided by what sharing did in the run so far (rate_groups.hpp, "When sharing pays"). Off, every
   // activity keeps its own: tests and benchmarks compare the two.
   bool share_rates = true;
 };

@@ -134,10 +134,13 @@ class MaxMinSystem {
   bool kept_part_is_searched() { return kept_.is_searched(problem_, parts_); }
   // Fills that started from the kept part instead of a search, since construction.
   std::uint64_t kept_fills() const { return kept_.fills(); }
-  // Parts of at least this many variables are kept (64 unless set). Smaller ones are searched
-  // every time: a search of a few dozen variables costs less than keeping them, which costs a
-  // search's worth once and bookkeeping on every change. Tests lower it to keep small parts.
+  // Parts of at least this many variables are kept (64 unless set), while keeping pays
+  // (max_min_kept.hpp, "When keeping pays"). Smaller ones are searched every time: a search of a
+  // few dozen variables costs less than keeping them, which costs a search's worth once and
+  // bookkeeping on every change. Tests set it to keep parts from that size whatever it costs.
   void keep_parts_from(std::size_t variables) { kept_.keep_from(variables); }
+  // Whether parts are kept now, and the windows that decided it (for tests and benchmarks).
+  const MeasuredSwitch& keeping() const { return kept_.keeping(); }
 
  private:
   using Element = MaxMinProblem::Element;

@@ -102,6 +102,7 @@ void KeptPart::extend(const MaxMinProblem& problem, const Parts& parts) {
 void KeptPart::load(const MaxMinProblem& problem, Parts& parts) {
   extend(problem, parts);
   ++fills_;
+  switch_.note_gain(1);  // a search saved
   parts.start();
   for (VariableId v : vars_) parts.add_var(v);
   for (ConstraintId c : cons_) parts.add_cons(c);
@@ -114,6 +115,7 @@ void KeptPart::keep(const MaxMinProblem& problem, const Parts& parts) {
   links_.start();  // join queues constraints, unsearched: the part is whole
   joined_.clear();
   for (VariableId v : parts.vars()) join(problem, parts, v);
+  switch_.note_cost(1);  // a search's worth paid
   vars_.assign(parts.vars().begin(), parts.vars().end());
 }
 
@@ -138,6 +140,12 @@ bool KeptPart::still_linked(const MaxMinProblem& problem, const Parts& parts) {
 // when it took in kept variables (it is then their part, and the kept one is stale). The kept
 // part stays whole only if the constraints that gained slack cut nothing off (max_min_kept.hpp).
 void KeptPart::after_fill(const MaxMinProblem& problem, const Parts& parts, bool from_kept) {
+  // Each large part filled is a use of keeping; off, nothing is kept (and nothing checked).
+  const bool large_fill = from_kept || parts.vars().size() >= keep_min_;
+  if (measured_ && large_fill && !switch_.use()) {
+    drop();
+    return;
+  }
   if (!from_kept) {
     const std::vector<VariableId>& vars = parts.vars();
     const bool overlaps =
@@ -151,9 +159,15 @@ void KeptPart::after_fill(const MaxMinProblem& problem, const Parts& parts, bool
     keep(problem, parts);
   }
   links_.start();
+  ++check_;
   for (ConstraintId c : parts.cons()) {
     if (!parts.slack(c)) continue;
     for (const MaxMinProblem::Entry& en : problem.cons(c).entries) {
+      // A variable on several constraints that gained slack (a group of flows over many host
+      // links) joins its constraints once: on the mixed tree at 30k flows, visiting it per
+      // constraint was a quarter of the run.
+      if (var_checked_[en.v] == check_) continue;
+      var_checked_[en.v] = check_;
       ConstraintId first = -1;
       for (const MaxMinProblem::Element& e : problem.var(en.v).elems) {
         if (parts.slack(e.c)) continue;

@@ -52,7 +52,7 @@ RateGroups::RateGroups(const TaskGraph& g, Calendar& cal, const TimePs& now, boo
 }
 
 void RateGroups::start(TaskId t) {
-  join(t, 1.0, share_ && policy_.share_start());
+  join(t, 1.0, share_ && policy_.use());
 }
 
 // t, with `progress` of its own left, joins the group of its key (when `share`) or starts one.
@@ -66,7 +66,7 @@ void RateGroups::join(TaskId t, double progress, bool share) {
     bool added = false;
     std::tie(key, added) = shares_.try_emplace(std::move(k), -1);
     if (!added) {
-      policy_.note_join();
+      policy_.note_gain(1);
       add_member(key->second, t, unit, progress);
       return;
     }
@@ -220,6 +220,9 @@ bool RateGroups::resort(int round) {
 // resort_, their keys given up.
 void RateGroups::collect_resorted() {
   resort_.clear();
+  // Only keyed groups are re-sorted: with none (sharing off long enough for its groups to end)
+  // the scan of every solved constraint's variables finds nothing.
+  if (shares_.empty()) return;
   for (ConstraintId c : solver_.solved_constraints()) {
     if (!solver_.saturated(c)) continue;
     for (std::size_t k = 0; k < solver_.variable_count(c); ++k) {
@@ -229,7 +232,7 @@ void RateGroups::collect_resorted() {
       shares_.erase(grp.key);
       grp.keyed = false;  // also marks it listed
       resort_.push_back(v);
-      policy_.note_resorted(grp.members.size());
+      policy_.note_cost(grp.members.size());
     }
   }
 }

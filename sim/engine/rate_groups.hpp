@@ -22,8 +22,7 @@
 //
 // Shared rates. With thousands of flows in flight through a few saturated uplinks, most rates
 // change at every event, yet flows held by the same uplinks always get one rate. So flows, and
-// any activities, share: while sharing pays (share_policy.hpp: joins against re-sorts, measured
-// over the run), a starting activity with a constraint saturated in the last solve joins the
+// any activities, share: while sharing pays (below, "When sharing pays"), a starting activity with a constraint saturated in the last solve joins the
 // group of its key, if any (its saturated constraints within twice the lowest level among them,
 // with coefficients; its bound; whether its unit is bytes), else starts one. A group is one solver variable whose
 // coefficients are its members' summed (on a link only some members cross, those members'),
@@ -44,6 +43,21 @@
 // takes the coefficients of the members left. Remaining work is updated lazily (only when the
 // rate changes). A completion event's id is its task's; a rate change moves it (keeping it, and
 // its place among events of that instant, when the instant is unchanged).
+//
+// When sharing pays. A start that joins a group saves the solver a variable for as long as the
+// member lives; a member the solve shows held by a constraint outside its group's key is
+// re-sorted: taken apart, keyed again, and solved again in another round of the instant. Both
+// scale with the activities in flight (a solve's part), so what decides is their ratio: starts
+// are keyed while, over a window of them (measured_switch.hpp),
+//
+//     joins > kResortPerJoin * members re-sorted.
+//
+// kResortPerJoin is fitted to bench_flows' flows_sharing_on_off, the engine with shared rates
+// always on against never, on the two sets where they differ most in opposite directions
+// (docs/engine-scale.md, "The cost model"): a re-sorted member costs about what 1.9 joins save.
+// Per window of 256 starts the sets sharing loses on (the mixed tree at 10k flows, the uniform
+// one at 10k) show joins / re-sorted 0.9-1.3, the ones it wins on (both trees at 30k) 1.8 to
+// over 100. Off, no key is built.
 #pragma once
 
 #include <algorithm>
@@ -56,13 +70,15 @@
 #include "sim/core/time.hpp"
 #include "sim/engine/calendar.hpp"
 #include "sim/engine/max_min.hpp"
-#include "sim/engine/share_policy.hpp"
+#include "sim/engine/measured_switch.hpp"
 #include "sim/engine/task_graph.hpp"
 
 namespace placesim::engine {
 
 class RateGroups {
  public:
+  static constexpr double kResortPerJoin = 1.9;  // "When sharing pays"
+
   // A constraint per resource of g. `now`: the run's clock, read at each call. Activities may
   // share when `share` (SimOptions::share_rates).
   RateGroups(const TaskGraph& g, Calendar& cal, const TimePs& now, bool share);
@@ -149,7 +165,8 @@ class RateGroups {
   Calendar& cal_;
   const TimePs& now_;
   const bool share_;
-  SharePolicy policy_;
+  // Whether starts are keyed (the header comment, "When sharing pays").
+  MeasuredSwitch policy_{kResortPerJoin};
   std::vector<VariableId> var_of_;  // per task: its group's variable while active, else -1
   std::vector<Group> groups_;       // per solver variable
   ShareMap shares_;

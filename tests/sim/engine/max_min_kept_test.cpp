@@ -1,0 +1,104 @@
+// When the solver keeps its last large part (max_min_kept.hpp, "When keeping pays"): a part that
+// lives long is kept and every fill is loaded from it; parts that each change replaces are
+// searched instead once a window shows keeping them saved nothing. Either way the rates are
+// those of a whole fill.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <limits>
+#include <vector>
+
+#include "sim/engine/max_min.hpp"
+
+namespace placesim::engine {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr std::size_t kFlows = 70;  // a part of 70 is large: kept from 64 variables
+
+// Links of capacity 1, each with kFlows flows on it alone: one part per link.
+struct Links {
+  MaxMinSystem s;
+  std::vector<ConstraintId> links;
+  std::vector<std::vector<VariableId>> flows;
+
+  explicit Links(int n) {
+    for (int l = 0; l < n; ++l) {
+      links.push_back(s.add_constraint(1.0));
+      flows.emplace_back();
+      for (std::size_t k = 0; k < kFlows; ++k) add_flow(l);
+    }
+    s.solve();
+  }
+  void add_flow(int l) {
+    flows[l].push_back(s.add_variable(kInf));
+    s.expand(flows[l].back(), links[l], 1.0);
+  }
+  // One flow of link l ends and another starts: a change to its part.
+  void churn(int l) {
+    s.remove_variable(flows[l].front());
+    flows[l].erase(flows[l].begin());
+    add_flow(l);
+    s.solve();
+  }
+  // Each flow gets 1 / kFlows, as a fill of everything from scratch says.
+  void expect_whole_fill() {
+    MaxMinSystem full(s);
+    full.solve_all();
+    for (const auto& on_link : flows) {
+      for (VariableId v : on_link) {
+        ASSERT_EQ(s.rate(v), full.rate(v));
+        ASSERT_DOUBLE_EQ(s.rate(v), 1.0 / kFlows);
+      }
+    }
+  }
+};
+
+// One part changed again and again: kept once, every later fill loaded from it (1 load, 0 keeps
+// a fill: each window pays).
+TEST(KeptPart, ALongLivedPartIsKeptAndLoaded) {
+  Links net(1);
+  const std::uint64_t before = net.s.kept_fills();
+  const std::size_t changes = 3 * MeasuredSwitch::kWindow;
+  for (std::size_t i = 0; i < changes; ++i) net.churn(0);
+  EXPECT_EQ(net.s.kept_fills() - before, changes);
+  EXPECT_TRUE(net.s.keeping().on());
+  EXPECT_GE(net.s.keeping().windows_paid(), 2u);
+  EXPECT_EQ(net.s.keeping().windows_unpaid(), 0u);
+  net.expect_whole_fill();
+}
+
+// Three parts changed in turn: each change's part is not the kept one, so it is searched and
+// kept in its place (1 keep, 0 loads a fill). The first window does not pay; for the stretch
+// off that follows (one window), nothing is kept or loaded.
+TEST(KeptPart, PartsReplacedAtEveryChangeStopBeingKept) {
+  Links net(3);
+  const std::size_t window = MeasuredSwitch::kWindow;
+  for (std::size_t i = 0; i <= window; ++i) net.churn(static_cast<int>(i % 3));
+  EXPECT_EQ(net.s.kept_fills(), 0u);
+  EXPECT_FALSE(net.s.keeping().on());
+  EXPECT_EQ(net.s.keeping().windows_unpaid(), 1u);
+  EXPECT_TRUE(MaxMinSystem(net.s).kept_part_is_searched());  // none kept: trivially
+  // Off: the same part changed twice in a row is searched both times.
+  net.churn(0);
+  net.churn(0);
+  EXPECT_EQ(net.s.kept_fills(), 0u);
+  net.expect_whole_fill();
+}
+
+// The same churn with parts kept from 64 variables whatever it costs (as tests of the kept part
+// ask): never off, and the second change in a row to one part is loaded from it.
+TEST(KeptPart, KeepingAskedForIsNeverTurnedOff) {
+  Links net(3);
+  net.s.keep_parts_from(64);
+  for (std::size_t i = 0; i <= 2 * MeasuredSwitch::kWindow; ++i) net.churn(static_cast<int>(i % 3));
+  EXPECT_EQ(net.s.kept_fills(), 0u);
+  net.churn(0);
+  net.churn(0);
+  EXPECT_EQ(net.s.kept_fills(), 1u);
+  EXPECT_EQ(net.s.keeping().windows_unpaid(), 0u);
+  net.expect_whole_fill();
+}
+
+}  // namespace
+}  // namespace placesim::engine
