@@ -88,9 +88,9 @@ int cmd_simulate(const std::vector<std::string>& args) {
   if (!parse_args(command_named("simulate"), args, opts, {}, a)) return 0;
 
   std::optional<TimedStep> step(std::in_place, "reading the machine and the graph");
-  const scheduler::Problem p = given(a.vm, "scenario") ? scenario_problem(a.vm) : direct_problem(a.vm);
+  scheduler::Problem p = given(a.vm, "scenario") ? scenario_problem(a.vm) : direct_problem(a.vm);
   step.emplace("reading the plan");
-  const scheduler::Plan plan =
+  scheduler::Plan plan =
       scheduler::complete_plan(p, scheduler::load_plan_json(a.vm["plan"].as<std::string>(), *p.graph, *p.topo, p.collectives));
   step.reset();
   engine::SimOptions so;
@@ -106,7 +106,7 @@ int cmd_simulate(const std::vector<std::string>& args) {
   // a run under a second).
   std::optional<Progress> progress(std::in_place, "tasks simulated", 0);
   so.progress = [&](std::size_t done, std::size_t total) { progress->done(static_cast<int>(done), static_cast<int>(total)); };
-  const scheduler::PlanScore score = scheduler::score_plan(p, plan, so);
+  scheduler::PlanScore score = scheduler::score_plan(p, plan, so);
   progress.reset();
   const engine::TaskGraph& tasks = score.lowered.graph;
   if (trace_file) {
@@ -139,6 +139,7 @@ int cmd_simulate(const std::vector<std::string>& args) {
     if (!message.empty()) text += message + "\n";
     std::fputs(text.c_str(), stdout);
   }
+  leave_to_exit(std::move(score), std::move(plan), std::move(p));
   return 0;
 }
 

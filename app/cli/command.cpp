@@ -124,6 +124,20 @@ namespace {
 thread_local JsonCapture* t_capture = nullptr;
 }  // namespace
 
+namespace {
+bool g_exit_follows = false;
+}  // namespace
+
+void exit_follows_command() { g_exit_follows = true; }
+
+namespace detail {
+bool exit_follows() { return g_exit_follows; }
+void keep_until_exit(std::shared_ptr<void> value) {
+  static auto* kept = new std::vector<std::shared_ptr<void>>;  // never freed: the exit does
+  kept->push_back(std::move(value));
+}
+}  // namespace detail
+
 JsonCapture::JsonCapture() : outer_(t_capture) { t_capture = this; }
 JsonCapture::~JsonCapture() { t_capture = outer_; }
 void JsonCapture::take(const nlohmann::ordered_json& j) {

@@ -96,5 +96,6 @@ int main(int argc, char** argv) {
   // Past `ulimit -f` a write fails with EFBIG, which the writers report (OutputError), instead of
   // SIGXFSZ ending the process with its lock and temporary files left behind.
   std::signal(SIGXFSZ, SIG_IGN);
+  cli::exit_follows_command();
   return check_stdout(run(std::vector<std::string>(argv + 1, argv + argc)));
 }
