@@ -76,6 +76,10 @@ class Parts {
   std::vector<VariableId> vars_;
   std::vector<ConstraintId> cons_;
   std::vector<ConstraintId> edges_;
+  // collect's lists while it searches, with room for every id (max_min_parts.cpp).
+  std::vector<VariableId> found_vars_;
+  std::vector<ConstraintId> found_cons_;
+  std::vector<ConstraintId> found_edges_;
 };
 
 }  // namespace placesim::engine
