@@ -1,7 +1,8 @@
 // Every placesim program's operator new (placesim_program() in cmake/placesim_helpers.cmake):
 // an allocation of 4 MiB or more asks the kernel for transparent huge pages over its 2 MiB-
-// aligned interior (madvise MADV_HUGEPAGE), as glibc does for every allocation when started
-// with GLIBC_TUNABLES=glibc.malloc.hugetlb=1.
+// aligned interior (madvise MADV_HUGEPAGE), and the heap that smaller ones come from is advised
+// as it grows, as glibc does for every allocation when started with
+// GLIBC_TUNABLES=glibc.malloc.hugetlb=1.
 //
 // Why: Debian's kernels default to THP mode "madvise", so memory nobody advised is faulted in
 // and zeroed 4 KiB at a time. The arrays that grow with the task count (a graph's tasks, names
@@ -13,8 +14,11 @@
 // so only the kernel's page size changes, and the advice is a hint the kernel may ignore
 // (THP "never"). Smaller allocations pay one comparison. Left out of the sanitizer and fuzz
 // builds (CMake), whose runtime replaces operator new itself.
+#include <malloc.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <new>
@@ -31,6 +35,40 @@ void advise_huge_pages(void* p, std::size_t n) {
   if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
 }
 
+// The heap's end as far as it was advised (0 until the heap is set up). Threads allocate at once
+// (a sweep's workers): the thread that moves it advises the range it moved over.
+std::atomic<std::uintptr_t> g_heap_advised{0};
+
+// Smaller blocks come from glibc's heap, which grows at its end (brk) a little past each request.
+// Advised as it grows, the heap's pages come 2 MiB at a time too, as glibc does itself with
+// the tunable: on the uniform tree at 10k flows `placesim simulate` took 6,200 page faults, 900
+// with this, and 11% less CPU time (medians of 21 alternating runs; 3% at 1k flows, 5% on the
+// mixed tree at 10k; peak RSS 33 -> 36 MB). So the heap grows
+// by at least 16 MiB (M_TOP_PAD; a growth's first 2 MiB, touched by malloc before the advice,
+// stays in small pages), is not trimmed below 64 MiB free, and blocks up to 32 MiB come from it
+// (setting M_TOP_PAD stops glibc from raising that threshold itself; 32 MiB is the most it
+// would raise it to). Blocks of 4 MiB and more are advised on their own either way.
+struct HeapSetup {
+  HeapSetup() {
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
+    mallopt(M_TOP_PAD, 16 << 20);
+    g_heap_advised.store(reinterpret_cast<std::uintptr_t>(sbrk(0)), std::memory_order_relaxed);
+  }
+};
+const HeapSetup g_heap_setup;
+
+// What the heap grew by since it was last advised (sbrk(0) reads glibc's cached end: no call
+// into the kernel).
+void advise_heap_growth() {
+  const auto end = reinterpret_cast<std::uintptr_t>(sbrk(0));
+  std::uintptr_t advised = g_heap_advised.load(std::memory_order_relaxed);
+  if (advised == 0 || end < advised + kHugePage) return;
+  if (g_heap_advised.compare_exchange_strong(advised, end, std::memory_order_relaxed)) {
+    advise_huge_pages(reinterpret_cast<void*>(advised), end - advised);
+  }
+}
+
 }  // namespace
 
 // libstdc++'s operator new[] and the nothrow forms call this one; the aligned forms are
@@ -42,6 +80,10 @@ void* operator new(std::size_t n) {
     if (handler == nullptr) throw std::bad_alloc();
     handler();
   }
-  if (n >= kAdviseFrom) advise_huge_pages(p, n);
+  if (n >= kAdviseFrom) {
+    advise_huge_pages(p, n);
+  } else {
+    advise_heap_growth();
+  }
   return p;
 }

@@ -10,6 +10,7 @@
 #include <new>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -55,6 +56,24 @@ TEST(HugePages, OperatorNewAdvisesLargeBlocksAndMallocDoesNot) {
   EXPECT_EQ(thp_eligible(plain + kBytes / 2), 0);
   ::operator delete(advised);
   std::free(plain);
+}
+
+// Small blocks come from glibc's heap, which operator new advises as it grows: once small
+// blocks fill 48 MiB, most of them lie in eligible memory (a growth's first 2 MiB may not).
+TEST(HugePages, TheHeapOfSmallBlocksIsAdvisedAsItGrows) {
+#ifndef PLACESIM_HUGE_PAGES
+  GTEST_SKIP() << "a sanitizer or fuzz build: its programs keep the sanitizers' operator new (cmake/placesim_helpers.cmake)";
+#endif
+  const std::string mode = thp_mode();
+  if (mode != "madvise") GTEST_SKIP() << "THP mode is '" << mode << "', not 'madvise': advice changes nothing here";
+  constexpr std::size_t kBlock = 1024, kBlocks = (std::size_t{48} << 20) / kBlock;
+  std::vector<char*> blocks;
+  blocks.reserve(kBlocks);
+  for (std::size_t i = 0; i < kBlocks; ++i) blocks.push_back(static_cast<char*>(::operator new(kBlock)));
+  int eligible = 0, asked = 0;
+  for (std::size_t i = kBlocks / 2; i < kBlocks; i += kBlocks / 64, ++asked) eligible += thp_eligible(blocks[i]) == 1;
+  EXPECT_GE(eligible * 4, asked * 3) << eligible << " of " << asked << " blocks in eligible memory";
+  for (char* b : blocks) ::operator delete(b);
 }
 
 }  // namespace
