@@ -26,10 +26,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -92,8 +94,37 @@ struct Outcome {
   }
 };
 
+// Reads child `pid`'s output from `fd` until it closes, or kills the child after `limit_s`
+// seconds of wall time; then its exit, CPU time and peak memory.
+Outcome collect_child(pid_t pid, int fd, double limit_s) {
+  Outcome out;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(limit_s);
+  for (char buf[1 << 16];;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    pollfd p{fd, POLLIN, 0};
+    if (left.count() <= 0 || poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000))) < 0) {
+      if (left.count() > 0) continue;
+      kill(pid, SIGKILL);
+      out.stopped = true;
+      break;
+    }
+    if (p.revents == 0) continue;
+    const ssize_t n = read(fd, buf, sizeof buf);
+    if (n <= 0) break;
+    out.out.append(buf, static_cast<std::size_t>(n));
+  }
+  close(fd);
+  int status = 0;
+  rusage u{};
+  wait4(pid, &status, 0, &u);
+  out.failed = !out.stopped && !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  out.cpu_s = static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
+  out.peak_rss_mib = static_cast<double>(u.ru_maxrss) / 1024;
+  return out;
+}
+
 // Runs `body` in a forked process, which writes its result to the file descriptor it is given;
-// reads it back. The child is killed after `limit_s` seconds of wall time.
+// reads it back.
 Outcome in_child(const std::function<void(int fd)>& body, double limit_s) {
   int fds[2];
   if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
@@ -105,32 +136,140 @@ Outcome in_child(const std::function<void(int fd)>& body, double limit_s) {
     _exit(0);
   }
   close(fds[1]);
-  Outcome out;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(limit_s);
-  for (char buf[1 << 16];;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    pollfd p{fds[0], POLLIN, 0};
-    if (left.count() <= 0 || poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000))) < 0) {
-      if (left.count() > 0) continue;
-      kill(pid, SIGKILL);
-      out.stopped = true;
-      break;
-    }
-    if (p.revents == 0) continue;
-    const ssize_t n = read(fds[0], buf, sizeof buf);
-    if (n <= 0) break;
-    out.out.append(buf, static_cast<std::size_t>(n));
-  }
-  close(fds[0]);
-  int status = 0;
-  rusage u{};
-  wait4(pid, &status, 0, &u);
-  out.failed = !out.stopped && !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-  out.cpu_s = static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
-  out.peak_rss_mib = static_cast<double>(u.ru_maxrss) / 1024;
-  return out;
+  return collect_child(pid, fds[0], limit_s);
 }
 
+// Programs (`placesim simulate`, SimGrid's side) are started the way a shell starts them, by a
+// small process: a launcher that main() forks before this one holds anything. Forked from the
+// bench itself, a program paid in its own CPU time for taking down its copy of the bench's
+// memory (the flow sets, SimGrid's libraries: hundreds of MiB) at exec, 5-15 ms a run on each
+// side, and reported the bench's resident memory as its own peak (ru_maxrss keeps the largest of
+// every address space the process had, the one it had before exec included); posix_spawn avoids
+// the first and not the second. The launcher reads a program's arguments and time limit from a
+// pipe, runs it (collect_child), and answers with its Outcome.
+class Launcher {
+ public:
+  static void start() { instance() = std::make_unique<Launcher>(); }
+  static Launcher& get() { return *instance(); }
+
+  Launcher() {
+    int ask[2], answer[2];
+    if (pipe(ask) != 0 || pipe(answer) != 0) throw std::runtime_error("pipe failed");
+    pid_ = fork();
+    if (pid_ < 0) throw std::runtime_error("fork failed");
+    if (pid_ == 0) {
+      close(ask[1]);
+      close(answer[0]);
+      serve(ask[0], answer[1]);
+      _exit(0);
+    }
+    close(ask[0]);
+    close(answer[1]);
+    ask_ = ask[1];
+    answer_ = answer[0];
+  }
+  ~Launcher() {
+    close(ask_);  // the launcher's read ends: it exits
+    close(answer_);
+    waitpid(pid_, nullptr, 0);
+  }
+
+  Outcome run(const std::vector<std::string>& args, double limit_s) {
+    std::string req;
+    put(req, static_cast<std::uint64_t>(args.size()));
+    for (const std::string& a : args) put_string(req, a);
+    put(req, limit_s);
+    write_all(ask_, req);
+    Outcome o;
+    o.stopped = get<std::uint8_t>(answer_) != 0;
+    o.failed = get<std::uint8_t>(answer_) != 0;
+    o.cpu_s = get<double>(answer_);
+    o.peak_rss_mib = get<double>(answer_);
+    o.out = get_string(answer_);
+    return o;
+  }
+
+ private:
+  static std::unique_ptr<Launcher>& instance() {
+    static std::unique_ptr<Launcher> launcher;
+    return launcher;
+  }
+  template <class T>
+  static void put(std::string& s, T v) {
+    s.append(reinterpret_cast<const char*>(&v), sizeof v);
+  }
+  static void put_string(std::string& s, const std::string& v) {
+    put(s, static_cast<std::uint64_t>(v.size()));
+    s += v;
+  }
+  static void write_all(int fd, const std::string& s) {
+    for (std::size_t at = 0; at < s.size();) {
+      const ssize_t n = write(fd, s.data() + at, s.size() - at);
+      if (n <= 0) throw std::runtime_error("the launcher's pipe closed");
+      at += static_cast<std::size_t>(n);
+    }
+  }
+  // False at the end of the pipe before the first byte.
+  static bool read_all(int fd, char* p, std::size_t n) {
+    for (std::size_t at = 0; at < n;) {
+      const ssize_t got = read(fd, p + at, n - at);
+      if (got <= 0) {
+        if (at == 0) return false;
+        throw std::runtime_error("the launcher's pipe closed");
+      }
+      at += static_cast<std::size_t>(got);
+    }
+    return true;
+  }
+  template <class T>
+  static T get(int fd) {
+    T v{};
+    if (!read_all(fd, reinterpret_cast<char*>(&v), sizeof v)) throw std::runtime_error("the launcher's pipe closed");
+    return v;
+  }
+  static std::string get_string(int fd) {
+    std::string s(get<std::uint64_t>(fd), '\0');
+    if (!s.empty() && !read_all(fd, s.data(), s.size())) throw std::runtime_error("the launcher's pipe closed");
+    return s;
+  }
+
+  // The launcher's loop: a program per request, until the bench closes the pipe.
+  static void serve(int ask, int answer) {
+    for (std::uint64_t argc = 0; read_all(ask, reinterpret_cast<char*>(&argc), sizeof argc);) {
+      std::vector<std::string> args(argc);
+      for (std::string& a : args) a = get_string(ask);
+      const double limit_s = get<double>(ask);
+      int fds[2];
+      if (pipe(fds) != 0) _exit(1);
+      const pid_t pid = fork();
+      if (pid < 0) _exit(1);
+      if (pid == 0) {
+        close(fds[0]);
+        dup2(fds[1], STDOUT_FILENO);
+        close(fds[1]);
+        std::vector<char*> argv;
+        for (std::string& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        execv(argv[0], argv.data());
+        _exit(127);
+      }
+      close(fds[1]);
+      const Outcome o = collect_child(pid, fds[0], limit_s);
+      std::string reply;
+      put(reply, static_cast<std::uint8_t>(o.stopped));
+      put(reply, static_cast<std::uint8_t>(o.failed));
+      put(reply, o.cpu_s);
+      put(reply, o.peak_rss_mib);
+      put_string(reply, o.out);
+      write_all(answer, reply);
+    }
+  }
+
+  pid_t pid_ = -1;
+  int ask_ = -1, answer_ = -1;
+};
+
+Outcome launched(const std::vector<std::string>& args, double limit_s) { return Launcher::get().run(args, limit_s); }
 // A child body: computes per-flow instants and writes them as doubles.
 std::function<void(int)> completion_times(const std::function<std::vector<double>()>& ends) {
   return [ends](int fd) {
@@ -145,22 +284,16 @@ std::function<void(int)> completion_times(const std::function<std::vector<double
   };
 }
 
-// A child body: `placesim simulate --json` on the set's files, its stdout to fd; with a trace
-// written to `trace` when it is not empty.
-std::function<void(int)> placesim_cli(const std::string& dir, const std::string& trace = "") {
-  return [dir, trace](int fd) {
-    dup2(fd, STDOUT_FILENO);
-    const std::string hw = dir + "/hardware.yaml", graph = dir + "/graph.json", plan = dir + "/plan.json";
-    std::vector<const char*> argv = {PLACESIM_BINARY, "simulate", "--hardware", hw.c_str(), "--graph", graph.c_str(),
-                                     "--plan", plan.c_str(), "--json"};
-    if (!trace.empty()) {
-      argv.push_back("--trace");
-      argv.push_back(trace.c_str());
-    }
-    argv.push_back(nullptr);
-    execv(PLACESIM_BINARY, const_cast<char* const*>(argv.data()));
-    _exit(127);
-  };
+// `placesim simulate --json` on the set's files; with a trace written to `trace` when it is not
+// empty.
+std::vector<std::string> placesim_cli(const std::string& dir, const std::string& trace = "") {
+  std::vector<std::string> argv = {PLACESIM_BINARY, "simulate", "--hardware", dir + "/hardware.yaml", "--graph",
+                                   dir + "/graph.json", "--plan", dir + "/plan.json", "--json"};
+  if (!trace.empty()) {
+    argv.push_back("--trace");
+    argv.push_back(trace);
+  }
+  return argv;
 }
 
 // SimGrid's completion instants for the flow file (none when placesim was built without it).
@@ -168,14 +301,10 @@ std::vector<double> simgrid_ends(const std::string& file) {
   return simgrid_completion_times({read_tree_flows(file)}).value_or(std::vector<std::vector<double>>{{}})[0];
 }
 
-// A child body: SimGrid's side as a program of its own (this one, exec'd with --simgrid-child
-// FILE: loading SimGrid, reading the flow file, simulating), its per-flow instants to fd.
-std::function<void(int)> simgrid_program(const std::string& file) {
-  return [file](int fd) {
-    dup2(fd, STDOUT_FILENO);
-    execl("/proc/self/exe", "bench_flows", "--simgrid-child", file.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  };
+// SimGrid's side as a program of its own (this one, started again with --simgrid-child FILE:
+// loading SimGrid, reading the flow file, simulating), its per-flow instants on stdout.
+std::vector<std::string> simgrid_program(const std::string& file) {
+  return {std::filesystem::read_symlink("/proc/self/exe").string(), "--simgrid-child", file};
 }
 
 // The most flows in flight at once: a flow is from its start to its end, ends before starts
@@ -319,8 +448,8 @@ void cli_beside_simgrid(benchmark::State& state) {
   if (!gen.ok) return;
   Alternated runs;
   for (auto _ : state) {
-    runs = alternate(state.range(0), [&] { return in_child(placesim_cli(gen.dir), limit_s()); },
-                     [&] { return in_child(simgrid_program(gen.file), limit_s()); });
+    runs = alternate(state.range(0), [&] { return launched(placesim_cli(gen.dir), limit_s()); },
+                     [&] { return launched(simgrid_program(gen.file), limit_s()); });
   }
   const Outcome& ours = runs.a;
   const Outcome& theirs = runs.b;
@@ -361,7 +490,7 @@ void cli_traced(benchmark::State& state) {
     const std::string path = gen.dir + "/" + name;
     std::filesystem::remove(path);
     sync();
-    Outcome o = in_child(placesim_cli(gen.dir, path), limit_s());
+    Outcome o = launched(placesim_cli(gen.dir, path), limit_s());
     std::error_code ec;
     mb = static_cast<double>(std::filesystem::file_size(path, ec)) / 1e6;
     std::filesystem::remove(path, ec);
@@ -369,7 +498,7 @@ void cli_traced(benchmark::State& state) {
   };
   for (auto _ : state) {
     sync();
-    plain = in_child(placesim_cli(gen.dir), limit_s());
+    plain = launched(placesim_cli(gen.dir), limit_s());
     pftrace = traced("t.pftrace", pftrace_mb);
     json = traced("t.json", json_mb);
   }
@@ -442,6 +571,7 @@ int main(int argc, char** argv) {
     completion_times([&] { return simgrid_ends(argv[2]); })(STDOUT_FILENO);
     return 0;
   }
+  Launcher::start();  // before this process holds anything (Launcher)
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();
