@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <utility>
 
 namespace placesim::hw::detail {
 namespace {
@@ -80,15 +81,31 @@ bool RouteTable::reaches_host_memory(int device) const {
   return std::any_of(hosts_.begin(), hosts_.end(), [&](int h) { return listed_.count({device, h}) > 0; });
 }
 
-// Built when missing, after dropping the oldest trees over the budget. No caller holds a tree
+// Built when missing, then the oldest trees over the budget dropped. No caller holds a tree
 // across another call of tree(): each is walked at once (computed), so dropping one is safe.
+//
+// A device with one link (a host on its leaf switch, a GPU on its PCIe switch) takes the tree of
+// the device at the link's other end, as a copy with two entries changed, instead of a search:
+// every best route from it leaves by that link, and every other device's is the same as from
+// the other end, one link longer (each candidate's hops and latency grow alike, so rules 1-3
+// of hw/routing.hpp choose the same predecessor; no other device can reach it but through the
+// other end). Hosts on 32 leaves asked trees from 430 of 512 hosts at 1k flows, 7% of `placesim
+// simulate`; they now search 32 trees. Not when the other end has one link too (two devices
+// alone): its tree would ask for this one.
 const std::vector<int>& RouteTable::tree(int src) const {
-  if (!trees_[src]) {
-    const std::size_t most = std::max<std::size_t>(1, tree_budget_ / static_cast<std::size_t>(std::max(1, n())));
-    for (; tree_order_.size() >= most; tree_order_.pop_front()) trees_[tree_order_.front()].reset();
-    trees_[src] = std::make_unique<std::vector<int>>(graph_.tree(src));
-    tree_order_.push_back(src);
+  if (trees_[src]) return *trees_[src];
+  std::vector<int> t;
+  if (const auto [end, link] = graph_.only_link(src); end >= 0 && graph_.only_link(end).first < 0) {
+    t = tree(end);
+    t[static_cast<std::size_t>(src)] = -1;
+    t[static_cast<std::size_t>(end)] = link;
+  } else {
+    t = graph_.tree(src);
   }
+  const std::size_t most = std::max<std::size_t>(1, tree_budget_ / static_cast<std::size_t>(std::max(1, n())));
+  for (; tree_order_.size() >= most; tree_order_.pop_front()) trees_[tree_order_.front()].reset();
+  trees_[src] = std::make_unique<std::vector<int>>(std::move(t));
+  tree_order_.push_back(src);
   return *trees_[src];
 }
 

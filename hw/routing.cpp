@@ -84,6 +84,13 @@ std::vector<int> RouteGraph::tree(int src) const {
   return pred;
 }
 
+std::pair<int, int> RouteGraph::only_link(int v) const {
+  const Impl& g = *impl_;
+  if (g.first[v + 1] - g.first[v] != 1) return {-1, -1};
+  const Impl::Edge& e = g.edges[g.first[v]];
+  return {e.to, e.link};
+}
+
 Route RouteGraph::walk(const std::vector<int>& pred, int src, int dst) const {
   const std::vector<Link>& links = impl_->links;
   Route r;

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "hw/topology.hpp"
@@ -29,6 +30,8 @@ class RouteGraph {
   // Each device's link towards src on its best route from src (rule 3): the tree of every best
   // route from src. -1 for src itself and for devices src does not reach.
   std::vector<int> tree(int src) const;
+  // When v has exactly one link: (the device at its other end, the link); else (-1, -1).
+  std::pair<int, int> only_link(int v) const;
   // The route src -> dst along src's tree (dst reached, dst != src); latency summed from src on.
   Route walk(const std::vector<int>& tree, int src, int dst) const;
 

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "hw/route_table.hpp"
+#include "hw/routing.hpp"
 #include "hw/topology_yaml.hpp"
 
 using namespace placesim;
@@ -128,6 +129,41 @@ TEST(RouteTable, ATreeBudgetDropsTreesAndChangesNoRoute) {
   }
   EXPECT_EQ(most, 1u);
   EXPECT_GT(all.trees_held(), 1u);
+}
+
+// A device with one link takes the tree of the device at its other end, changed in two places
+// (RouteTable::tree): every pair's route equals the one walked on a tree searched from the
+// source itself. Six boxes (each box's host and two GPUs have one link: 18 devices) and a GPU
+// alone with its host memory on one link (each has one link: both searched); latencies that
+// differ per link.
+TEST(RouteTable, ADeviceWithOneLinkRoutesAsItsOwnSearchWould) {
+  const Topology boxes = load_topology_text(kCluster + R"(
+devices:
+  - {id: a, type: gpu, memory: 16GiB, memory_bw: 900GB/s, fp32: 10TFLOPS}
+  - {id: m, type: host_memory, memory: 64GiB}
+links:
+  - {a: a, b: m, bw: 10GB/s, latency: 2us}
+)",
+                                            "c.yaml");
+  const int n = static_cast<int>(boxes.devices.size());
+  const detail::RouteTable table(boxes.devices, boxes.links, {}, {}, false);
+  const detail::RouteGraph graph(n, boxes.links);
+  int one_link = 0;
+  for (int s = 0; s < n; ++s) {
+    one_link += graph.only_link(s).first >= 0;
+    const std::vector<int> searched = graph.tree(s);
+    for (int d = 0; d < n; ++d) {
+      if (d == s || !table.connected(s, d)) continue;
+      const Route want = graph.walk(searched, s, d), got = table.route(s, d);
+      ASSERT_EQ(got.hops.size(), want.hops.size()) << s << ">" << d;
+      for (std::size_t k = 0; k < want.hops.size(); ++k) {
+        ASSERT_EQ(got.hops[k].link, want.hops[k].link) << s << ">" << d;
+        ASSERT_EQ(got.hops[k].forward, want.hops[k].forward) << s << ">" << d;
+      }
+      ASSERT_EQ(got.latency_s, want.latency_s) << s << ">" << d;
+    }
+  }
+  EXPECT_EQ(one_link, 20);
 }
 
 // 512 DGX A100 nodes (4096 GPUs, 12,800 node devices, a leaf-spine fabric of 128 leaves and 16
