@@ -51,8 +51,15 @@ int cmd_run(const std::vector<std::string>& args) {
   ro.jobs = a.vm["jobs"].as<int>();
   if (ro.jobs < 1) throw InputError(SourceLoc{"placesim run"}, "--jobs must be at least 1");
   ro.trace = trace_request_args(a.vm);
-  std::optional<Progress> progress(std::in_place, "sweep points", static_cast<int>(s.points.size()));
-  ro.progress = [&](int done, int todo) { progress->done(done, todo); };
+  // The display (a thread) starts with the sweep, which tells it first, on this thread, once a
+  // resumed run's results file is read: that read runs in a forked child (explore/h5_calls.cpp),
+  // and a thread starting as the process forks can leave the child waiting for good on a lock
+  // the thread held (under AddressSanitizer a resumed run's read once ended at its 30 s bound).
+  std::optional<Progress> progress;
+  ro.progress = [&](int done, int todo) {
+    if (!progress) progress.emplace("sweep points", static_cast<int>(s.points.size()));
+    progress->done(done, todo);
+  };
   const std::string out =
       a.vm.count("output") ? a.vm["output"].as<std::string>() : default_results_path(a.vm, s.name);
   const std::optional<explore::RunSet> sweep =
