@@ -37,6 +37,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/child_call.hpp"
 #include "tests/peer/flow_sets.hpp"
 #include "tests/peer/simgrid_flows.hpp"
 
@@ -179,7 +180,7 @@ class Launcher {
     put(req, static_cast<std::uint64_t>(args.size()));
     for (const std::string& a : args) put_string(req, a);
     put(req, limit_s);
-    write_all(ask_, req);
+    send(ask_, req);
     Outcome o;
     o.stopped = get<std::uint8_t>(answer_) != 0;
     o.failed = get<std::uint8_t>(answer_) != 0;
@@ -202,12 +203,8 @@ class Launcher {
     put(s, static_cast<std::uint64_t>(v.size()));
     s += v;
   }
-  static void write_all(int fd, const std::string& s) {
-    for (std::size_t at = 0; at < s.size();) {
-      const ssize_t n = write(fd, s.data() + at, s.size() - at);
-      if (n <= 0) throw std::runtime_error("the launcher's pipe closed");
-      at += static_cast<std::size_t>(n);
-    }
+  static void send(int fd, const std::string& s) {
+    if (!placesim::write_all(fd, s)) throw std::runtime_error("the launcher's pipe closed");
   }
   // False at the end of the pipe before the first byte.
   static bool read_all(int fd, char* p, std::size_t n) {
@@ -261,7 +258,7 @@ class Launcher {
       put(reply, o.cpu_s);
       put(reply, o.peak_rss_mib);
       put_string(reply, o.out);
-      write_all(answer, reply);
+      send(answer, reply);
     }
   }
 
