@@ -76,11 +76,15 @@ bool MaxMinSystem::solve_part(VariableId seed_var, ConstraintId seed_cons) {
   const bool from_kept = kept_.active() && kept_.reaches(problem_, parts_, seed_var, seed_cons);
   // A lone part is solved already (it has no edges); any other is filled until it needs no
   // widening.
+  bool searched = false;
   for (bool widened = from_kept || !solve_lone(seed_var, seed_cons); widened;) {
     if (from_kept) {
       kept_.load(problem_, parts_);
+    } else if (searched) {
+      parts_.widen(problem_);
     } else {
       parts_.collect(problem_, seed_var, seed_cons);
+      searched = true;
     }
     clamp_free = fill_part();
     widened = recheck_edges(clamp_free, from_kept);

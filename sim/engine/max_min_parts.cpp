@@ -31,53 +31,91 @@ void sort_ids(std::vector<std::int32_t>& out, const std::vector<std::uint64_t>& 
 // search was a quarter of `placesim simulate`.
 void Parts::collect(const MaxMinProblem& problem, VariableId seed_var, ConstraintId seed_cons) {
   start();
+  Search at = begin_search(problem);
+  if (seed_var >= 0) {
+    visit_var(at, seed_var);
+  } else {
+    visit_cons(at, seed_cons);
+  }
+  search(problem, at, 0, 0);
+}
+
+// A new part (a new epoch: the fill's record tells constraints new to a part by it) holding the
+// old one's variables and constraints, searched already; its edges without slack now join its
+// constraints and the search goes on from them. A fresh search from the seed would find the same
+// variables, constraints and edges: everything it meets through the part's constraints is in the
+// part already, and the rest lies behind the edges that lost their slack. It would also take in
+// the old part's variables, as from an earlier part of this solve (took_in). On the mixed tree
+// at 10k flows one fill in six widens, and searching its part again from the seed was a quarter
+// of the searches.
+void Parts::widen(const MaxMinProblem& problem) {
+  ++epoch_;
+  took_in_ = true;
+  Search at = begin_search(problem);
+  for (VariableId v : vars_) {
+    var_part_[v] = epoch_;
+    found_vars_[at.nv++] = v;
+  }
+  for (ConstraintId c : cons_) {
+    cons_part_[c] = epoch_;
+    found_cons_[at.nc++] = c;
+  }
+  const std::size_t searched = at.nc;
+  for (ConstraintId c : edges_) {
+    cons_part_[c] = epoch_;
+    if (slack_[c]) {
+      found_edges_[at.ne++] = c;
+    } else {
+      found_cons_[at.nc++] = c;
+    }
+  }
+  search(problem, at, at.nv, searched);
+}
+
+Parts::Search Parts::begin_search(const MaxMinProblem& problem) {
   // Each list may be written one past its last id (an id met again once all were met).
   if (found_vars_.size() <= problem.variable_count()) found_vars_.resize(problem.variable_count() + 1);
   if (found_cons_.size() <= problem.constraint_count()) {
     found_cons_.resize(problem.constraint_count() + 1);
     found_edges_.resize(problem.constraint_count() + 1);
   }
-  VariableId* vars = found_vars_.data();
-  ConstraintId* cons = found_cons_.data();
-  ConstraintId* edges = found_edges_.data();
-  std::size_t nv = 0, nc = 0, ne = 0;
-  bool took_in = false;
-  auto visit_cons = [&](ConstraintId c) {
-    const bool fresh = cons_part_[c] != epoch_;
-    const bool slack = slack_[c] != 0;
-    cons_part_[c] = epoch_;
-    cons[nc] = c;
-    edges[ne] = c;
-    nc += fresh & !slack;
-    ne += fresh & slack;
-  };
-  auto visit_var = [&](VariableId v) {
-    const std::uint64_t was = var_part_[v];
-    const bool fresh = was != epoch_;
-    took_in |= fresh & (was >= solve_first_);
-    var_part_[v] = epoch_;
-    vars[nv] = v;
-    nv += fresh;
-  };
-  if (seed_var >= 0) {
-    visit_var(seed_var);
-  } else {
-    visit_cons(seed_cons);
-  }
-  std::size_t vi = 0, ci = 0;
-  while (vi < nv || ci < nc) {
-    for (; vi < nv; ++vi) {
-      if (vi + kPrefetchAhead < nv) prefetch(&problem.var(vars[vi + kPrefetchAhead]));
-      for (const MaxMinProblem::Element& e : problem.var(vars[vi]).elems) visit_cons(e.c);
+  return Search{};
+}
+
+inline void Parts::visit_cons(Search& at, ConstraintId c) {
+  const bool fresh = cons_part_[c] != epoch_;
+  const bool slack = slack_[c] != 0;
+  cons_part_[c] = epoch_;
+  found_cons_[at.nc] = c;
+  found_edges_[at.ne] = c;
+  at.nc += fresh & !slack;
+  at.ne += fresh & slack;
+}
+
+inline void Parts::visit_var(Search& at, VariableId v) {
+  const std::uint64_t was = var_part_[v];
+  const bool fresh = was != epoch_;
+  at.took_in |= fresh & (was >= solve_first_);
+  var_part_[v] = epoch_;
+  found_vars_[at.nv] = v;
+  at.nv += fresh;
+}
+
+// The search from the variables from `vi` and the constraints from `ci` on; then the lists.
+void Parts::search(const MaxMinProblem& problem, Search& at, std::size_t vi, std::size_t ci) {
+  while (vi < at.nv || ci < at.nc) {
+    for (; vi < at.nv; ++vi) {
+      if (vi + kPrefetchAhead < at.nv) prefetch(&problem.var(found_vars_[vi + kPrefetchAhead]));
+      for (const MaxMinProblem::Element& e : problem.var(found_vars_[vi]).elems) visit_cons(at, e.c);
     }
-    for (; ci < nc; ++ci) {
-      for (const MaxMinProblem::Entry& en : problem.cons(cons[ci]).entries) visit_var(en.v);
+    for (; ci < at.nc; ++ci) {
+      for (const MaxMinProblem::Entry& en : problem.cons(found_cons_[ci]).entries) visit_var(at, en.v);
     }
   }
-  took_in_ = took_in_ || took_in;
-  vars_.assign(vars, vars + nv);
-  cons_.assign(cons, cons + nc);
-  edges_.assign(edges, edges + ne);
+  took_in_ = took_in_ || at.took_in;
+  vars_.assign(found_vars_.data(), found_vars_.data() + at.nv);
+  cons_.assign(found_cons_.data(), found_cons_.data() + at.nc);
+  edges_.assign(found_edges_.data(), found_edges_.data() + at.ne);
   sort_ids(vars_, var_part_, epoch_);
 }
 

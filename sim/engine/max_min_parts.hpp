@@ -65,6 +65,9 @@ class Parts {
   // without slack (a constraint with slack is only an edge: its load changes, nothing is filled
   // through it).
   void collect(const MaxMinProblem& problem, VariableId seed_var, ConstraintId seed_cons);
+  // The current part, searched, widened over its edges that lost their slack since (set_slack):
+  // what collect() from its seed would find now.
+  void widen(const MaxMinProblem& problem);
 
  private:
   std::vector<char> slack_;
@@ -76,7 +79,17 @@ class Parts {
   std::vector<VariableId> vars_;
   std::vector<ConstraintId> cons_;
   std::vector<ConstraintId> edges_;
-  // collect's lists while it searches, with room for every id (max_min_parts.cpp).
+  // A search's place in its lists (max_min_parts.cpp).
+  struct Search {
+    std::size_t nv = 0, nc = 0, ne = 0;
+    bool took_in = false;
+  };
+  Search begin_search(const MaxMinProblem& problem);
+  void visit_cons(Search& at, ConstraintId c);
+  void visit_var(Search& at, VariableId v);
+  void search(const MaxMinProblem& problem, Search& at, std::size_t vi, std::size_t ci);
+
+  // A search's lists while it searches, with room for every id (max_min_parts.cpp).
   std::vector<VariableId> found_vars_;
   std::vector<ConstraintId> found_cons_;
   std::vector<ConstraintId> found_edges_;
