@@ -41,12 +41,18 @@ int thp_eligible(const void* p) {
   return -1;
 }
 
-TEST(HugePages, OperatorNewAdvisesLargeBlocksAndMallocDoesNot) {
+// Why advice cannot be seen in this build or on this kernel; "" when it can.
+std::string untestable() {
 #ifndef PLACESIM_HUGE_PAGES
-  GTEST_SKIP() << "a sanitizer or fuzz build: its programs keep the sanitizers' operator new (cmake/placesim_helpers.cmake)";
+  return "a sanitizer or fuzz build: its programs keep the sanitizers' operator new (cmake/placesim_helpers.cmake)";
 #endif
   const std::string mode = thp_mode();
-  if (mode != "madvise") GTEST_SKIP() << "THP mode is '" << mode << "', not 'madvise': advice changes nothing here";
+  if (mode != "madvise") return "THP mode is '" + mode + "', not 'madvise': advice changes nothing here";
+  return "";
+}
+
+TEST(HugePages, OperatorNewAdvisesLargeBlocksAndMallocDoesNot) {
+  if (const std::string why = untestable(); !why.empty()) GTEST_SKIP() << why;
   constexpr std::size_t kBytes = std::size_t{64} << 20;
   // Called as functions, which the compiler may not elide as it may a new-expression.
   char* advised = static_cast<char*>(::operator new(kBytes));
@@ -61,11 +67,7 @@ TEST(HugePages, OperatorNewAdvisesLargeBlocksAndMallocDoesNot) {
 // Small blocks come from glibc's heap, which operator new advises as it grows: once small
 // blocks fill 48 MiB, most of them lie in eligible memory (a growth's first 2 MiB may not).
 TEST(HugePages, TheHeapOfSmallBlocksIsAdvisedAsItGrows) {
-#ifndef PLACESIM_HUGE_PAGES
-  GTEST_SKIP() << "a sanitizer or fuzz build: its programs keep the sanitizers' operator new (cmake/placesim_helpers.cmake)";
-#endif
-  const std::string mode = thp_mode();
-  if (mode != "madvise") GTEST_SKIP() << "THP mode is '" << mode << "', not 'madvise': advice changes nothing here";
+  if (const std::string why = untestable(); !why.empty()) GTEST_SKIP() << why;
   constexpr std::size_t kBlock = 1024, kBlocks = (std::size_t{48} << 20) / kBlock;
   std::vector<char*> blocks;
   blocks.reserve(kBlocks);
