@@ -8,7 +8,7 @@ namespace placesim::scheduler {
 
 PlacerOptions::PlacerOptions(const std::vector<OptionSpec>& specs, const Yaml& given) {
   for (const OptionSpec& s : specs)
-    values_[s.name] = Yaml(YAML::Load(s.default_value), "default of option '" + s.name + "'");
+    values_[s.name] = Yaml::load_string(s.default_value, "default of option '" + s.name + "'");
   if (!given.defined()) return;
   for (auto& [key, value] : given.entries()) {
     if (key == "name") continue;

@@ -12,6 +12,7 @@
 #include "app/explore/model_spec.hpp"
 #include "app/explore/placer_needs.hpp"
 #include "app/explore/tree_edit.hpp"
+#include "sim/core/yaml_reader.hpp"
 
 namespace placesim::explore {
 namespace {
@@ -212,9 +213,9 @@ Yaml read_scenario(const Yaml& file, const std::vector<std::string>& overrides, 
       throw InputError(SourceLoc{"--set"}, fmt::format("expected key=value, got '{}'", o));
     YAML::Node value;
     try {
-      value = YAML::Load(o.substr(eq + 1));
-    } catch (const YAML::Exception& e) {
-      throw InputError(SourceLoc{"--set"}, fmt::format("malformed value in '{}': {}", o, e.msg));
+      value = read_yaml(std::string_view(o).substr(eq + 1), "--set");
+    } catch (const InputError& e) {
+      throw InputError(SourceLoc{"--set"}, fmt::format("in '{}': {}", o, e.detail()));
     }
     const std::string key = o.substr(0, eq);
     if (key.find('[') != std::string::npos && key.rfind("sweep.", 0) != 0) {

@@ -8,6 +8,7 @@
 
 #include "sim/core/file_io.hpp"
 #include "sim/core/utf8.hpp"
+#include "sim/core/yaml_reader.hpp"
 
 namespace placesim {
 
@@ -49,21 +50,7 @@ void refuse_duplicate_keys(const YAML::Node& root, const std::string& name) {
 
 Yaml Yaml::load_string(const std::string& text, const std::string& name) {
   require_utf8(text, name);
-  YAML::Node root;
-  try {
-    // Every document, so that a second one (after `---`, or text after `...`) is refused, not
-    // silently ignored as YAML::Load would.
-    const std::vector<YAML::Node> docs = YAML::LoadAll(text);
-    if (!docs.empty()) root = docs.front();
-    for (std::size_t i = 1; i < docs.size(); ++i) {
-      if (docs[i].IsNull()) continue;  // a `---` with nothing after it
-      const YAML::Mark m = docs[i].Mark();
-      throw InputError(SourceLoc{name, m.line + 1, m.column + 1},
-                       "a second YAML document: a file holds one (remove the `---` or `...` before it, or this text)");
-    }
-  } catch (const YAML::Exception& e) {
-    throw InputError(SourceLoc{name, e.mark.line + 1, e.mark.column + 1}, "malformed YAML/JSON: " + e.msg);
-  }
+  const YAML::Node root = read_yaml(text, name);
   refuse_duplicate_keys(root, name);
   return Yaml(root, name);
 }

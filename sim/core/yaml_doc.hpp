@@ -1,9 +1,9 @@
 // Reading user files in YAML with their locations.
 //
-// Every scenario and hardware file is read through `Yaml`, so that every error a user sees names
-// the file, line and column and what was expected. Graph and plan files, which are JSON and can
-// be large, go through `Json` (json_doc.hpp), which offers the same accessors (located_value.hpp
-// has those both share).
+// Every scenario and hardware file is read through `Yaml` (parsed by libyaml into yaml-cpp's
+// nodes: yaml_reader.hpp), so that every error a user sees names the file, line and column and
+// what was expected. Graph and plan files, which are JSON and can be large, go through `Json`
+// (json_doc.hpp), which offers the same accessors (located_value.hpp has those both share).
 #pragma once
 
 #include <cstdint>
@@ -66,7 +66,6 @@ class Yaml : public LocatedValue<Yaml> {
   Yaml at(std::string_view key) const;
   Yaml get(std::string_view key) const;
   // Fails on the first key not in `allowed`, pointing at that key.
-  // (yaml-cpp marks a key of a flow map `{a: 1}` at its value, so there the column is the value's.)
   void allow_keys(std::initializer_list<std::string_view> allowed) const;
   void allow_keys(const std::vector<std::string>& allowed) const;  // keys known only at run time
   std::vector<std::pair<std::string, Yaml>> entries() const;  // map entries in file order
