@@ -114,8 +114,9 @@ Topology load_topology_file(const std::string& path) {
   return parse_topology(Yaml::load_file(path), name_from_file(path));
 }
 
-Topology load_topology(const Yaml& spec) {
+Topology load_topology(const Yaml& spec, Yaml* read) {
   const Yaml root = resolve_hardware(spec);
+  if (read != nullptr) *read = root;
   return parse_topology(root, spec.is_map() ? "inline" : name_from_file(root.file()));
 }
 

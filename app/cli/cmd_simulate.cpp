@@ -52,8 +52,10 @@ scheduler::Problem direct_problem(const po::variables_map& vm) {
   if (!given(vm, "hardware") || !given(vm, "graph"))
     throw InputError(kWhere, "give --scenario S.yaml, or --hardware H and --graph G (see --help)");
   scheduler::Problem p;
+  Yaml hardware;
   p.topo = std::make_shared<const hw::Topology>(
-      hw::load_topology(Yaml(YAML::Node(vm["hardware"].as<std::string>()), "--hardware")));
+      hw::load_topology(Yaml(YAML::Node(vm["hardware"].as<std::string>()), "--hardware"), &hardware));
+  leave_to_exit(std::move(hardware));
   p.graph = std::make_shared<const models::Graph>(models::load_graph_json(vm["graph"].as<std::string>()));
   if (const std::string bad = scheduler::check_duration_devices(*p.graph, *p.topo); !bad.empty())
     throw InputError(SourceLoc{vm["graph"].as<std::string>()}, bad);

@@ -2,8 +2,6 @@
 
 #include <cmath>
 #include <fmt/format.h>
-#include <map>
-#include <set>
 #include <vector>
 
 #include "sim/core/file_io.hpp"
@@ -16,43 +14,9 @@ Yaml Yaml::load_file(const std::string& path) {
   return load_string(read_input_file(path), path);
 }
 
-namespace {
-
-// yaml-cpp keeps both entries of a map key given twice and answers lookups with the first, so a
-// second value would be silently ignored: refuse it, naming both places. Each node is visited
-// once (an alias shares its anchor's node, found by its position), without recursion.
-void refuse_duplicate_keys(const YAML::Node& root, const std::string& name) {
-  std::set<std::size_t> seen;
-  std::vector<YAML::Node> todo{root};
-  while (!todo.empty()) {
-    const YAML::Node n = todo.back();
-    todo.pop_back();
-    if (!n.IsMap() && !n.IsSequence()) continue;
-    if (!n.Mark().is_null() && !seen.insert(static_cast<std::size_t>(n.Mark().pos)).second) continue;
-    if (n.IsSequence()) {
-      for (const YAML::Node& item : n) todo.push_back(item);
-      continue;
-    }
-    std::map<std::string, YAML::Mark> keys;
-    for (const auto& kv : n) {
-      const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : YAML::Dump(kv.first);
-      const YAML::Mark at = kv.first.Mark();
-      if (auto [first, added] = keys.emplace(key, at); !added)
-        throw InputError(SourceLoc{name, at.line + 1, at.column + 1},
-                         fmt::format("key '{}' is given twice (first at line {}, column {}); give it once",
-                                     key, first->second.line + 1, first->second.column + 1));
-      todo.push_back(kv.second);
-    }
-  }
-}
-
-}  // namespace
-
 Yaml Yaml::load_string(const std::string& text, const std::string& name) {
   require_utf8(text, name);
-  const YAML::Node root = read_yaml(text, name);
-  refuse_duplicate_keys(root, name);
-  return Yaml(root, name);
+  return Yaml(read_yaml(text, name), name);
 }
 
 SourceLoc Yaml::loc() const {

@@ -211,6 +211,7 @@ class Reader {
         }
         case YAML_SEQUENCE_END_EVENT:
         case YAML_MAPPING_END_EVENT:
+          if (e.type == YAML_MAPPING_END_EVENT) refuse_duplicate_keys(*open.back().node);
           name(open.back().anchor, *open.back().node);
           open.pop_back();
           break;
@@ -221,12 +222,40 @@ class Reader {
     return *root;
   }
 
+  // yaml-cpp keeps both entries of a key given twice and answers lookups with the first, so the
+  // second value would be silently ignored: an error at the second, naming the first. Checked as
+  // each map ends (an alias is a node checked already).
+  void refuse_duplicate_keys(YAML::detail::node& map) {
+    constexpr std::size_t kPairwise = 16;  // keys; more are looked up in a hash map
+    keys_.clear();
+    for (auto it = map.begin(); it != map.end(); ++it) {
+      const YAML::detail::node& key = *it->first;
+      keys_.emplace_back(key.type() == YAML::NodeType::Scalar ? key.scalar()
+                                                              : YAML::Dump(YAML::as_if<YamlNodes, void>::wrap(*it->first, memory_)),
+                         &key);
+    }
+    const auto refuse = [&](const std::pair<std::string, const YAML::detail::node*>& second, const YAML::detail::node& first) {
+      fail(second.second->mark(), fmt::format("key '{}' is given twice (first at line {}, column {}); give it once",
+                                              second.first, first.mark().line + 1, first.mark().column + 1));
+    };
+    if (keys_.size() <= kPairwise) {
+      for (std::size_t i = 1; i < keys_.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+          if (keys_[i].first == keys_[j].first) refuse(keys_[i], *keys_[j].second);
+      return;
+    }
+    std::unordered_map<std::string_view, const YAML::detail::node*> first;
+    for (const auto& k : keys_)
+      if (const auto [at, added] = first.emplace(k.first, k.second); !added) refuse(k, *at->second);
+  }
+
   std::string_view text_;
   const std::string& name_;
   yaml_parser_t parser_{};
   YAML::detail::shared_memory_holder memory_ = std::make_shared<YAML::detail::memory_holder>();
   std::unordered_map<std::string, YAML::detail::node*> anchors_;
   bool ended_one_ = false;  // the first document was read: what follows is a second one
+  std::vector<std::pair<std::string, const YAML::detail::node*>> keys_;  // a map's, as text
 };
 
 }  // namespace

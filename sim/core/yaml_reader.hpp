@@ -10,8 +10,9 @@
 // characters): a flow map's key is marked at the key itself (yaml-cpp marked it at its value).
 // What yaml-cpp reads as null stays null: a plain scalar without a tag that is empty, ~, null,
 // Null or NULL. Malformed text is an InputError at the place libyaml names, with what it expected
-// and the construct it was reading; so is a second document (a file holds one), an alias to an
-// anchor not defined before it (so no document is cyclic), and nesting deeper than 256 levels.
+// and the construct it was reading; so is a second document (a file holds one), a key given
+// twice in one map (at the second, naming the first), an alias to an anchor not defined before it
+// (so no document is cyclic), and nesting deeper than 256 levels.
 #pragma once
 
 #include <string>

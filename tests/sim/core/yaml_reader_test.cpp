@@ -68,7 +68,9 @@ TEST(YamlReader, EveryFileOfTheRepositoryReadsAsYamlCppReadsIt) {
       try {
         ours = read_yaml(text, f.path().string());
       } catch (const InputError& e) {
-        ADD_FAILURE() << f.path() << " read by yaml-cpp, not here: " << e.what();
+        // yaml-cpp reads a key given twice (tests/bad_inputs has one); Yaml never did.
+        if (std::string(e.what()).find("is given twice") == std::string::npos)
+          ADD_FAILURE() << f.path() << " read by yaml-cpp, not here: " << e.what();
         continue;
       }
       EXPECT_EQ(difference(ours, peer, f.path().string()), "");
@@ -117,6 +119,21 @@ TEST(YamlReader, ErrorsAreWhereLibyamlStoppedInCharacters) {
   EXPECT_EQ(error_of([] { read_yaml("a:\n  b: 1\n c: 2\n", "c.yaml"); }),
             "c.yaml:3:2: malformed YAML/JSON: did not find expected key (while parsing a block mapping, from line 1, "
             "column 1)");
+}
+
+TEST(YamlReader, AKeyGivenTwiceIsAnErrorAtTheSecondInMapsSmallAndLarge) {
+  EXPECT_EQ(error_of([] { read_yaml("a: 1\nb: {c: 2,\n c: 3}\n", "k.yaml"); }),
+            "k.yaml:3:2: key 'c' is given twice (first at line 2, column 5); give it once");
+  // 20 keys (past the pairwise comparison), the last a repeat of the fifth: k0 to k9 take 7
+  // characters each from column 2, k10 to k18 8 each from column 72.
+  std::string large = "{";
+  for (int k = 0; k < 19; ++k) large += "k" + std::to_string(k) + ": 1, ";
+  large += "k4: 2}";
+  EXPECT_EQ(error_of([&] { read_yaml(large, "k.yaml"); }).rfind("k.yaml:1:144: key 'k4' is given twice (first at line 1, column 30)", 0),
+            0u);
+  // Maps as keys compare by their text; an alias is its anchor's node, not a second key.
+  EXPECT_EQ(error_of([] { read_yaml("? {x: 1}\n: a\n? {x: 1}\n: b\n", "k.yaml"); }).rfind("k.yaml:3:3: key '{x: 1}' is given twice", 0), 0u);
+  EXPECT_NO_THROW(read_yaml("a: &m {k: 1}\nb: *m\nc: [*m, *m]\n", "k.yaml"));
 }
 
 TEST(YamlReader, NestingStopsAt256Levels) {
