@@ -88,7 +88,7 @@ class Run {
 };
 
 Run::Run(const TaskGraph& g, const SimOptions& opts)
-    : g_(g), opts_(opts), groups_(g, cal_, now_, opts.share_rates), memory_(g) {
+    : g_(g), opts_(opts), groups_(g, cal_, now_, opts.share_rates, opts.record_usage), memory_(g) {
   if (opts.progress && opts.progress_every > 0) next_progress_ = opts.progress_every;
   const std::size_t n = g.tasks.size();
   cal_.reserve_ids(n);

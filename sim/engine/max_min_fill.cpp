@@ -95,7 +95,7 @@ bool MaxMinSystem::solve_part(VariableId seed_var, ConstraintId seed_cons) {
   // last listing).
   const bool listed = listing_.list_changed();
   listing_.list_constraints(parts_.cons());
-  listing_.list_constraints(parts_.edges());
+  if (list_edges_) listing_.list_constraints(parts_.edges());
   return listed;
 }
 

@@ -46,9 +46,10 @@ double progress_rate(double y, double unit) { return std::min(y / unit, std::num
 
 }  // namespace
 
-RateGroups::RateGroups(const TaskGraph& g, Calendar& cal, const TimePs& now, bool share)
+RateGroups::RateGroups(const TaskGraph& g, Calendar& cal, const TimePs& now, bool share, bool every_load)
     : g_(g), cal_(cal), now_(now), share_(share), var_of_(g.tasks.size(), -1) {
   for (const Resource& r : g.resources) solver_.add_constraint(r.capacity);
+  solver_.list_edges(every_load);
 }
 
 void RateGroups::start(TaskId t) {

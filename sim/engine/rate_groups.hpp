@@ -80,10 +80,13 @@ class RateGroups {
   static constexpr double kResortPerJoin = 1.9;  // "When sharing pays"
 
   // A constraint per resource of g. `now`: the run's clock, read at each call. Activities may
-  // share when `share` (SimOptions::share_rates).
-  RateGroups(const TaskGraph& g, Calendar& cal, const TimePs& now, bool share);
+  // share when `share` (SimOptions::share_rates). `every_load`: solver().solved_constraints()
+  // lists every constraint whose load changed (SimOptions::record_usage), else only saturated
+  // ones are sure to be (all the groups read).
+  RateGroups(const TaskGraph& g, Calendar& cal, const TimePs& now, bool share, bool every_load);
 
-  // The resources' loads and what the last solve changed (MaxMinSystem::solved_constraints).
+  // The resources' loads and what the last solve changed (MaxMinSystem::solved_constraints, as
+  // `every_load` says).
   const MaxMinSystem& solver() const { return solver_; }
 
   // Task t becomes an activity: it joins the group of its key, or starts one. Its completion

@@ -268,6 +268,28 @@ TEST(MaxMin, UnconstrainedVariables) {
   EXPECT_EQ(s.load(l), 0.0);
 }
 
+// A flow held by a link of 1 also crosses a link of 4, which keeps slack. A second flow on the
+// first link halves the first's rate, and so the wide link's load, without taking its slack: an
+// edge of the part. It is listed unless edges are not wanted.
+TEST(MaxMin, ConstraintsWithSlackAreListedOnlyWhenWanted) {
+  for (const bool wanted : {true, false}) {
+    MaxMinSystem s;
+    s.list_edges(wanted);
+    const ConstraintId narrow = s.add_constraint(1), wide = s.add_constraint(4);
+    const VariableId a = s.add_variable(kInf);
+    s.expand(a, narrow, 1);
+    s.expand(a, wide, 1);
+    s.solve();
+    const VariableId b = s.add_variable(kInf);
+    s.expand(b, narrow, 1);
+    s.solve();
+    EXPECT_DOUBLE_EQ(s.load(wide), 0.5);
+    std::vector<ConstraintId> listed = s.solved_constraints();
+    std::sort(listed.begin(), listed.end());
+    EXPECT_EQ(listed, wanted ? (std::vector<ConstraintId>{narrow, wide}) : (std::vector<ConstraintId>{narrow}));
+  }
+}
+
 TEST(MaxMin, OnlyTheTouchedComponentIsResolved) {
   MaxMinSystem s;
   const ConstraintId l1 = s.add_constraint(1), l2 = s.add_constraint(1);
