@@ -8,19 +8,14 @@
 
 namespace placesim {
 
-namespace {
-
-// Line and column (in characters) of byte `at`: counted only when an error is reported.
-SourceLoc position(std::string_view text, std::size_t at, const std::string& name) {
+SourceLoc position_in_text(std::string_view text, std::size_t at, const std::string& name) {
   int line = 1, column = 1;
-  for (std::size_t i = 0; i < at; ++i) {
+  for (std::size_t i = 0; i < at && i < text.size(); ++i) {
     if (text[i] == '\n') line += 1, column = 1;
     else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) column += 1;  // a character's first byte
   }
   return SourceLoc{name, line, column};
 }
-
-}  // namespace
 
 void require_utf8(std::string_view text, const std::string& name) {
   constexpr std::uint64_t kHighBits = 0x8080808080808080u;
@@ -45,7 +40,7 @@ void require_utf8(std::string_view text, const std::string& name) {
       const std::uint32_t least[] = {0, 0x80, 0x800, 0x10000};
       ok = cp >= least[extra] && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF);
     }
-    if (!ok) throw InputError(position(text, i, name), fmt::format("byte 0x{:02X} is not UTF-8: inputs are UTF-8 text", c));
+    if (!ok) throw InputError(position_in_text(text, i, name), fmt::format("byte 0x{:02X} is not UTF-8: inputs are UTF-8 text", c));
     i += static_cast<size_t>(extra) + 1;
   }
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/core/error.hpp"
+#include "sim/core/utf8.hpp"
 
 namespace placesim {
 struct YamlNodes;  // the key to the door below
@@ -104,33 +105,18 @@ class Reader {
   [[noreturn]] void fail_parse() const {
     if (parser_.error == YAML_MEMORY_ERROR) throw std::bad_alloc();
     std::string what = parser_.problem != nullptr ? parser_.problem : "unreadable text";
-    YAML::Mark at;
+    SourceLoc at;
     if (parser_.error == YAML_READER_ERROR) {  // located by a byte offset only
-      at = position_of(parser_.problem_offset);
+      at = position_in_text(text_, parser_.problem_offset, name_);
       if (parser_.problem_value >= 0) what += fmt::format(" (U+{:04X})", parser_.problem_value);
     } else {
-      at = mark_of(parser_.problem_mark);
+      const yaml_mark_t& m = parser_.problem_mark;
+      at = SourceLoc{name_, static_cast<int>(m.line) + 1, static_cast<int>(m.column) + 1};
       const yaml_mark_t& from = parser_.context_mark;
-      if (parser_.context != nullptr && (from.line != parser_.problem_mark.line || from.column != parser_.problem_mark.column))
+      if (parser_.context != nullptr && (from.line != m.line || from.column != m.column))
         what += fmt::format(" ({}, from line {}, column {})", parser_.context, from.line + 1, from.column + 1);
     }
-    if (ended_one_) fail(at, kSecondDocument);
-    fail(at, "malformed YAML/JSON: " + what);
-  }
-
-  // The line and column (in characters) of a byte of the text.
-  YAML::Mark position_of(std::size_t offset) const {
-    YAML::Mark m;
-    m.pos = static_cast<int>(offset);
-    for (std::size_t i = 0; i < offset && i < text_.size(); ++i) {
-      if (text_[i] == '\n') {
-        ++m.line;
-        m.column = 0;
-      } else if ((static_cast<unsigned char>(text_[i]) & 0xC0) != 0x80) {
-        ++m.column;  // a character's first byte
-      }
-    }
-    return m;
+    throw InputError(at, ended_one_ ? kSecondDocument : "malformed YAML/JSON: " + what);
   }
 
   YAML::detail::node& new_node(const yaml_event_t& e) {
