@@ -7,7 +7,8 @@
 // Start-up: the placesim binary spawned for `--help` and `list placers`, the child's wall time.
 // Clusters: a leaf-spine cluster of DGX A100 nodes (8 GPUs and 8 NICs each, 32 NICs per leaf,
 // 16 spines) loaded, and a two-op graph across its first and last GPU simulated on it by
-// `placesim simulate`, end to end: 512 nodes are 4096 GPUs.
+// `placesim simulate`, end to end: 512 nodes are 4096 GPUs; and HEFT's plan on it, which routes
+// every pair of compute devices.
 // (Its peak RSS is measured with /usr/bin/time -v: a spawned child's ru_maxrss counts this
 // process's memory, which it shares until exec.)
 #include <benchmark/benchmark.h>
@@ -197,6 +198,22 @@ void BM_SimulateOnCluster(benchmark::State& state) {
   std::filesystem::remove_all(dir);
 }
 BENCHMARK(BM_SimulateOnCluster)->Arg(128)->Arg(512)->Arg(2048)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// HEFT's plan of one decode layer on the same cluster, by `placesim plan`: its model of transfers
+// asks the route of every ordered pair of compute devices (4.5 x 10^6 at 256 nodes), which the
+// bounded route cache holds at 64 MiB.
+void BM_PlanHeftOnCluster(benchmark::State& state) {
+  const auto dir = std::filesystem::temp_directory_path() / fmt::format("placesim-bench-heft-{}", ::getpid());
+  std::filesystem::create_directories(dir);
+  const std::string scenario = (dir / "heft.yaml").string(), plan = (dir / "plan.json").string();
+  write_file_atomic((dir / "cluster.yaml").string(), cluster(state.range(0)));
+  write_file_atomic(scenario, "name: heft-cluster\nhardware: {include: cluster.yaml}\n"
+                              "model: {generator: transformer, arch: gpt2-large, layers: 1, batch: 1, seq: 16, "
+                              "phase: decode, dtype: fp16}\nweights: resident\nplacers: [heft]\n");
+  spawn_placesim(state, {"plan", scenario, "--placer", "heft", "-o", plan});
+  std::filesystem::remove_all(dir);
+}
+BENCHMARK(BM_PlanHeftOnCluster)->Arg(64)->Arg(128)->Arg(256)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace
 

@@ -16,13 +16,22 @@ int root(std::vector<int>& parent, int v) {
 
 void append(Route& r, const Route& more) { r.hops.insert(r.hops.end(), more.hops.begin(), more.hops.end()); }
 
+// What a route held in the cache costs: its hops; itself in the block it shares with its holders
+// (a virtual table and two counts); the map's node (next pointer, key, handle, cached hash); the
+// pair's place in the order of eviction.
+std::size_t route_bytes(const Route& r) {
+  constexpr std::size_t kShared = sizeof(void*) + 2 * sizeof(int) + sizeof(Route);
+  constexpr std::size_t kNode = sizeof(void*) + sizeof(long long) + sizeof(RouteRef) + sizeof(std::size_t);
+  return r.hops.size() * sizeof(Hop) + kShared + kNode + sizeof(long long);
+}
+
 }  // namespace
 
 RouteTable::RouteTable(const std::vector<Device>& devices, const std::vector<Link>& links,
                        std::map<std::pair<int, int>, Route> listed, RouteRules rules, bool ideal,
-                       std::size_t tree_budget)
+                       std::size_t tree_budget, std::size_t route_budget)
     : links_(links), listed_(std::move(listed)), rules_(std::move(rules)), ideal_(ideal),
-      graph_(static_cast<int>(devices.size()), links), tree_budget_(tree_budget) {
+      graph_(static_cast<int>(devices.size()), links), tree_budget_(tree_budget), route_budget_(route_budget) {
   const int count = static_cast<int>(devices.size());
   kinds_.reserve(devices.size());
   for (const Device& d : devices) kinds_.push_back(d.kind);
@@ -60,14 +69,30 @@ bool RouteTable::connected(int src, int dst) const {
   return ideal_ || src == dst || component_[src] == component_[dst] || listed_.count({src, dst});
 }
 
-const Route& RouteTable::route(int src, int dst) const {
-  static const Route kEmpty;
+RouteRef RouteTable::route(int src, int dst) const {
+  static const RouteRef kEmpty = std::make_shared<const Route>();
   if (ideal_ || src == dst) return kEmpty;
-  if (auto l = listed_.find({src, dst}); l != listed_.end()) return l->second;
+  // A listed route lives as long as the table: handed out without a share of ownership.
+  if (auto l = listed_.find({src, dst}); l != listed_.end()) return RouteRef(RouteRef(), &l->second);
   std::lock_guard<std::mutex> lock(mu_);
   const long long key = pair_key(src, dst, n());
   if (auto r = routes_.find(key); r != routes_.end()) return r->second;
-  return routes_.emplace(key, computed(src, dst, Stage::Final)).first->second;
+  RouteRef r = std::make_shared<const Route>(computed(src, dst, Stage::Final));
+  keep(key, r);
+  return r;
+}
+
+// The oldest routes are dropped while the cache is over its budget, all but the one just kept.
+void RouteTable::keep(long long key, const RouteRef& r) const {
+  routes_.emplace(key, r);
+  route_order_.push_back(key);
+  route_bytes_ += route_bytes(*r);
+  while (route_bytes_ > route_budget_ && route_order_.size() > 1) {
+    const auto oldest = routes_.find(route_order_.front());
+    route_bytes_ -= route_bytes(*oldest->second);
+    routes_.erase(oldest);
+    route_order_.pop_front();
+  }
 }
 
 int RouteTable::host_memory_for(int device) const {
@@ -112,6 +137,11 @@ const std::vector<int>& RouteTable::tree(int src) const {
 std::size_t RouteTable::trees_held() const {
   std::lock_guard<std::mutex> lock(mu_);
   return tree_order_.size();
+}
+
+std::size_t RouteTable::routes_held() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return routes_.size();
 }
 
 // The route as the rules leave it at `stage`; the pair is connected, not listed, src != dst.

@@ -1,10 +1,14 @@
 // A topology's routes, computed when first asked for (hw/routing.hpp gives the rule): a
 // shortest-path tree per source device the first time a route from it is needed, and each
 // route kept once built. A 4096-GPU cluster has some 10^8 device pairs, of which a run uses a
-// few thousand; nothing is computed for the others. The trees are bounded: they hold at most
-// `tree_budget` entries in all (one per device each; 64 MiB by default), past which the oldest
-// is dropped and built again if asked for (the same tree): a collective over every rank of a
-// 16,384-GPU cluster needs a tree from each, some 20,000 entries apiece.
+// few thousand; nothing is computed for the others. Both caches are bounded, the oldest entry
+// dropped past the bound and built again if asked for (the same tree, the same route):
+//   * the trees hold at most `tree_budget` entries in all (one per device each; 64 MiB by
+//     default): a collective over every rank of a 16,384-GPU cluster needs a tree from each,
+//     some 50,000 entries apiece;
+//   * the routes hold at most `route_budget` bytes (64 MiB by default, counted by route_bytes()
+//     in route_table.cpp): an all-to-all over 4096 ranks asks for 1.7 x 10^7 routes.
+// A route is handed out shared (RouteRef), so a caller keeps reading one the cache dropped.
 //
 // After the computed route come, for every pair the file does not route explicitly, the two
 // routing rules of cluster files:
@@ -25,7 +29,7 @@
 // both rules), ties to the lowest index.
 //
 // The table is immutable to its users and safe to share between threads: its caches fill
-// under a mutex, and a route, once returned, stays where it is.
+// under a mutex, and a route, once returned, lives as long as its holder keeps it.
 #pragma once
 
 #include <cstddef>
@@ -51,16 +55,18 @@ class RouteTable {
  public:
   // `listed`: the file's explicit routes (each must follow links from its src to its dst).
   // `ideal`: every pair joined by an empty route.
-  static constexpr std::size_t kTreeBudget = std::size_t{1} << 24;  // entries: 64 MiB of ints
+  static constexpr std::size_t kTreeBudget = std::size_t{1} << 24;   // entries: 64 MiB of ints
+  static constexpr std::size_t kRouteBudget = std::size_t{1} << 26;  // bytes
   RouteTable(const std::vector<Device>& devices, const std::vector<Link>& links,
              std::map<std::pair<int, int>, Route> listed, RouteRules rules, bool ideal,
-             std::size_t tree_budget = kTreeBudget);
+             std::size_t tree_budget = kTreeBudget, std::size_t route_budget = kRouteBudget);
 
   bool connected(int src, int dst) const;
-  const Route& route(int src, int dst) const;  // connected(src, dst); src == dst: empty
+  RouteRef route(int src, int dst) const;      // connected(src, dst); src == dst: empty
   int host_memory_for(int device) const;       // -1: none connected
   bool reaches_host_memory(int device) const;  // host_memory_for(device) >= 0, without routing
   std::size_t trees_held() const;              // shortest-path trees kept now (for tests)
+  std::size_t routes_held() const;             // routes kept now (for tests)
 
  private:
   enum class Stage { Respined, Final };  // after rule 1; after both rules
@@ -75,10 +81,11 @@ class RouteTable {
   Hop hop_between(int from, int to) const;
   double latency(const Route& r) const;
   int host_memory(int device, Stage stage) const;
+  void keep(long long key, const RouteRef& r) const;  // into the route cache, within its budget
 
   std::vector<DeviceKind> kinds_;
   std::vector<Link> links_;
-  std::map<std::pair<int, int>, Route> listed_;
+  std::map<std::pair<int, int>, Route> listed_;  // handed out unowned: they live with the table
   RouteRules rules_;
   bool ideal_;
   std::vector<int> component_;           // connected components of the links
@@ -92,7 +99,10 @@ class RouteTable {
   std::size_t tree_budget_;
   mutable std::vector<std::unique_ptr<std::vector<int>>> trees_;
   mutable std::deque<int> tree_order_;   // the sources holding a tree, oldest first
-  mutable std::unordered_map<long long, Route> routes_;
+  std::size_t route_budget_;
+  mutable std::unordered_map<long long, RouteRef> routes_;
+  mutable std::deque<long long> route_order_;  // the pairs holding a route, oldest first
+  mutable std::size_t route_bytes_ = 0;        // route_bytes() of those held
   mutable std::vector<int> host_[2];     // per Stage; -2: not yet asked
 };
 

@@ -115,7 +115,7 @@ bool Topology::connected(int src, int dst) const {
   return routes_->connected(src, dst);
 }
 
-const Route& Topology::route(int src, int dst) const {
+RouteRef Topology::route(int src, int dst) const {
   if (!connected(src, dst))
     throw InputError(devices[src].loc, fmt::format("no route from device '{}' to device '{}': no chain of links "
                                                    "joins them",

@@ -108,6 +108,9 @@ struct Route {
   std::vector<Hop> hops;
   double latency_s = 0;  // sum over hops
 };
+// A route as a topology hands it out: shared with its cache, which may drop it (the cache is
+// bounded, hw/route_table.hpp) while the holder still reads it.
+using RouteRef = std::shared_ptr<const Route>;
 
 // The runtime that drives the machine (docs/execution.md, "The runtime"): host threads that
 // dispatch ops one after another, each op's dispatch taking its device's dispatch_s. A GPU
@@ -171,7 +174,7 @@ class Topology {
   bool reaches_host_memory(int device) const;  // host_memory_for(device) >= 0, without routing
   // Route from src to dst (devices). src == dst: empty. Throws InputError naming both devices,
   // located at src's definition, when no chain of links joins them.
-  const Route& route(int src, int dst) const;
+  RouteRef route(int src, int dst) const;
   bool connected(int src, int dst) const;  // true when route() would not throw
 
   // Called by the loader once devices and links are final: routes may be asked for from then on.

@@ -29,7 +29,7 @@ engine::UseList RouteNetwork::uses(int src, int dst, double bytes) const {
     if (bytes > 0) out.push_back({at->second, bytes});
     return out;
   }
-  detail::add_route_uses(out, link_resource_, topo_.route(src, dst).hops, bytes);
+  detail::add_route_uses(out, link_resource_, topo_.route(src, dst)->hops, bytes);
   return out;
 }
 

@@ -181,9 +181,9 @@ engine::TaskId Lowering::find_transfer(PlanItem::Kind kind, int node, int device
 
 // Only on a network that is not ideal (an ideal one has no routes to cost).
 void Lowering::add_route(engine::Task& t, int src, int dst, double bytes) const {
-  const hw::Route& route = topo.route(src, dst);
-  t.latency = std::max(t.latency, ceil_ps(route.latency_s));
-  if (bytes > 0 && !topo.network_uncontended) add_route_uses(t.uses, link_resource, route.hops, bytes);
+  const hw::RouteRef route = topo.route(src, dst);
+  t.latency = std::max(t.latency, ceil_ps(route->latency_s));
+  if (bytes > 0 && !topo.network_uncontended) add_route_uses(t.uses, link_resource, route->hops, bytes);
 }
 
 // `network: uncontended`: a full mesh. Each ordered pair of devices has a connection of its

@@ -76,16 +76,16 @@ class DeepPlan final : public Placer {
     s.host_weights = p.weights == WeightsMode::Host && host >= 0 && !topo.network_ideal;
     const double inf = std::numeric_limits<double>::infinity();
     s.b0 = s.host_weights ? hw::route_cost(topo, host, s.gpu).bandwidth : inf;
-    std::vector<const hw::Route*> taken;  // host routes in use: the GPU's own, then each neighbour's
-    if (s.host_weights) taken.push_back(&topo.route(host, s.gpu));
+    std::vector<hw::RouteRef> taken;  // host routes in use: the GPU's own, then each neighbour's
+    if (s.host_weights) taken.push_back(topo.route(host, s.gpu));
     double b1 = inf;
     if (s.host_weights && pt_ != Pt::None)
       for (int n : gpus) {
         const int l = n == s.gpu ? -1 : topo.link_between(n, s.gpu);
         if (l < 0 || topo.links[l].kind != "nvlink" || !topo.connected(host, n)) continue;
-        const hw::Route& r = topo.route(host, n);
-        if (std::any_of(taken.begin(), taken.end(), [&](const hw::Route* t) { return hw::shares_link(r, *t); })) continue;
-        taken.push_back(&r);
+        hw::RouteRef r = topo.route(host, n);
+        if (std::any_of(taken.begin(), taken.end(), [&](const hw::RouteRef& t) { return hw::shares_link(*r, *t); })) continue;
+        taken.push_back(std::move(r));
         s.neighbours.push_back(n);
         b1 = std::min(b1, std::min(hw::route_cost(topo, host, n).bandwidth, hw::route_cost(topo, n, s.gpu).bandwidth));
       }

@@ -29,7 +29,7 @@ node_templates:
 std::vector<std::string> devices_along(const Topology& t, const std::string& src, const std::string& dst) {
   int at = t.index(src);
   std::vector<std::string> out{t.devices[at].id};
-  for (const Hop& h : t.route(at, t.index(dst)).hops) {
+  for (const RouteRef route = t.route(at, t.index(dst)); const Hop& h : route->hops) {
     at = h.forward ? t.links[h.link].b : t.links[h.link].a;
     out.push_back(t.devices[at].id);
   }
@@ -88,11 +88,11 @@ fabric:
   EXPECT_EQ(t.devices.size(), 29u);
   EXPECT_EQ(t.links.size(), 30u);
   // Same leaf: gpu -> pcie0 -> nic0 (2 hops), nic0 -> leaf -> nic0 (2), nic0 -> pcie0 -> gpu (2): 6.
-  EXPECT_EQ(t.route(t.index("n0.gpu0"), t.index("n1.gpu0")).hops.size(), 6u);
+  EXPECT_EQ(t.route(t.index("n0.gpu0"), t.index("n1.gpu0"))->hops.size(), 6u);
   EXPECT_EQ(devices_along(t, "n0.nic0", "n1.nic0"), (std::vector<std::string>{"n0.nic0", "leaf0", "n1.nic0"}));
   // Across leaves: nic, leaf, spine, leaf, nic: 4 fabric hops, 8 GPU to GPU. The spine is the
   // destination leaf's index mod 2: to leaf1 through spine1, to leaf2 through spine0.
-  EXPECT_EQ(t.route(t.index("n0.gpu0"), t.index("n2.gpu0")).hops.size(), 8u);
+  EXPECT_EQ(t.route(t.index("n0.gpu0"), t.index("n2.gpu0"))->hops.size(), 8u);
   EXPECT_EQ(devices_along(t, "n0.nic0", "n2.nic0"),
             (std::vector<std::string>{"n0.nic0", "leaf0", "spine1", "leaf1", "n2.nic0"}));
   EXPECT_EQ(devices_along(t, "n0.nic0", "n4.nic0"),
@@ -101,7 +101,7 @@ fabric:
             (std::vector<std::string>{"n4.gpu0", "n4.pcie0", "n4.nic0", "leaf2", "spine0", "leaf0", "n0.nic0",
                                       "n0.pcie0", "n0.gpu0"}));
   // Latency: gpu-pcie0 and pcie0-nic0 at both ends (4 x 0.5 us) + 4 fabric hops of 1 us.
-  EXPECT_NEAR(t.route(t.index("n0.gpu0"), t.index("n2.gpu0")).latency_s, 4 * 0.5e-6 + 4 * 1e-6, 1e-15);
+  EXPECT_NEAR(t.route(t.index("n0.gpu0"), t.index("n2.gpu0"))->latency_s, 4 * 0.5e-6 + 4 * 1e-6, 1e-15);
 }
 
 TEST(HwCluster, WithoutGpuDirectNetworkTrafficIsStagedThroughHostMemory) {
@@ -194,8 +194,8 @@ TEST(HwCluster, AsymGroupGenerator) {
   EXPECT_LT(t.find("n1.gpu1"), 0);
   EXPECT_GE(t.find("n3.gpu1"), 0);
   // Inside a two-GPU node: one NVLink hop of 50 ns; across nodes: 2 fabric links of 100 ns.
-  EXPECT_NEAR(t.route(t.index("n0.gpu0"), t.index("n0.gpu1")).latency_s, 50e-9, 1e-18);
-  EXPECT_NEAR(t.route(t.index("n0.gpu0"), t.index("n1.gpu0")).latency_s, 200e-9, 1e-18);
+  EXPECT_NEAR(t.route(t.index("n0.gpu0"), t.index("n0.gpu1"))->latency_s, 50e-9, 1e-18);
+  EXPECT_NEAR(t.route(t.index("n0.gpu0"), t.index("n1.gpu0"))->latency_s, 200e-9, 1e-18);
 }
 
 TEST(HwCluster, AsymGroupGeneratorByCount) {

@@ -48,8 +48,8 @@ TEST(HwPresets, EveryPresetLoadsAndEveryGpuReachesHostMemory) {
       const int h = t.host_memory_for(g);
       ASSERT_GE(h, 0) << t.devices[g].id;
       EXPECT_EQ(t.devices[h].kind, DeviceKind::HostMemory);
-      EXPECT_FALSE(t.route(h, g).hops.empty());
-      EXPECT_FALSE(t.route(g, h).hops.empty());
+      EXPECT_FALSE(t.route(h, g)->hops.empty());
+      EXPECT_FALSE(t.route(g, h)->hops.empty());
     }
   }
 }
@@ -111,7 +111,7 @@ TEST(HwPresets, MoiraiLinksCarryTableIIIPerDirection) {
 TEST(HwPresets, ScheInferPcieAndLaunchFromTableI) {
   // Table I, testbed C: PCIe alpha 3.7e-6 s, beta 4.1e-11 s/B; launch 5.2e-5 s.
   const Topology t = preset("scheinfer-c");
-  const Route& r = t.route(t.index("host"), t.index("gpu0"));
+  const Route r = *t.route(t.index("host"), t.index("gpu0"));
   ASSERT_EQ(r.hops.size(), 1u);
   EXPECT_NEAR(r.latency_s, 3.7e-6, 1e-15);
   EXPECT_NEAR(t.links[r.hops[0].link].bw_ab, 1 / 4.1e-11, 1e6);  // 24.39 GB/s, rounded in the file
@@ -136,7 +136,7 @@ TEST(HwPresets, DgxNumaAndNics) {
   EXPECT_EQ(t.devices[t.host_memory_for(t.index("gpu7"))].id, "host1");
   EXPECT_EQ(t.devices[t.index("host1")].numa_node, 1);
   // GPU to GPU through the NVSwitch: 12 links x 22.5 GB/s on each GPU's hop.
-  const Route& r = t.route(t.index("gpu0"), t.index("gpu5"));
+  const Route r = *t.route(t.index("gpu0"), t.index("gpu5"));
   ASSERT_EQ(r.hops.size(), 2u);
   EXPECT_DOUBLE_EQ(t.links[r.hops[0].link].bw_ab, 12 * 22.5e9);
 }
@@ -151,7 +151,7 @@ TEST(HwPresets, AsymGroupSystemsFollowTable1) {
   }
   // 300 GB/s per direction inside a node (600 bidirectional), 100 across (200 bidirectional).
   const Topology t = preset("asymgroup-s2");
-  const Route& in = t.route(t.index("n0.gpu0"), t.index("n0.gpu1"));
+  const Route in = *t.route(t.index("n0.gpu0"), t.index("n0.gpu1"));
   ASSERT_EQ(in.hops.size(), 1u);
   EXPECT_DOUBLE_EQ(t.links[in.hops[0].link].bw_ab, 300e9);
   EXPECT_DOUBLE_EQ(route_cost(t, t.index("n0.gpu0"), t.index("n5.gpu0")).bandwidth, 100e9);

@@ -16,7 +16,7 @@ namespace {
 std::vector<std::string> path(const Topology& t, int src, int dst) {
   std::vector<std::string> out{t.devices[src].id};
   int at = src;
-  for (const Hop& h : t.route(src, dst).hops) {
+  for (const RouteRef route = t.route(src, dst); const Hop& h : route->hops) {
     const Link& l = t.links[h.link];
     EXPECT_EQ(h.forward ? l.a : l.b, at);
     at = h.forward ? l.b : l.a;
@@ -48,7 +48,7 @@ TEST(HwRouting, FewestHopsBeatsLowerLatency) {
                           "  - {a: a, b: x, bw: 1GB/s, latency: 1us}\n"
                           "  - {a: x, b: b, bw: 1GB/s, latency: 1us}\n");
   EXPECT_EQ(path(t, "a", "b"), (Path{"a", "b"}));
-  EXPECT_DOUBLE_EQ(t.route(0, 1).latency_s, 10e-6);
+  EXPECT_DOUBLE_EQ(t.route(0, 1)->latency_s, 10e-6);
 }
 
 TEST(HwRouting, LatencyBreaksHopTies) {
@@ -58,7 +58,7 @@ TEST(HwRouting, LatencyBreaksHopTies) {
                           "  - {a: y, b: b, bw: 1GB/s, latency: 2us}\n");
   EXPECT_EQ(path(t, "a", "b"), (Path{"a", "y", "b"}));
   EXPECT_EQ(path(t, "b", "a"), (Path{"b", "y", "a"}));
-  EXPECT_DOUBLE_EQ(t.route(0, 1).latency_s, 1e-6 + 2e-6);
+  EXPECT_DOUBLE_EQ(t.route(0, 1)->latency_s, 1e-6 + 2e-6);
 }
 
 TEST(HwRouting, LowestIndexBreaksExactTies) {
@@ -73,12 +73,12 @@ TEST(HwRouting, LowestIndexBreaksExactTies) {
 
 TEST(HwRouting, ParallelLinksUseTheLowestIndexAndHopsKnowTheirDirection) {
   const Topology t = four("  - {a: a, b: b, bw: 1GB/s}\n  - {a: b, b: a, bw: 2GB/s}\n");
-  ASSERT_EQ(t.route(0, 1).hops.size(), 1u);
-  EXPECT_EQ(t.route(0, 1).hops[0].link, 0);
-  EXPECT_TRUE(t.route(0, 1).hops[0].forward);
-  EXPECT_EQ(t.route(1, 0).hops[0].link, 0);
-  EXPECT_FALSE(t.route(1, 0).hops[0].forward);
-  EXPECT_TRUE(t.route(2, 2).hops.empty());
+  ASSERT_EQ(t.route(0, 1)->hops.size(), 1u);
+  EXPECT_EQ(t.route(0, 1)->hops[0].link, 0);
+  EXPECT_TRUE(t.route(0, 1)->hops[0].forward);
+  EXPECT_EQ(t.route(1, 0)->hops[0].link, 0);
+  EXPECT_FALSE(t.route(1, 0)->hops[0].forward);
+  EXPECT_TRUE(t.route(2, 2)->hops.empty());
 }
 
 TEST(HwRouting, LatencyIsTheSumOfHopLatencies) {
@@ -86,7 +86,7 @@ TEST(HwRouting, LatencyIsTheSumOfHopLatencies) {
                           "  - {a: x, b: y, bw: 1GB/s, latency: 0.25us}\n"
                           "  - {a: y, b: b, bw: 1GB/s, latency: 2ms}\n");
   EXPECT_EQ(path(t, "a", "b"), (Path{"a", "x", "y", "b"}));
-  EXPECT_DOUBLE_EQ(t.route(0, 1).latency_s, 1e-6 + 0.25e-6 + 2e-3);
+  EXPECT_DOUBLE_EQ(t.route(0, 1)->latency_s, 1e-6 + 0.25e-6 + 2e-3);
 }
 
 TEST(HwRouting, UnconnectedDevicesThrowNamingBoth) {
@@ -112,7 +112,7 @@ TEST(HwRouting, ExplicitRoutesOverrideBothWays) {
   const Topology listed = load_topology_text(base + "routes:\n  - [a, b, c]\n", "t.yaml");
   EXPECT_EQ(path(listed, "a", "c"), (Path{"a", "b", "c"}));
   EXPECT_EQ(path(listed, "c", "a"), (Path{"c", "b", "a"}));
-  EXPECT_DOUBLE_EQ(listed.route(0, 2).latency_s, 2e-6);
+  EXPECT_DOUBLE_EQ(listed.route(0, 2)->latency_s, 2e-6);
   EXPECT_EQ(path(listed, "a", "b"), (Path{"a", "b"}));  // other pairs keep their computed route
 
   const Topology each_way = load_topology_text(base + "routes:\n  - [a, b, c]\n  - [c, a]\n", "t.yaml");
@@ -130,8 +130,8 @@ TEST(HwRouting, IdealNetworkConnectsEveryPairForFree) {
   for (int s = 0; s < 3; ++s)
     for (int d = 0; d < 3; ++d) {
       EXPECT_TRUE(t.connected(s, d));
-      EXPECT_TRUE(t.route(s, d).hops.empty());
-      EXPECT_EQ(t.route(s, d).latency_s, 0.0);
+      EXPECT_TRUE(t.route(s, d)->hops.empty());
+      EXPECT_EQ(t.route(s, d)->latency_s, 0.0);
     }
   EXPECT_EQ(t.host_memory_for(t.index("g1")), t.index("host"));
 }
@@ -158,7 +158,7 @@ class SortingHat : public ::testing::Test {
 
 TEST_F(SortingHat, Gpu0ToGpu3IsTheDoubleNvLink) {
   // The paper: 2 NVLink 2 links between GPU1 and GPU4, each 25 GB/s per direction at ~90%.
-  const Route& r = t.route(gpu(0), gpu(3));
+  const Route r = *t.route(gpu(0), gpu(3));
   ASSERT_EQ(r.hops.size(), 1u);
   const Link& l = t.links[r.hops[0].link];
   EXPECT_EQ(l.kind, "nvlink");
@@ -166,13 +166,13 @@ TEST_F(SortingHat, Gpu0ToGpu3IsTheDoubleNvLink) {
   EXPECT_DOUBLE_EQ(l.bw_ab, 2 * 0.9 * 25e9);
   EXPECT_DOUBLE_EQ(l.bw_ba, 2 * 0.9 * 25e9);
   // and a single link between GPU1 and GPU2
-  EXPECT_DOUBLE_EQ(t.links[t.route(gpu(0), gpu(1)).hops.at(0).link].bw_ab, 0.9 * 25e9);
+  EXPECT_DOUBLE_EQ(t.links[t.route(gpu(0), gpu(1))->hops.at(0).link].bw_ab, 0.9 * 25e9);
 }
 
 TEST_F(SortingHat, SameBusGpusShareTheUplinkOtherBusGpusDoNot) {
-  const std::set<int> to0 = links_of(t.route(host, gpu(0)));
-  const std::set<int> to1 = links_of(t.route(host, gpu(1)));
-  const std::set<int> to2 = links_of(t.route(host, gpu(2)));
+  const std::set<int> to0 = links_of(*t.route(host, gpu(0)));
+  const std::set<int> to1 = links_of(*t.route(host, gpu(1)));
+  const std::set<int> to2 = links_of(*t.route(host, gpu(2)));
   std::vector<int> shared01, shared02;
   std::set_intersection(to0.begin(), to0.end(), to1.begin(), to1.end(), std::back_inserter(shared01));
   std::set_intersection(to0.begin(), to0.end(), to2.begin(), to2.end(), std::back_inserter(shared02));
@@ -186,7 +186,7 @@ TEST_F(SortingHat, SameBusGpusShareTheUplinkOtherBusGpusDoNot) {
 
 TEST_F(SortingHat, HostToGpuLatencyIsTheSumOfItsHops) {
   for (int i = 0; i < 4; ++i) {
-    const Route& r = t.route(host, gpu(i));
+    const Route r = *t.route(host, gpu(i));
     double sum = 0;
     for (const Hop& h : r.hops) sum += t.links[h.link].latency_s;
     EXPECT_EQ(r.latency_s, sum);

@@ -106,7 +106,7 @@ const char* kRingBesideACopyPlan = R"({"devices": {"a0": "gpu0", "a1": "gpu1", "
 TEST(PlanCollectives, FlowSeesAParameterCopyOnTheRingsLinkAnalyticDoesNot) {
   const Problem p = problem(kRingBesideACopy, preset("pcie-4gpu-2bus"));
   const Path r = path(*p.topo, "gpu0", "gpu1");
-  ASSERT_EQ(p.topo->route(p.topo->index("gpu0"), p.topo->index("gpu1")).hops.size(), 2u);  // via bus0
+  ASSERT_EQ(p.topo->route(p.topo->index("gpu0"), p.topo->index("gpu1"))->hops.size(), 2u);  // via bus0
   ASSERT_DOUBLE_EQ(path(*p.topo, "host", "gpu1").latency, r.latency);  // copy and ring start together
   const double B = r.bw, L = r.latency;
   const std::string done = "ar.done." + std::to_string(p.topo->index("gpu0"));

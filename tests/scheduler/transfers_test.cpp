@@ -52,7 +52,7 @@ TEST(Transfers, ParallelTransmissionBeatsTheOwnBusByTheBandwidthRatio) {
   const Path nv = path(*p.topo, "gpu3", "gpu0");
   const double B = own.bw, N = nv.bw, L = own.latency;
   ASSERT_DOUBLE_EQ(stage.bw, B);
-  ASSERT_EQ(p.topo->route(p.topo->index("gpu3"), p.topo->index("gpu0")).hops.size(), 1u);  // the NVLink pair
+  ASSERT_EQ(p.topo->route(p.topo->index("gpu3"), p.topo->index("gpu0"))->hops.size(), 1u);  // the NVLink pair
 
   const double alone = run(p, plan_for(p, {{"a", "gpu0"}})).makespan();
   scheduler::BuildOptions pt;

@@ -55,7 +55,7 @@ Machine machine(const Problem& p, const ShConfig& cfg) {
   if (cfg.bus_contention && mc.copies_params)
     for (int a = 0; a < k; ++a)
       for (int b = a + 1; b < k; ++b)
-        if (hw::shares_link(topo.route(host[a], mc.gpus[a]), topo.route(host[b], mc.gpus[b]))) {
+        if (hw::shares_link(*topo.route(host[a], mc.gpus[a]), *topo.route(host[b], mc.gpus[b]))) {
           const int from = mc.bus_of[b], to = mc.bus_of[a];
           for (int& x : mc.bus_of) x = x == from ? to : x;
         }
@@ -80,7 +80,7 @@ Machine machine(const Problem& p, const ShConfig& cfg) {
       std::tie(mc.t[i][i2], mc.lat[i][i2]) = route_time(topo, mc.gpus[i], mc.gpus[i2]);
       if (cfg.adjust && !cfg.via_dram) {
         const int l = topo.link_between(mc.gpus[i], mc.gpus[i2]);
-        const bool direct = l >= 0 && topo.route(mc.gpus[i], mc.gpus[i2]).hops.size() == 1;
+        const bool direct = l >= 0 && topo.route(mc.gpus[i], mc.gpus[i2])->hops.size() == 1;
         mc.t[i][i2] *= direct ? 1.5 : static_cast<double>(k);
       }
     }

@@ -94,7 +94,7 @@ double bsp_seconds(const Problem& p, const TpPlan& tp) {
           if (host < 0) continue;
           for (const engine::Use& u : net.uses(host, dev, sg.edges[e].bytes)) {
             carried[u.resource] += u.amount;
-            arrived = std::max(arrived, carried[u.resource] / net.capacity(u.resource) + p.topo->route(host, dev).latency_s);
+            arrived = std::max(arrived, carried[u.resource] / net.capacity(u.resource) + p.topo->route(host, dev)->latency_s);
           }
         }
       slowest = std::max(slowest, sliced.duration(s, dev, plan.cores(dev)));

@@ -32,8 +32,8 @@ TEST(DeepPlan, SplitsCopiesOverTheOtherBusAndReadsTheFirstWeightsDirectly) {
     ASSERT_GE(l, 0);
     EXPECT_EQ(topo.links[l].kind, "nvlink");
     const int host = topo.host_memory_for(gpu);
-    for (const hw::Hop& a : topo.route(host, gpu).hops)
-      for (const hw::Hop& b : topo.route(host, d.neighbour).hops) EXPECT_NE(a.link, b.link);
+    for (const hw::RouteRef mine = topo.route(host, gpu); const hw::Hop& a : mine->hops)
+      for (const hw::RouteRef theirs = topo.route(host, d.neighbour); const hw::Hop& b : theirs->hops) EXPECT_NE(a.link, b.link);
   }
   // Copies are bus-bound here: reading a weight while computing never ends an op earlier than
   // copying it behind the others, so DeepPlan copies everything.

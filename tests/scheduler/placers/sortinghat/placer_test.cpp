@@ -36,7 +36,7 @@ TEST(SortingHatPlacer, PicksTwoGpusOnSeparateBuses) {
   std::set<int> used;
   for (int op : p.graph->ops()) used.insert(r.plan->device_of[op]);
   ASSERT_EQ(used.size(), 2u) << r.message;
-  const auto bus = [&](int dev) { return p.topo->route(p.topo->host_memory_for(dev), dev).hops.front().link; };
+  const auto bus = [&](int dev) { return p.topo->route(p.topo->host_memory_for(dev), dev)->hops.front().link; };
   EXPECT_NE(bus(*used.begin()), bus(*used.rbegin())) << r.message;
   EXPECT_LE(simulate(p, *r.plan).makespan, simulate(p, *run_placer("{name: single-device, device: gpu0}", p).plan).makespan);
 }
