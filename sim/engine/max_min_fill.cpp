@@ -70,6 +70,16 @@ bool MaxMinSystem::solve_lone(VariableId seed_var, ConstraintId seed_cons) {
 // loses its slack, or over all of them when the fill's level clamp acted, until its edges keep
 // their slack (or it has none: the part is the whole component). Whether it listed variables.
 bool MaxMinSystem::solve_part(VariableId seed_var, ConstraintId seed_cons) {
+  // A constraint with slack that lost a variable keeps its slack (its load only fell) and fixes
+  // no rate: its part is itself as an edge, and a fill of it would change nothing. A flow that
+  // ends leaves each of its links with slack so: on the mixed tree at 10k flows, 14k of 39k
+  // fills were of such parts.
+  if (seed_var < 0 && parts_.slack(seed_cons)) {
+    parts_.start();
+    parts_.add_cons(seed_cons);
+    if (list_edges_) listing_.list_constraints(parts_.edges());
+    return false;
+  }
   bool clamp_free = true;
   // The kept part, when the change reaches it, is this part (max_min_kept.hpp); it is never lone
   // (its variables share constraints).
