@@ -17,8 +17,8 @@ struct NodeTemplate {
   DeviceTemplates templates;  // the file's device templates, then the node template's own
   // Its devices and links, read once: a node's are these with the node's prefix on each id (the
   // only field a prefix changes), so 512 nodes do not read the same maps 512 times.
-  std::vector<Device> devices;
-  std::vector<LinkSpec> links;
+  std::vector<Device> devices = {};
+  std::vector<LinkSpec> links = {};
 };
 
 NodeTemplate read_node_template(const Yaml& t, const TopologySpec& top) {

@@ -38,7 +38,7 @@ std::string serving_fields(const std::optional<ServingResult>& v) {
 std::string results_csv(const RunSet& set) {
   const bool served = std::any_of(set.runs.begin(), set.runs.end(), [](const RunResult& r) { return r.serving.has_value(); });
   std::string out = "point_index";
-  for (const std::string& axis : set.axes) out += "," + field(axis);
+  for (const std::string& axis : set.axes) out += ',' + field(axis);
   out += ",placer,status,makespan_s,predicted_s,speedup,gap,ttft_s,tpot_s,peak_memory_bytes,comm_bytes,placement_s,seed";
   out += std::string(served ? kServingColumns : "") + ",message\r\n";
   for (const RunResult& r : set.runs) {
@@ -46,7 +46,7 @@ std::string results_csv(const RunSet& set) {
     for (size_t k = 0; k < set.axes.size(); ++k) {
       const std::string text = k < r.point.size() ? r.point[k].second : "";
       const bool numeric = k < set.axis_numeric.size() && set.axis_numeric[k];
-      out += "," + (numeric ? number(axis_number(text)) : field(text));
+      out += ',' + (numeric ? number(axis_number(text)) : field(text));
     }
     std::optional<double> peak;
     for (const auto& [device, bytes] : r.peak_mem_bytes) peak = std::max(peak.value_or(bytes), bytes);

@@ -84,7 +84,7 @@ struct ParamDelivery {
   int neighbour = -1;                 // Parallel: topology index of the neighbour GPU
   double fraction = 0;                // Parallel: share staged through the neighbour, in (0, 1] (1: all of it)
   int source = -1;                    // host memory holding it; -1: the one nearest the device
-  std::optional<HostBuffer> buffer;   // unset: the plan's default
+  std::optional<HostBuffer> buffer = {};  // unset: the plan's default
   // Copy, Parallel: free the copy on the device once its last reader there has ended (a weight
   // streamed through the GPU); otherwise it stays to the end of the run.
   bool evict = false;

@@ -28,7 +28,7 @@ constexpr int kWallTimes = 10;
 // InputError, 'x' any other exception).
 std::string report(const std::function<std::string()>& work) {
   try {
-    return "a" + work();
+    return 'a' + work();
   } catch (const InputError& e) {
     return std::string("i") + e.what();
   } catch (const std::exception& e) {

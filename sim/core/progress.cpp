@@ -39,7 +39,7 @@ std::string progress_line(const std::string& unit, int done, int total, double e
   std::string line;
   if (bar_width > 0 && total > 0) {
     const int filled = static_cast<int>(static_cast<long>(bar_width) * done / total);
-    line = "[" + std::string(filled, '#') + std::string(bar_width - filled, '-') + "] ";
+    line = '[' + std::string(filled, '#') + std::string(bar_width - filled, '-') + "] ";
   }
   line += total > 0 ? fmt::format("{}/{} {}", done, total, unit) : fmt::format("{} {}", done, unit);
   line += ", " + clock_text(elapsed_s) + " elapsed";
