@@ -5,13 +5,17 @@
 namespace placesim::hw {
 
 RouteCost route_cost(const Topology& t, int src, int dst) {
+  if (t.network_ideal) return {};
+  return route_cost(t, *t.route(src, dst));
+}
+
+RouteCost route_cost(const Topology& t, const Route& r) {
   RouteCost c;
   if (t.network_ideal) return c;
-  const RouteRef r = t.route(src, dst);
-  c.latency_s = r->latency_s;
-  c.hops = r->hops;
-  for (const Hop& h : r->hops) c.bandwidth = std::min(c.bandwidth, hop_bandwidth(t, h));
-  for (const Hop& h : r->hops)
+  c.latency_s = r.latency_s;
+  c.hops = r.hops;
+  for (const Hop& h : r.hops) c.bandwidth = std::min(c.bandwidth, hop_bandwidth(t, h));
+  for (const Hop& h : r.hops)
     if (hop_bandwidth(t, h) == c.bandwidth) c.binding.push_back(h);
   return c;
 }

@@ -29,6 +29,8 @@ struct RouteCost {
 };
 
 RouteCost route_cost(const Topology& t, int src, int dst);
+// The same for a route in hand (`t.route_once(src, dst)` for a pair asked once).
+RouteCost route_cost(const Topology& t, const Route& r);
 
 // Bytes/s of the link direction a hop crosses.
 inline double hop_bandwidth(const Topology& t, const Hop& h) {

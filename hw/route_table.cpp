@@ -82,6 +82,16 @@ RouteRef RouteTable::route(int src, int dst) const {
   return r;
 }
 
+// For a caller that asks each pair once (a table of every pair's cost): kept, its routes would
+// only push out those that are asked for again, and the cache's lookups and rehashing were a
+// quarter of HEFT's plan on a 1,024-GPU cluster (docs/engine-scale.md).
+Route RouteTable::route_once(int src, int dst) const {
+  if (ideal_ || src == dst) return {};
+  if (auto l = listed_.find({src, dst}); l != listed_.end()) return l->second;
+  std::lock_guard<std::mutex> lock(mu_);
+  return computed(src, dst, Stage::Final);
+}
+
 // The oldest routes are dropped while the cache is over its budget, all but the one just kept.
 void RouteTable::keep(long long key, const RouteRef& r) const {
   routes_.emplace(key, r);

@@ -63,6 +63,8 @@ class RouteTable {
 
   bool connected(int src, int dst) const;
   RouteRef route(int src, int dst) const;      // connected(src, dst); src == dst: empty
+  // The same route, computed now and kept nowhere (route_table.cpp).
+  Route route_once(int src, int dst) const;
   int host_memory_for(int device) const;       // -1: none connected
   bool reaches_host_memory(int device) const;  // host_memory_for(device) >= 0, without routing
   std::size_t trees_held() const;              // shortest-path trees kept now (for tests)

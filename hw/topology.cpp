@@ -115,12 +115,21 @@ bool Topology::connected(int src, int dst) const {
   return routes_->connected(src, dst);
 }
 
-RouteRef Topology::route(int src, int dst) const {
+void Topology::check_connected(int src, int dst) const {
   if (!connected(src, dst))
     throw InputError(devices[src].loc, fmt::format("no route from device '{}' to device '{}': no chain of links "
                                                    "joins them",
                                                    devices[src].id, devices[dst].id));
+}
+
+RouteRef Topology::route(int src, int dst) const {
+  check_connected(src, dst);
   return routes_->route(src, dst);
+}
+
+Route Topology::route_once(int src, int dst) const {
+  check_connected(src, dst);
+  return routes_->route_once(src, dst);
 }
 
 void Topology::finalize(const std::map<std::pair<int, int>, Route>& explicit_routes, const std::vector<int>& leaves,

@@ -175,6 +175,8 @@ class Topology {
   // Route from src to dst (devices). src == dst: empty. Throws InputError naming both devices,
   // located at src's definition, when no chain of links joins them.
   RouteRef route(int src, int dst) const;
+  // route()'s route, computed now and not kept: for a caller that asks each pair once.
+  Route route_once(int src, int dst) const;
   bool connected(int src, int dst) const;  // true when route() would not throw
 
   // Called by the loader once devices and links are final: routes may be asked for from then on.
@@ -186,6 +188,7 @@ class Topology {
 
  private:
   void check_device(int d) const;
+  void check_connected(int src, int dst) const;  // InputError naming both when not connected
 
   std::shared_ptr<const detail::RouteTable> routes_;  // shared by copies: routes as finalize() left them
   NameIndex by_id_;               // device ids, first of each, bound to `devices` by finalize()

@@ -23,7 +23,7 @@ CommModel::CommModel(const Problem& p) : p_(&p), index_(p.topo->devices.size(), 
   for (size_t i = 0; i < n; ++i)
     for (size_t j = 0; j < n; ++j) {
       if (i == j || !topo.connected(devs[i], devs[j])) continue;
-      const hw::RouteCost r = hw::route_cost(topo, devs[i], devs[j]);
+      const hw::RouteCost r = hw::route_cost(topo, topo.route_once(devs[i], devs[j]));  // each pair once
       latency_[i * n + j] = r.latency_s;
       inv_bw_[i * n + j] = 1.0 / r.bandwidth;
       mean_latency_ += latency_[i * n + j];

@@ -161,6 +161,21 @@ TEST(RouteTable, ARouteBudgetDropsRoutesAndChangesNone) {
   EXPECT_EQ(all.routes_held(), routed);
 }
 
+// A route asked once (RouteTable::route_once) is the route route() gives, and is not kept.
+TEST(RouteTable, ARouteAskedOnceIsTheRouteAndIsNotKept) {
+  const Topology t = load_topology_text(kCluster, "c.yaml");
+  const detail::RouteTable table(t.devices, t.links, {}, {}, false);
+  std::size_t routed = 0;
+  for (auto [s, d] : every_pair(t)) {
+    if (!table.connected(s, d)) continue;
+    ASSERT_EQ(text(table.route_once(s, d)), text(*table.route(s, d))) << s << ">" << d;
+    ASSERT_EQ(table.routes_held(), routed += s != d);
+    ASSERT_EQ(text(table.route_once(s, d)), text(*table.route(s, d))) << s << ">" << d;  // kept now: the same
+    ASSERT_EQ(table.routes_held(), routed);
+  }
+  EXPECT_GT(routed, 0u);
+}
+
 // A device with one link takes the tree of the device at its other end, changed in two places
 // (RouteTable::tree): every pair's route equals the one walked on a tree searched from the
 // source itself. Six boxes (each box's host and two GPUs have one link: 18 devices) and a GPU
