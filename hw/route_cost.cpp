@@ -5,16 +5,13 @@
 namespace placesim::hw {
 
 RouteCost route_cost(const Topology& t, int src, int dst) {
-  if (t.network_ideal) return {};
-  return route_cost(t, *t.route(src, dst));
-}
-
-RouteCost route_cost(const Topology& t, const Route& r) {
   RouteCost c;
   if (t.network_ideal) return c;
+  const RouteRef route = t.route(src, dst);
+  const Route& r = *route;
   c.latency_s = r.latency_s;
   c.hops = r.hops;
-  for (const Hop& h : r.hops) c.bandwidth = std::min(c.bandwidth, hop_bandwidth(t, h));
+  c.bandwidth = route_bandwidth(t, r);
   for (const Hop& h : r.hops)
     if (hop_bandwidth(t, h) == c.bandwidth) c.binding.push_back(h);
   return c;

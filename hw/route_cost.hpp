@@ -13,6 +13,7 @@
 // in the order lower() gives each link's two engine resources.
 #pragma once
 
+#include <algorithm>
 #include <limits>
 #include <vector>
 
@@ -29,12 +30,17 @@ struct RouteCost {
 };
 
 RouteCost route_cost(const Topology& t, int src, int dst);
-// The same for a route in hand (`t.route_once(src, dst)` for a pair asked once).
-RouteCost route_cost(const Topology& t, const Route& r);
 
 // Bytes/s of the link direction a hop crosses.
 inline double hop_bandwidth(const Topology& t, const Hop& h) {
   return h.forward ? t.links[h.link].bw_ab : t.links[h.link].bw_ba;
+}
+
+// RouteCost::bandwidth of a route alone, without its lists (a table of every pair's cost).
+inline double route_bandwidth(const Topology& t, const Route& r) {
+  double b = std::numeric_limits<double>::infinity();
+  for (const Hop& h : r.hops) b = std::min(b, hop_bandwidth(t, h));
+  return b;
 }
 
 inline int channel(const Hop& h) { return 2 * h.link + (h.forward ? 0 : 1); }

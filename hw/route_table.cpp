@@ -50,6 +50,8 @@ RouteTable::RouteTable(const std::vector<Device>& devices, const std::vector<Lin
   for (int h : hosts_) component_has_host_[component_[h]] = 1;
   leaf_pos_.assign(count, -1);
   for (size_t i = 0; i < rules_.leaves.size(); ++i) leaf_pos_[rules_.leaves[i]] = static_cast<int>(i);
+  is_spine_.assign(count, 0);
+  for (int s : rules_.spines) is_spine_[s] = 1;
   for (const auto& [ends, r] : listed_) {
     int at = ends.first;
     for (const Hop& h : r.hops) {
@@ -195,7 +197,7 @@ bool RouteTable::respine(Route& r, int src) const {
   int at = src;
   for (size_t i = 0; i + 1 < r.hops.size(); ++i) {
     const int next = far_end(r.hops[i]);
-    if (std::find(spines.begin(), spines.end(), next) != spines.end()) {
+    if (is_spine_[next]) {
       const int to_leaf = far_end(r.hops[i + 1]);
       const int pos = leaf_pos_[to_leaf];
       if (pos >= 0 && spines[static_cast<size_t>(pos) % spines.size()] != next) {

@@ -94,6 +94,7 @@ class RouteTable {
   std::vector<char> component_has_host_;
   std::vector<int> hosts_;               // host memories, in index order
   std::vector<int> leaf_pos_;            // per device: its position among the leaves, -1 if none
+  std::vector<char> is_spine_;           // per device: one of rules_.spines
   std::unordered_map<long long, int> link_between_;  // lowest link joining a pair (rule 1's hops)
   RouteGraph graph_;
 

@@ -23,9 +23,9 @@ CommModel::CommModel(const Problem& p) : p_(&p), index_(p.topo->devices.size(), 
   for (size_t i = 0; i < n; ++i)
     for (size_t j = 0; j < n; ++j) {
       if (i == j || !topo.connected(devs[i], devs[j])) continue;
-      const hw::RouteCost r = hw::route_cost(topo, topo.route_once(devs[i], devs[j]));  // each pair once
+      const hw::Route r = topo.route_once(devs[i], devs[j]);  // each pair once: not kept
       latency_[i * n + j] = r.latency_s;
-      inv_bw_[i * n + j] = 1.0 / r.bandwidth;
+      inv_bw_[i * n + j] = 1.0 / hw::route_bandwidth(topo, r);
       mean_latency_ += latency_[i * n + j];
       mean_inv_bw_ += inv_bw_[i * n + j];
       ++pairs;
