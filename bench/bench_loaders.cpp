@@ -200,8 +200,8 @@ void BM_SimulateOnCluster(benchmark::State& state) {
 BENCHMARK(BM_SimulateOnCluster)->Arg(128)->Arg(512)->Arg(2048)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(1);
 
 // HEFT's plan of one decode layer on the same cluster, by `placesim plan`: its model of transfers
-// asks the route of every ordered pair of compute devices (4.5 x 10^6 at 256 nodes), which the
-// bounded route cache holds at 64 MiB.
+// asks the route of every ordered pair of compute devices (4.5 x 10^6 at 256 nodes), each once
+// and kept nowhere (hw::Topology::route_once).
 void BM_PlanHeftOnCluster(benchmark::State& state) {
   const auto dir = std::filesystem::temp_directory_path() / fmt::format("placesim-bench-heft-{}", ::getpid());
   std::filesystem::create_directories(dir);
