@@ -71,11 +71,18 @@ bool RouteTable::connected(int src, int dst) const {
   return ideal_ || src == dst || component_[src] == component_[dst] || listed_.count({src, dst});
 }
 
+// The route no rule computes: empty (an ideal network, or a device to itself) or listed in the
+// file; nullptr for any other pair. It lives as long as the table.
+const Route* RouteTable::fixed(int src, int dst) const {
+  static const Route kEmpty;
+  if (ideal_ || src == dst) return &kEmpty;
+  const auto l = listed_.find({src, dst});
+  return l != listed_.end() ? &l->second : nullptr;
+}
+
 RouteRef RouteTable::route(int src, int dst) const {
-  static const RouteRef kEmpty = std::make_shared<const Route>();
-  if (ideal_ || src == dst) return kEmpty;
-  // A listed route lives as long as the table: handed out without a share of ownership.
-  if (auto l = listed_.find({src, dst}); l != listed_.end()) return RouteRef(RouteRef(), &l->second);
+  // Handed out without a share of ownership: it lives as long as the table.
+  if (const Route* f = fixed(src, dst)) return RouteRef(RouteRef(), f);
   std::lock_guard<std::mutex> lock(mu_);
   const long long key = pair_key(src, dst, n());
   if (auto r = routes_.find(key); r != routes_.end()) return r->second;
@@ -88,8 +95,7 @@ RouteRef RouteTable::route(int src, int dst) const {
 // only push out those that are asked for again, and the cache's lookups and rehashing were a
 // quarter of HEFT's plan on a 1,024-GPU cluster (docs/engine-scale.md).
 Route RouteTable::route_once(int src, int dst) const {
-  if (ideal_ || src == dst) return {};
-  if (auto l = listed_.find({src, dst}); l != listed_.end()) return l->second;
+  if (const Route* f = fixed(src, dst)) return *f;
   std::lock_guard<std::mutex> lock(mu_);
   return computed(src, dst, Stage::Final);
 }

@@ -83,6 +83,7 @@ class RouteTable {
   Hop hop_between(int from, int to) const;
   double latency(const Route& r) const;
   int host_memory(int device, Stage stage) const;
+  const Route* fixed(int src, int dst) const;         // empty or listed; nullptr: to compute
   void keep(long long key, const RouteRef& r) const;  // into the route cache, within its budget
 
   std::vector<DeviceKind> kinds_;
