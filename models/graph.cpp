@@ -135,8 +135,8 @@ void Graph::validate_nodes() {
 void Graph::validate() {
   validate_nodes();
   const int n = static_cast<int>(nodes.size());
-  in_.assign(n, {});
-  out_.assign(n, {});
+  in_.start.assign(n + 1, 0);
+  out_.start.assign(n + 1, 0);
   for (int e = 0; e < static_cast<int>(edges.size()); ++e) {
     const Edge& edge = edges[e];
     if (edge.src < 0 || edge.src >= n || edge.dst < 0 || edge.dst >= n)
@@ -146,15 +146,27 @@ void Graph::validate() {
     if (edge.time_s) check_non_negative(edge.loc, what, "time", *edge.time_s);
     if (nodes[edge.dst].kind == NodeKind::Param)
       throw InputError(edge.loc, fmt::format("{}: a parameter cannot have inputs", what()));
-    out_[edge.src].push_back(e);
-    in_[edge.dst].push_back(e);
+    ++out_.start[edge.src + 1];
+    ++in_.start[edge.dst + 1];
+  }
+  // Counted, then placed in edge order: each node's edges ascending.
+  for (Adjacency* a : {&in_, &out_}) {
+    for (int v = 0; v < n; ++v) a->start[v + 1] += a->start[v];
+    a->ids.resize(edges.size());
+  }
+  {
+    std::vector<int> in_at(in_.start.begin(), in_.start.end() - 1), out_at(out_.start.begin(), out_.start.end() - 1);
+    for (int e = 0; e < static_cast<int>(edges.size()); ++e) {
+      out_.ids[out_at[edges[e].src]++] = e;
+      in_.ids[in_at[edges[e].dst]++] = e;
+    }
   }
 
   // Kahn, smallest ready index first.
   std::vector<int> indegree(n);
   std::priority_queue<int, std::vector<int>, std::greater<>> ready;
   for (int i = 0; i < n; ++i) {
-    indegree[i] = static_cast<int>(in_[i].size());
+    indegree[i] = static_cast<int>(in_.of(i).size());
     if (indegree[i] == 0) ready.push(i);
   }
   topo_.clear();
@@ -162,7 +174,7 @@ void Graph::validate() {
     const int v = ready.top();
     ready.pop();
     topo_.push_back(v);
-    for (int e : out_[v])
+    for (int e : out_.of(v))
       if (--indegree[edges[e].dst] == 0) ready.push(edges[e].dst);
   }
   if (static_cast<int>(topo_.size()) == n) return;
@@ -175,7 +187,7 @@ void Graph::validate() {
   while (seen_at[v] < 0) {
     seen_at[v] = static_cast<int>(path.size());
     path.push_back(v);
-    for (int e : in_[v])
+    for (int e : in_.of(v))
       if (indegree[edges[e].src] > 0) {
         v = edges[e].src;
         break;

@@ -10,7 +10,7 @@ namespace placesim::models {
 
 namespace {
 
-bool has_op_neighbour(const Graph& g, const std::vector<int>& edges, bool sources) {
+bool has_op_neighbour(const Graph& g, std::span<const int> edges, bool sources) {
   for (int e : edges)
     if (g.nodes[sources ? g.edges[e].src : g.edges[e].dst].kind == NodeKind::Op) return true;
   return false;
