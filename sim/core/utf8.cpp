@@ -17,8 +17,9 @@ SourceLoc position_in_text(std::string_view text, std::size_t at, const std::str
   return SourceLoc{name, line, column};
 }
 
-void require_utf8(std::string_view text, const std::string& name) {
+bool require_utf8(std::string_view text, const std::string& name) {
   constexpr std::uint64_t kHighBits = 0x8080808080808080u;
+  bool ascii = true;
   for (size_t i = 0; i < text.size();) {
     // A large file is mostly ASCII: eight bytes at a time while none has its high bit set.
     std::uint64_t word;
@@ -41,8 +42,10 @@ void require_utf8(std::string_view text, const std::string& name) {
       ok = cp >= least[extra] && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF);
     }
     if (!ok) throw InputError(position_in_text(text, i, name), fmt::format("byte 0x{:02X} is not UTF-8: inputs are UTF-8 text", c));
+    ascii = false;
     i += static_cast<size_t>(extra) + 1;
   }
+  return ascii;
 }
 
 }  // namespace placesim

@@ -10,8 +10,10 @@
 namespace placesim {
 
 // InputError at the line and column (counted in characters) of the first byte that is not part
-// of well-formed UTF-8: no overlong forms, surrogates or code points past U+10FFFF.
-void require_utf8(std::string_view text, const std::string& name);
+// of well-formed UTF-8: no overlong forms, surrogates or code points past U+10FFFF. Returns
+// whether the text is ASCII (every character one byte), which a reader may use to count columns
+// in bytes.
+bool require_utf8(std::string_view text, const std::string& name);
 
 // The line and column (in characters) of byte `at` of `text`, in file `name`: counted only when
 // an error is reported.

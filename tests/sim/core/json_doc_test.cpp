@@ -73,6 +73,40 @@ TEST(Json, EntriesKeepFileOrderAndEscapesAreDecoded) {
   EXPECT_EQ(entries[3].second.str(), "x\ny");
 }
 
+// Strings are scanned eight bytes at a time and columns of ASCII text counted in bytes
+// (json_doc.cpp): a quote, an escape or a control character at every place in a long string, and
+// characters of several bytes before a value on a long line, read as they do one byte at a time.
+TEST(Json, LongStringsAndLinesReadAsShortOnes) {
+  for (int k = 0; k < 20; ++k) {
+    const std::string plain(static_cast<std::size_t>(k), 'x');
+    const std::string tail = "yz0123456789";
+    const Json doc = Json::load_string("[\"" + plain + "\", \"" + plain + "\\n" + tail + "\", \"" + plain + "\xC3\xA9" + tail +
+                                           "\", " + std::to_string(k) + "]",
+                                       "s.json");
+    const std::vector<Json> items = doc.items();
+    ASSERT_EQ(items.size(), 4u);
+    EXPECT_EQ(items[0].str(), plain);
+    EXPECT_EQ(items[1].str(), plain + "\n" + tail);
+    EXPECT_EQ(items[2].str(), plain + "\xC3\xA9" + tail);
+    // Columns in characters, the "é" one: 1 + the characters before the number, item by item
+    // with what follows each (quotes, ", ").
+    const int column = 1 + (2 + k + 3) + (1 + k + 2 + 12 + 3) + (1 + k + 1 + 12 + 3);
+    EXPECT_EQ(items[3].loc().str(), "s.json:1:" + std::to_string(column)) << k;
+    EXPECT_EQ(error_of([&] { Json::load_string("[\"" + plain + "\t" + tail + "\"]", "c.json"); }),
+              "c.json:1:" + std::to_string(3 + k) +
+                  ": malformed JSON: a control character in a string (write it as an escape, e.g. \\n)")
+        << k;
+    EXPECT_EQ(error_of([&] { Json::load_string("[\"" + plain, "u.json"); }),
+              "u.json:1:2: malformed JSON: a string that is never closed (no '\"' after it)")
+        << k;
+  }
+  // An ASCII file: columns far along one line (a minified graph is one line).
+  std::string line = "[";
+  for (int i = 0; i < 1000; ++i) line += "\"name" + std::to_string(i) + "\",";
+  const Json doc = Json::load_string(line + "true]", "l.json");
+  EXPECT_EQ(doc.items().back().loc().str(), "l.json:1:" + std::to_string(line.size() + 1));
+}
+
 TEST(Json, MalformedInputIsAnErrorAtItsPlace) {
   auto error = [](const std::string& text) { return error_of([&] { Json::load_string(text, "m.json"); }); };
   EXPECT_EQ(error("{\"nodes\": [\n  {\"name\": \"a\"\n]}"),
