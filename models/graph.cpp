@@ -135,8 +135,9 @@ void Graph::validate_nodes() {
 void Graph::validate() {
   validate_nodes();
   const int n = static_cast<int>(nodes.size());
-  in_.start.assign(n + 1, 0);
-  out_.start.assign(n + 1, 0);
+  // Built apart and kept only once every edge passed: a graph that fails keeps empty lists.
+  in_ = out_ = Adjacency{std::vector<int>(n + 1, 0), {}};
+  Adjacency in{std::vector<int>(n + 1, 0), {}}, out = in;
   for (int e = 0; e < static_cast<int>(edges.size()); ++e) {
     const Edge& edge = edges[e];
     if (edge.src < 0 || edge.src >= n || edge.dst < 0 || edge.dst >= n)
@@ -146,21 +147,21 @@ void Graph::validate() {
     if (edge.time_s) check_non_negative(edge.loc, what, "time", *edge.time_s);
     if (nodes[edge.dst].kind == NodeKind::Param)
       throw InputError(edge.loc, fmt::format("{}: a parameter cannot have inputs", what()));
-    ++out_.start[edge.src + 1];
-    ++in_.start[edge.dst + 1];
+    ++out.start[edge.src + 1];
+    ++in.start[edge.dst + 1];
   }
   // Counted, then placed in edge order: each node's edges ascending.
-  for (Adjacency* a : {&in_, &out_}) {
+  for (Adjacency* a : {&in, &out}) {
     for (int v = 0; v < n; ++v) a->start[v + 1] += a->start[v];
     a->ids.resize(edges.size());
   }
-  {
-    std::vector<int> in_at(in_.start.begin(), in_.start.end() - 1), out_at(out_.start.begin(), out_.start.end() - 1);
-    for (int e = 0; e < static_cast<int>(edges.size()); ++e) {
-      out_.ids[out_at[edges[e].src]++] = e;
-      in_.ids[in_at[edges[e].dst]++] = e;
-    }
+  std::vector<int> in_at(in.start.begin(), in.start.end() - 1), out_at(out.start.begin(), out.start.end() - 1);
+  for (int e = 0; e < static_cast<int>(edges.size()); ++e) {
+    out.ids[out_at[edges[e].src]++] = e;
+    in.ids[in_at[edges[e].dst]++] = e;
   }
+  in_ = std::move(in);
+  out_ = std::move(out);
 
   // Kahn, smallest ready index first.
   std::vector<int> indegree(n);

@@ -73,14 +73,15 @@ struct HeapSetup {
     const auto start = reinterpret_cast<std::uintptr_t>(sbrk(0));
     void* block = std::malloc(kPreGrow);
     const auto end = reinterpret_cast<std::uintptr_t>(sbrk(0));
-    if (block != nullptr && end > start) advise_huge_pages(reinterpret_cast<void*>(start), end - start);
-    // Shrunk in place to end 16 bytes below the first 2 MiB boundary (glibc's chunks: a 16-byte
+    const auto at = reinterpret_cast<std::uintptr_t>(block);
+    const std::uintptr_t boundary = (at + kHugePage - 1) & ~(kHugePage - 1);
+    // Only a block from the heap (the heap grew: it may also have come from mmap) is advised and
+    // shrunk: in place, to end 16 bytes below the first 2 MiB boundary (glibc's chunks: a 16-byte
     // header before the block, a request of n bytes takes n + 8 rounded up to 16), the rest goes
     // back to the top, whose first block then starts at the boundary. Were glibc's layout
     // another, the next blocks would start a little off the boundary: a few small pages more.
-    const auto at = reinterpret_cast<std::uintptr_t>(block);
-    const std::uintptr_t boundary = (at + kHugePage - 1) & ~(kHugePage - 1);
-    if (block != nullptr && boundary - at >= 64) {
+    if (block != nullptr && end > start) advise_huge_pages(reinterpret_cast<void*>(start), end - start);
+    if (block != nullptr && end > start && boundary - at >= 64) {
       g_heap_head = std::realloc(block, boundary - at - 8);
     } else {
       std::free(block);
