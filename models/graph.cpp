@@ -135,9 +135,7 @@ void Graph::validate_nodes() {
 void Graph::validate() {
   validate_nodes();
   const int n = static_cast<int>(nodes.size());
-  // Built apart and kept only once every edge passed: a graph that fails keeps empty lists.
-  in_ = out_ = Adjacency{std::vector<int>(n + 1, 0), {}};
-  Adjacency in{std::vector<int>(n + 1, 0), {}}, out = in;
+  in_ = out_ = IdRows{};  // a graph that fails keeps empty lists
   for (int e = 0; e < static_cast<int>(edges.size()); ++e) {
     const Edge& edge = edges[e];
     if (edge.src < 0 || edge.src >= n || edge.dst < 0 || edge.dst >= n)
@@ -147,27 +145,20 @@ void Graph::validate() {
     if (edge.time_s) check_non_negative(edge.loc, what, "time", *edge.time_s);
     if (nodes[edge.dst].kind == NodeKind::Param)
       throw InputError(edge.loc, fmt::format("{}: a parameter cannot have inputs", what()));
-    ++out.start[edge.src + 1];
-    ++in.start[edge.dst + 1];
   }
-  // Counted, then placed in edge order: each node's edges ascending.
-  for (Adjacency* a : {&in, &out}) {
-    for (int v = 0; v < n; ++v) a->start[v + 1] += a->start[v];
-    a->ids.resize(edges.size());
-  }
-  std::vector<int> in_at(in.start.begin(), in.start.end() - 1), out_at(out.start.begin(), out.start.end() - 1);
-  for (int e = 0; e < static_cast<int>(edges.size()); ++e) {
-    out.ids[out_at[edges[e].src]++] = e;
-    in.ids[in_at[edges[e].dst]++] = e;
-  }
-  in_ = std::move(in);
-  out_ = std::move(out);
+  const auto edges_by = [&](int Edge::*end) {
+    return IdRows::build(static_cast<std::size_t>(n), [&](const auto& emit) {
+      for (int e = 0; e < static_cast<int>(edges.size()); ++e) emit(static_cast<std::size_t>(edges[e].*end), e);
+    });
+  };
+  in_ = edges_by(&Edge::dst);
+  out_ = edges_by(&Edge::src);
 
   // Kahn, smallest ready index first.
   std::vector<int> indegree(n);
   std::priority_queue<int, std::vector<int>, std::greater<>> ready;
   for (int i = 0; i < n; ++i) {
-    indegree[i] = static_cast<int>(in_.of(i).size());
+    indegree[i] = static_cast<int>(in_edges(i).size());
     if (indegree[i] == 0) ready.push(i);
   }
   topo_.clear();
@@ -175,7 +166,7 @@ void Graph::validate() {
     const int v = ready.top();
     ready.pop();
     topo_.push_back(v);
-    for (int e : out_.of(v))
+    for (int e : out_edges(v))
       if (--indegree[edges[e].dst] == 0) ready.push(edges[e].dst);
   }
   if (static_cast<int>(topo_.size()) == n) return;
@@ -188,7 +179,7 @@ void Graph::validate() {
   while (seen_at[v] < 0) {
     seen_at[v] = static_cast<int>(path.size());
     path.push_back(v);
-    for (int e : in_.of(v))
+    for (int e : in_edges(v))
       if (indegree[edges[e].src] > 0) {
         v = edges[e].src;
         break;

@@ -17,6 +17,7 @@
 #include "models/dtype.hpp"
 #include "models/op_shape.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/id_rows.hpp"
 #include "sim/core/name_index.hpp"
 #include "sim/core/prefetch.hpp"
 
@@ -104,22 +105,17 @@ class Graph {
   void validate();
   // A node's edges in ascending edge id (views into one array per direction, valid until the
   // next validate()).
-  std::span<const int> in_edges(int node) const { return in_.of(node); }
-  std::span<const int> out_edges(int node) const { return out_.of(node); }
+  std::span<const int> in_edges(int node) const { return in_.row(static_cast<std::size_t>(node)); }
+  std::span<const int> out_edges(int node) const { return out_.row(static_cast<std::size_t>(node)); }
   // Nodes in topological order (ties by index), valid after validate().
   const std::vector<int>& topo_order() const { return topo_; }
   std::vector<int> ops() const;     // op nodes, in topological order
   std::vector<int> params() const;  // param nodes, by index
 
  private:
-  // Each node's edges in one direction: ids[start[v] .. start[v + 1]). Two arrays where a
-  // vector per node was two allocations per node (40k at 10k flows) and a cache miss per look.
-  struct Adjacency {
-    std::vector<int> start;
-    std::vector<int> ids;
-    std::span<const int> of(int v) const { return {ids.data() + start[v], ids.data() + start[v + 1]}; }
-  };
-  Adjacency in_, out_;
+  // Each node's edges in one direction, as compressed rows (a vector per node was two
+  // allocations per node, 40k at 10k flows, and a cache miss per look).
+  IdRows in_, out_;
   std::vector<int> topo_;
   NameIndex by_name_;  // bound to `nodes` by validate_nodes() or add_named_node
   bool named_ = false;  // by_name_ built by add_named_node, not yet validated

@@ -5,20 +5,11 @@
 namespace placesim::engine {
 
 template <class TasksOf>
-MemoryLedger::PerTask MemoryLedger::per_task(const TaskGraph& g, TasksOf tasks_of) {
-  PerTask l;
-  std::size_t items = 0;
-  for (const Buffer& b : g.buffers) tasks_of(b, [&items](TaskId) { ++items; });
-  if (items == 0) return l;
-  l.start.assign(g.tasks.size() + 1, 0);
-  for (std::size_t i = 0; i < g.buffers.size(); ++i) tasks_of(g.buffers[i], [&](TaskId t) { ++l.start[t + 1]; });
-  for (std::size_t t = 0; t < g.tasks.size(); ++t) l.start[t + 1] += l.start[t];
-  l.items.resize(l.start.back());
-  std::vector<std::int32_t> fill(l.start.begin(), l.start.end() - 1);
-  for (std::size_t i = 0; i < g.buffers.size(); ++i) {
-    tasks_of(g.buffers[i], [&](TaskId t) { l.items[fill[t]++] = static_cast<std::int32_t>(i); });
-  }
-  return l;
+IdRows MemoryLedger::per_task(const TaskGraph& g, TasksOf tasks_of) {
+  return IdRows::build(g.tasks.size(), [&](const auto& emit) {
+    for (std::size_t i = 0; i < g.buffers.size(); ++i)
+      tasks_of(g.buffers[i], [&](TaskId t) { emit(static_cast<std::size_t>(t), static_cast<std::int32_t>(i)); });
+  });
 }
 
 MemoryLedger::MemoryLedger(const TaskGraph& g)
@@ -66,12 +57,12 @@ void MemoryLedger::free_one(std::int32_t buffer) {
 }
 
 void MemoryLedger::task_started(TaskId t) {
-  for (const std::int32_t* b = alloc_at_start_.begin(t); b != alloc_at_start_.end(t); ++b) allocate(*b);
+  for (const std::int32_t b : alloc_at_start_.row(static_cast<std::size_t>(t))) allocate(b);
 }
 
 void MemoryLedger::task_ended(TaskId t) {
-  for (const std::int32_t* b = alloc_at_end_.begin(t); b != alloc_at_end_.end(t); ++b) allocate(*b);
-  for (const std::int32_t* b = frees_at_end_.begin(t); b != frees_at_end_.end(t); ++b) free_one(*b);
+  for (const std::int32_t b : alloc_at_end_.row(static_cast<std::size_t>(t))) allocate(b);
+  for (const std::int32_t b : frees_at_end_.row(static_cast<std::size_t>(t))) free_one(b);
 }
 
 void MemoryLedger::end_instant(TimePs now) {

@@ -10,6 +10,8 @@
 
 #include <vector>
 
+#include "sim/core/id_rows.hpp"
+
 #include "sim/core/time.hpp"
 #include "sim/engine/task_graph.hpp"
 #include "sim/engine/trace.hpp"
@@ -34,22 +36,15 @@ class MemoryLedger {
   void free_one(std::int32_t buffer);
   void change(PoolId pool, double delta);
 
-  // Per task, a list of buffers in ascending id, as compressed rows: a few bytes per task,
+  // Per task, its buffers in ascending id, as compressed rows (IdRows): a few bytes per task,
   // most of which have none. No rows at all when no task has any (a collective's millions of
-  // tasks hold no buffer).
-  struct PerTask {
-    std::vector<std::int32_t> start;  // task t's buffers are items[start[t], start[t + 1])
-    std::vector<std::int32_t> items;
-    const std::int32_t* begin(TaskId t) const { return start.empty() ? nullptr : items.data() + start[t]; }
-    const std::int32_t* end(TaskId t) const { return start.empty() ? nullptr : items.data() + start[t + 1]; }
-  };
-  // Buffers b, in ascending id, listed under each task that task_of(b) names (none for -1).
+  // tasks hold no buffer). Buffers b listed under each task that task_of(b) names (none for -1).
   template <class TasksOf>
-  static PerTask per_task(const TaskGraph& g, TasksOf tasks_of);
+  static IdRows per_task(const TaskGraph& g, TasksOf tasks_of);
 
   const TaskGraph& g_;
   // Per task, the buffers it allocates at start / at end and those it helps free at end.
-  PerTask alloc_at_start_, alloc_at_end_, frees_at_end_;
+  IdRows alloc_at_start_, alloc_at_end_, frees_at_end_;
   std::vector<std::int32_t> frees_left_;  // per buffer: free_after tasks not yet ended
   std::vector<char> allocated_;           // per buffer
   std::vector<double> bytes_;             // per pool, in use now
