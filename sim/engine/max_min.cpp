@@ -16,7 +16,6 @@ ConstraintId MaxMinSystem::add_constraint(double capacity) {
   record_.add_constraint();
   kept_.add_constraint();
   listing_.add_constraint();
-  components_.add_constraint();
   return problem_.add_constraint(capacity);
 }
 
@@ -39,7 +38,6 @@ void MaxMinSystem::add_variable_slot() {
   record_.add_variable();
   kept_.add_variable();
   listing_.add_variable(problem_.variable_count());
-  components_.add_variable();
 }
 
 void MaxMinSystem::expand(VariableId v, ConstraintId c, double coefficient) {
@@ -99,33 +97,14 @@ void MaxMinSystem::solve() {
   ++solve_serial_;
   listing_.start(solve_serial_);
   const std::uint64_t first = parts_.epoch() + 1;  // parts of this solve have epochs from here on
-  parts_.start_solve();
-  int parts = 0;    // that listed variables
-  int partial = 0;  // parts that met a constraint with slack: maybe not a whole component
   for (VariableId v : dirty_vars_) {
-    if (problem_.alive(v) && parts_.var_epoch(v) < first) {
-      parts += solve_part(v, -1);
-      partial += !parts_.edges().empty();
-    }
+    if (problem_.alive(v) && parts_.var_epoch(v) < first) solve_part(v, -1);
   }
   for (ConstraintId c : dirty_cons_) {
-    if (parts_.cons_epoch(c) < first) {
-      parts += solve_part(-1, c);
-      partial += !parts_.edges().empty();
-    }
+    if (parts_.cons_epoch(c) < first) solve_part(-1, c);
   }
-  // Parts are listed in the sequence of their seeds, each in ascending id, as a solve by
-  // components orders components. They are that order when no two parts lie in one component.
-  // Two parts in one component either share a variable (the later took it in, widening over an
-  // edge of the earlier) or are both partial: each stops at a constraint with slack short of
-  // the other. So with at most one partial part and nothing taken in, the listing stands;
-  // otherwise the components are searched to order it. At 4096 ranks a ring
-  // step fills 4096 one-flow components at one instant, and a flow starting as a kernel ends
-  // beside it is one partial part beside a whole one: searching and sorting them again was a
-  // tenth of the event loop in each.
-  if (parts > 1 && (partial > 1 || parts_.took_in())) {
-    components_.order(problem_, dirty_vars_, dirty_cons_, listing_.variables());
-  }
+  // Every part's changes, listed at once: in id order across parts (solved_variables).
+  listing_.list_changed();
   dirty_vars_.clear();
   dirty_cons_.clear();
 }

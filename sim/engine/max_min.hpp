@@ -57,14 +57,12 @@
 //   * KeptPart (max_min_kept.hpp), with its link checks (max_min_links.hpp): the last large part,
 //     kept between solves;
 //   * ReplayRecord (max_min_replay.hpp): the last fill's steps, replayed by the next fill;
-//   * SolvedListing (max_min_listing.hpp) and ComponentOrder (max_min_components.hpp): what a
-//     solve lists as solved, in the order of a solve by components.
+//   * SolvedListing (max_min_listing.hpp): what a solve lists as solved.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
-#include "sim/engine/max_min_components.hpp"
 #include "sim/engine/max_min_edge_loads.hpp"
 #include "sim/engine/max_min_fill_state.hpp"
 #include "sim/engine/max_min_kept.hpp"
@@ -113,10 +111,9 @@ class MaxMinSystem {
   // What the last solve() / solve_all() changed: every variable whose rate changed (and
   // possibly some whose rate did not), and every constraint whose load may have changed (those
   // with slack only with list_edges).
-  // Variables component by component, each in ascending id (the order a solve of whole
-  // components would list them in); the components in the order of what changed in them since
-  // the solve before: first the variables added or expanded, then the constraints that lost a
-  // variable, each in the order of the changes. Constraints in no particular order.
+  // Variables in ascending id, whatever parts the solve filled: the executor places their
+  // completion events in this order, which orders the events of one instant, so the order must
+  // not depend on how the solver cut the problem. Constraints in no particular order.
   const std::vector<VariableId>& solved_variables() const { return listing_.variables(); }
   const std::vector<ConstraintId>& solved_constraints() const { return listing_.constraints(); }
 
@@ -158,7 +155,7 @@ class MaxMinSystem {
   void add_variable_slot();
   void drop_elements(VariableId v);
   // A part's solve (max_min_fill.cpp).
-  bool solve_part(VariableId seed_var, ConstraintId seed_cons);
+  void solve_part(VariableId seed_var, ConstraintId seed_cons);
   bool solve_lone(VariableId seed_var, ConstraintId seed_cons);
   bool recheck_edges(bool clamp_free, bool from_kept);
   void set_part_slack(bool clamp_free);
@@ -189,7 +186,6 @@ class MaxMinSystem {
   KeptPart kept_;
   SolvedListing listing_;
   bool list_edges_ = true;
-  ComponentOrder components_;
 };
 
 }  // namespace placesim::engine

@@ -68,8 +68,8 @@ bool MaxMinSystem::solve_lone(VariableId seed_var, ConstraintId seed_cons) {
 
 // Fills the part of a change (Parts::collect), widening it over every edge constraint that
 // loses its slack, or over all of them when the fill's level clamp acted, until its edges keep
-// their slack (or it has none: the part is the whole component). Whether it listed variables.
-bool MaxMinSystem::solve_part(VariableId seed_var, ConstraintId seed_cons) {
+// their slack (or it has none: the part is the whole component).
+void MaxMinSystem::solve_part(VariableId seed_var, ConstraintId seed_cons) {
   // A constraint with slack that lost a variable keeps its slack (its load only fell) and fixes
   // no rate: its part is itself as an edge, and a fill of it would change nothing. A flow that
   // ends leaves each of its links with slack so: on the mixed tree at 10k flows, 14k of 39k
@@ -78,7 +78,7 @@ bool MaxMinSystem::solve_part(VariableId seed_var, ConstraintId seed_cons) {
     parts_.start();
     parts_.add_cons(seed_cons);
     if (list_edges_) listing_.list_constraints(parts_.edges());
-    return false;
+    return;
   }
   bool clamp_free = true;
   // The kept part, when the change reaches it, is this part (max_min_kept.hpp); it is never lone
@@ -101,12 +101,8 @@ bool MaxMinSystem::solve_part(VariableId seed_var, ConstraintId seed_cons) {
   }
   set_part_slack(clamp_free);
   kept_.after_fill(problem_, parts_, from_kept);
-  // Only the variables whose rate changed, in id order (only the part's can have, since the
-  // last listing).
-  const bool listed = listing_.list_changed();
   listing_.list_constraints(parts_.cons());
   if (list_edges_) listing_.list_constraints(parts_.edges());
-  return listed;
 }
 
 // After a fill: whether an edge lost its slack, or the clamp acted (every edge loses it), so

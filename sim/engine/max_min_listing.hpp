@@ -39,10 +39,8 @@ class SolvedListing {
     changed_hi_ = std::max(changed_hi_, v);
   }
   // Lists the variables marked since the last call, in id order, those listed already in this
-  // solve left out (a part may take in one solved before in it, widened into it). Whether it
-  // listed any.
-  bool list_changed() {
-    const std::size_t listed = vars_.size();
+  // solve left out.
+  void list_changed() {
     if (changed_lo_ <= changed_hi_) {
       const auto hi_word = static_cast<std::size_t>(changed_hi_) >> 6;
       for (std::size_t w = static_cast<std::size_t>(changed_lo_) >> 6; w <= hi_word; ++w) {
@@ -56,7 +54,6 @@ class SolvedListing {
       changed_lo_ = std::numeric_limits<VariableId>::max();
       changed_hi_ = -1;
     }
-    return vars_.size() > listed;
   }
   void list_constraints(const std::vector<ConstraintId>& cons) {
     for (ConstraintId c : cons) {
@@ -67,7 +64,6 @@ class SolvedListing {
   }
 
   const std::vector<VariableId>& variables() const { return vars_; }
-  std::vector<VariableId>& variables() { return vars_; }  // to be put in another order
   const std::vector<ConstraintId>& constraints() const { return cons_; }
 
  private:

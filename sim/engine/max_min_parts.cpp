@@ -44,13 +44,11 @@ void Parts::collect(const MaxMinProblem& problem, VariableId seed_var, Constrain
 // old one's variables and constraints, searched already; its edges without slack now join its
 // constraints and the search goes on from them. A fresh search from the seed would find the same
 // variables, constraints and edges: everything it meets through the part's constraints is in the
-// part already, and the rest lies behind the edges that lost their slack. It would also take in
-// the old part's variables, as from an earlier part of this solve (took_in). On the mixed tree
+// part already, and the rest lies behind the edges that lost their slack. On the mixed tree
 // at 10k flows one fill in six widens, and searching its part again from the seed was a quarter
 // of the searches.
 void Parts::widen(const MaxMinProblem& problem) {
   ++epoch_;
-  took_in_ = true;
   Search at = begin_search(problem);
   for (VariableId v : vars_) {
     var_part_[v] = epoch_;
@@ -93,9 +91,7 @@ inline void Parts::visit_cons(Search& at, ConstraintId c) {
 }
 
 inline void Parts::visit_var(Search& at, VariableId v) {
-  const std::uint64_t was = var_part_[v];
-  const bool fresh = was != epoch_;
-  at.took_in |= fresh & (was >= solve_first_);
+  const bool fresh = var_part_[v] != epoch_;
   var_part_[v] = epoch_;
   found_vars_[at.nv] = v;
   at.nv += fresh;
@@ -112,7 +108,6 @@ void Parts::search(const MaxMinProblem& problem, Search& at, std::size_t vi, std
       for (const MaxMinProblem::Entry& en : problem.cons(found_cons_[ci]).entries) visit_var(at, en.v);
     }
   }
-  took_in_ = took_in_ || at.took_in;
   vars_.assign(found_vars_.data(), found_vars_.data() + at.nv);
   cons_.assign(found_cons_.data(), found_cons_.data() + at.nc);
   edges_.assign(found_edges_.data(), found_edges_.data() + at.ne);

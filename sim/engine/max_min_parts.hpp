@@ -2,7 +2,7 @@
 // had slack when last solved, so that it joins no part; and the part being filled, found by a
 // search from a change (collect) or loaded from the kept part (max_min_kept.hpp). Each part gets
 // a new epoch: a variable or constraint stamped with it is in the current part, and a stamp
-// below a solve's first epoch says it was in no part of that solve yet.
+// below a solve's first epoch says it was in no part of that solve yet (MaxMinSystem::solve).
 #pragma once
 
 #include <cstdint>
@@ -34,15 +34,6 @@ class Parts {
   const std::vector<ConstraintId>& cons() const { return cons_; }      // without slack
   const std::vector<ConstraintId>& edges() const { return edges_; }    // with slack
 
-  // A new solve: its parts have epochs from the next on.
-  void start_solve() {
-    solve_first_ = epoch_ + 1;
-    took_in_ = false;
-  }
-  // Whether a part of this solve took in a variable an earlier part of it held (the two lie in
-  // one component).
-  bool took_in() const { return took_in_; }
-
   // A new, empty part.
   void start() {
     ++epoch_;
@@ -53,7 +44,6 @@ class Parts {
   // v joins the current part (callers keep vars() ascending); c joins its constraints or its
   // edges, by its slack.
   void add_var(VariableId v) {
-    took_in_ = took_in_ || var_part_[v] >= solve_first_;
     var_part_[v] = epoch_;
     vars_.push_back(v);
   }
@@ -72,8 +62,6 @@ class Parts {
  private:
   std::vector<char> slack_;
   std::uint64_t epoch_ = 0;
-  std::uint64_t solve_first_ = 1;
-  bool took_in_ = false;
   std::vector<std::uint64_t> var_part_;
   std::vector<std::uint64_t> cons_part_;
   std::vector<VariableId> vars_;
@@ -82,7 +70,6 @@ class Parts {
   // A search's place in its lists (max_min_parts.cpp).
   struct Search {
     std::size_t nv = 0, nc = 0, ne = 0;
-    bool took_in = false;
   };
   Search begin_search(const MaxMinProblem& problem);
   void visit_cons(Search& at, ConstraintId c);
