@@ -132,10 +132,9 @@ class MaxMinSystem {
   // Fill steps taken from records since construction (max_min_replay.hpp): what the replay
   // saved, for tests and benchmarks.
   std::uint64_t replayed_steps() const { return record_.replayed_steps(); }
-  // Whether the kept part (max_min_kept.hpp) holds exactly what a search from one of its
-  // variables finds: its variables, its constraints and each one's count. For tests; it
-  // searches, so call it on a copy.
-  bool kept_part_is_searched() { return kept_.is_searched(problem_, parts_); }
+  // Whether the kept part (max_min_kept.hpp) is a union of parts, with the constraints its
+  // variables use and each one's count. For tests; it searches, so call it on a copy.
+  bool kept_part_is_closed() { return kept_.is_closed(problem_, parts_); }
   // Fills that started from the kept part instead of a search, since construction.
   std::uint64_t kept_fills() const { return kept_.fills(); }
   // Parts of at least this many variables are kept (64 unless set), while keeping pays

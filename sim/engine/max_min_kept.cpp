@@ -103,9 +103,7 @@ void KeptPart::load(const MaxMinProblem& problem, Parts& parts) {
   extend(problem, parts);
   ++fills_;
   switch_.note_gain(1);  // a search saved
-  parts.start();
-  for (VariableId v : vars_) parts.add_var(v);
-  for (ConstraintId c : cons_) parts.add_cons(c);
+  parts.load(problem, vars_, cons_);
 }
 
 // The current part becomes the kept one.
@@ -137,58 +135,31 @@ bool KeptPart::still_linked(const MaxMinProblem& problem, const Parts& parts) {
 }
 
 // A part found by a search is kept when it is large and at least as large as the kept one, or
-// when it took in kept variables (it is then their part, and the kept one is stale). The kept
-// part stays whole only if the constraints that gained slack cut nothing off (max_min_kept.hpp).
+// when it took in kept variables (it is then their part, and the kept one is stale). A fill's
+// constraints that gain slack leave the kept part whole, whatever they cut ("A union of parts").
 void KeptPart::after_fill(const MaxMinProblem& problem, const Parts& parts, bool from_kept) {
-  // Each large part filled is a use of keeping; off, nothing is kept (and nothing checked).
+  // Each large part filled is a use of keeping; off, nothing is kept.
   const bool large_fill = from_kept || parts.vars().size() >= keep_min_;
   if (measured_ && large_fill && !switch_.use()) {
     drop();
     return;
   }
-  if (!from_kept) {
-    const std::vector<VariableId>& vars = parts.vars();
-    const bool overlaps =
-        kept_ && std::any_of(vars.begin(), vars.end(), [this](VariableId v) { return var_kept_[v] != 0; });
-    const bool large = vars.size() >= keep_min_ && (!kept_ || vars.size() >= vars_.size());
-    if (!overlaps && !large) return;
-    if (vars.size() < keep_min_) {
-      drop();
-      return;
-    }
-    keep(problem, parts);
+  if (from_kept) return;
+  const std::vector<VariableId>& vars = parts.vars();
+  const bool overlaps = kept_ && std::any_of(vars.begin(), vars.end(), [this](VariableId v) { return var_kept_[v] != 0; });
+  const bool large = vars.size() >= keep_min_ && (!kept_ || vars.size() >= vars_.size());
+  if (!overlaps && !large) return;
+  if (vars.size() < keep_min_) {
+    drop();
+    return;
   }
-  links_.start();
-  ++check_;
-  for (ConstraintId c : parts.cons()) {
-    if (!parts.slack(c)) continue;
-    for (const MaxMinProblem::Entry& en : problem.cons(c).entries) {
-      // A variable on several constraints that gained slack (a group of flows over many host
-      // links) joins its constraints once: on the mixed tree at 30k flows, visiting it per
-      // constraint was a quarter of the run.
-      if (var_checked_[en.v] == check_) continue;
-      var_checked_[en.v] = check_;
-      ConstraintId first = -1;
-      for (const MaxMinProblem::Element& e : problem.var(en.v).elems) {
-        if (parts.slack(e.c)) continue;
-        if (links_.queue(e.c)) links_.add(e.c, e.c);
-        if (first < 0) {
-          first = e.c;
-        } else {
-          links_.unite(first, e.c);
-        }
-      }
-      if (first < 0) {  // a variable with no constraint without slack left is a part of its own
-        drop();
-        return;
-      }
-    }
-  }
-  if (!still_linked(problem, parts)) drop();
+  keep(problem, parts);
 }
 
-// The part stays whole when the constraints without slack v used, and kept variables still use,
-// are linked without it.
+// The part stays kept when the constraints without slack v used, and kept variables still use,
+// are linked without it. Not for exactness (what is left of a union of parts is one): where they
+// are not, its parts have likely drifted apart for good, and filling them together at every
+// change of any would cost more than searching ("Why whole").
 void KeptPart::after_removal(const MaxMinProblem& problem, const Parts& parts, VariableId v) {
   unkeep(problem, v);
   vars_.erase(std::lower_bound(vars_.begin(), vars_.end(), v));
@@ -203,23 +174,33 @@ void KeptPart::after_removal(const MaxMinProblem& problem, const Parts& parts, V
   if (!still_linked(problem, parts)) drop();
 }
 
-bool KeptPart::is_searched(const MaxMinProblem& problem, Parts& parts) const {
+// A search from each kept variable finds a part within the kept one, and the kept constraints and
+// their counts are those of its variables.
+bool KeptPart::is_closed(const MaxMinProblem& problem, Parts& parts) const {
   if (!kept_) return true;
   if (!std::is_sorted(vars_.begin(), vars_.end())) return false;
-  parts.collect(problem, vars_.front(), -1);
-  if (parts.vars() != vars_) return false;
-  std::vector<ConstraintId> searched = parts.cons(), kept = cons_;
-  searched.insert(searched.end(), parts.edges().begin(), parts.edges().end());
-  std::sort(searched.begin(), searched.end());
+  const auto flagged = std::count(var_kept_.begin(), var_kept_.end(), 1);
+  if (static_cast<std::size_t>(flagged) != vars_.size()) return false;
+  std::vector<ConstraintId> used;
+  for (VariableId v : vars_) {
+    if (!problem.alive(v)) return false;
+    parts.collect(problem, v, -1);
+    for (VariableId w : parts.vars()) {
+      if (!var_kept_[w]) return false;
+    }
+    for (const MaxMinProblem::Element& e : problem.var(v).elems) used.push_back(e.c);
+  }
+  std::sort(used.begin(), used.end());
+  used.erase(std::unique(used.begin(), used.end()), used.end());
+  std::vector<ConstraintId> kept = cons_;
   std::sort(kept.begin(), kept.end());
-  if (searched != kept) return false;
+  if (used != kept) return false;
   for (ConstraintId c : cons_) {
     std::int32_t n = 0;
     for (const MaxMinProblem::Entry& en : problem.cons(c).entries) n += var_kept_[en.v];
     if (n != cons_kept_[c] || cons_[kept_at_[c]] != c) return false;
   }
-  const auto flagged = std::count(var_kept_.begin(), var_kept_.end(), 1);
-  return static_cast<std::size_t>(flagged) == vars_.size();
+  return true;
 }
 
 }  // namespace placesim::engine

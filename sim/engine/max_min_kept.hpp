@@ -1,42 +1,63 @@
-// The kept part: the last large part filled, kept between solves while it is exactly the part a
-// search would find, so that a change reaching it is filled from it with no search.
+// The kept part: the last large part filled, kept between solves as a union of parts, so that a
+// change reaching it is filled from it with no search.
 //
 // Kept parts. Searching the part of every change again was a quarter of a run where thousands
 // of flows in flight form one part and each event changes one of them. So the last large part
 // filled is kept between solves (its variables in id order, the constraints they use, how many
-// of its variables use each), and a change that reaches it is filled from it, with no search,
-// as long as it is exactly the part a search would find. What can change a part is tracked:
+// of its variables use each), and a change that reaches it is filled from it, with no search.
+// What can change a part is tracked:
 //   * a variable added or expanded onto a kept constraint (or a kept variable expanded): the
 //     constraint is noted, and before the next fill the part takes in, as a search would, what
 //     is linked to it through constraints without slack;
-//   * a kept variable removed: the part stays whole when the constraints without slack it
-//     linked are still linked without it;
-//   * constraints of the part that gain slack at the end of its fill: it stays whole when the
-//     constraints without slack of their variables are still linked (each such variable keeps
-//     one, or it would be a part of its own);
+//   * a kept variable removed: the part stays kept when the constraints without slack it linked
+//     are still linked without it;
 //   * an edge that loses its slack while the part is filled: the part takes in what lies
 //     behind it, as the search after a widening would.
-// "Still linked" is checked by union-find over what the changed variables join directly, then
+// "Still linked" is checked by union-find over what the removed variable joined directly, then
 // a search from the smaller groups that stops once all are joined, or gives up past a budget of
 // a fraction of the part (max_min_links.hpp). Whatever cannot be shown drops the kept part, and
 // the next change reaching it searches (and keeps) again. A part found by a search that takes in
-// kept variables replaces the kept one. The kept part then equals a search's bit for bit; tests
-// compare them after every solve (MaxMinSystem::kept_part_is_searched()).
+// kept variables replaces the kept one.
+//
+// A union of parts. Constraints of the kept part that gain slack at the end of its fill may cut
+// it in two or more parts; it is kept whole all the same. A fill of a union of parts, each cut
+// from the rest at constraints with slack, gives each part the rates a fill of it alone would,
+// bit for bit, while every part's own fill is clamp-free (max_min.hpp, "Parts": that argument is
+// about any set of parts filled together, not only a whole component); and where one part's
+// would not be, neither is the union's (the heap pops the union's smallest candidate, so a
+// candidate below the level is one below its own part's last), which then widens over every
+// edge as any part's does. So the kept part needs only be closed: a search from any of its
+// variables stays within it. Tests check that after every solve
+// (MaxMinSystem::kept_part_is_closed()), and the rates against whole-component fills. A
+// solve lists the rates it changed in id order, whatever parts it filled (max_min.hpp,
+// solved_variables), so filling parts together changes no event's order either.
+//
+// Why whole. On the mixed tree at 10k flows the uplinks gain and lose their slack with nearly
+// every flow that starts or ends, and a part cut apart by one fill is linked again a few events
+// later: checking at the end of each fill whether the kept part still held together dropped it
+// after about one fill (0.7 fills loaded per part kept), and the next change searched. Kept
+// whole, 22,979 fills load it and 1,754 search; `placesim simulate` runs 18% fewer instructions
+// (2,602M -> 2,126M under cachegrind) and its simulating step 18% less time. Filling parts that
+// did not change costs little: the replay (max_min_replay.hpp) takes their steps from the
+// record. The check at a removal is what keeps that true where parts drift apart for good (the
+// uniform tree, whose flows are held by their host links): without it the union there grew to
+// hundreds of flows, filled whole at every change of any (842M instructions against 655M); with
+// it, 1.6% more than searching.
 //
 // When keeping pays. Keeping a part costs about a search of it (each variable's elements
 // counted), and after every change that touches it a check; each fill loaded from it saves a
 // search. Where one large part lives long (every uplink of the tree full at 30k flows), a part
-// kept serves dozens of fills; where flows in flight are held by different links and the parts
-// of a hundred change with every event (the mixed tree at 10k flows), it is dropped after about
-// one, and keeping cost 7-10% of the run. So parts are kept while, over a window of large parts
+// kept serves dozens of fills; where the parts of a hundred flows change with every event and
+// are dropped after about one fill, keeping cost 7-10% of the run (the mixed tree at 10k flows,
+// before the kept part was kept whole). So parts are kept while, over a window of large parts
 // filled (measured_switch.hpp),
 //
 //     fills loaded from the kept part > kLoadsPerKeep * parts kept.
 //
-// Per window, bench_flows' sets show 0.7 loads a keep on the mixed tree at 10k flows (keeping
-// loses: `placesim simulate` 0.48 s against 0.43 s never keeping, medians of 21 runs) and 50-155
-// on both trees at 30k (it wins: uniform 4.5 s against 5.7 s, mixed 4.6 s against 5.3 s); 2 is
-// a round break-even above the first with a wide margin below the others. Off, nothing is kept
+// Per window, bench_flows' sets showed 0.7 loads a keep on the mixed tree at 10k flows (keeping
+// lost: `placesim simulate` 0.48 s against 0.43 s never keeping, medians of 21 runs; kept whole,
+// over 13) and 50-155 on both trees at 30k (it wins: uniform 4.5 s against 5.7 s, mixed 4.6 s
+// against 5.3 s); 2 is a round break-even above the first with a wide margin below the others. Off, nothing is kept
 // or checked, and every part is searched, as it is below keep_min_ variables. Tests that keep
 // parts from a given size (keep_from) keep them whatever it costs.
 #pragma once
@@ -57,7 +78,6 @@ class KeptPart {
  public:
   void add_variable() {
     var_kept_.push_back(0);
-    var_checked_.push_back(0);
   }
   void add_constraint() {
     cons_kept_.push_back(0);
@@ -95,9 +115,9 @@ class KeptPart {
   // loaded again.
   void note_lost_slack(ConstraintId c) { grown_.push_back(c); }
   void drop();
-  // Whether it holds exactly what a search from one of its variables finds (that search is left
-  // as the current part).
-  bool is_searched(const MaxMinProblem& problem, Parts& parts) const;
+  // Whether it is a union of parts ("A union of parts"): what a search from each of its
+  // variables finds lies within it (the last search is left as the current part).
+  bool is_closed(const MaxMinProblem& problem, Parts& parts) const;
 
  private:
   bool links_to_kept(const MaxMinProblem& problem, const Parts& parts, VariableId v) const;
@@ -117,8 +137,6 @@ class KeptPart {
   std::vector<VariableId> vars_;       // ascending
   std::vector<ConstraintId> cons_;     // every constraint a kept variable uses
   std::vector<char> var_kept_;
-  std::vector<std::uint64_t> var_checked_;  // == check_: joined in after_fill's check already
-  std::uint64_t check_ = 0;
   std::vector<std::int32_t> cons_kept_;  // the kept variables that use it
   std::vector<std::uint32_t> kept_at_;   // its place in cons_
   // Changes since the kept part was last loaded: constraints to search behind (kept ones that

@@ -70,6 +70,24 @@ void Parts::widen(const MaxMinProblem& problem) {
   search(problem, at, at.nv, searched);
 }
 
+void Parts::load(const MaxMinProblem& problem, const std::vector<VariableId>& vars, const std::vector<ConstraintId>& cons) {
+  start();
+  Search at = begin_search(problem);
+  const std::uint64_t epoch = epoch_;
+  for (VariableId v : vars) var_part_[v] = epoch;
+  vars_.assign(vars.begin(), vars.end());
+  for (ConstraintId c : cons) {
+    const bool slack = slack_[c] != 0;
+    cons_part_[c] = epoch;
+    found_cons_[at.nc] = c;
+    found_edges_[at.ne] = c;
+    at.nc += !slack;
+    at.ne += slack;
+  }
+  cons_.assign(found_cons_.data(), found_cons_.data() + at.nc);
+  edges_.assign(found_edges_.data(), found_edges_.data() + at.ne);
+}
+
 Parts::Search Parts::begin_search(const MaxMinProblem& problem) {
   // Each list may be written one past its last id (an id met again once all were met).
   if (found_vars_.size() <= problem.variable_count()) found_vars_.resize(problem.variable_count() + 1);

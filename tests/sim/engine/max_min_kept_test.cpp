@@ -1,7 +1,7 @@
 // When the solver keeps its last large part (max_min_kept.hpp, "When keeping pays"): a part that
 // lives long is kept and every fill is loaded from it; parts that each change replaces are
-// searched instead once a window shows keeping them saved nothing. Either way the rates are
-// those of a whole fill.
+// searched instead once a window shows keeping them saved nothing; a part its fill cuts in two is
+// kept whole. Either way the rates are those of a whole fill.
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -78,7 +78,7 @@ TEST(KeptPart, PartsReplacedAtEveryChangeStopBeingKept) {
   EXPECT_EQ(net.s.kept_fills(), 0u);
   EXPECT_FALSE(net.s.keeping().on());
   EXPECT_EQ(net.s.keeping().windows_unpaid(), 1u);
-  EXPECT_TRUE(MaxMinSystem(net.s).kept_part_is_searched());  // none kept: trivially
+  EXPECT_TRUE(MaxMinSystem(net.s).kept_part_is_closed());  // none kept: trivially
   // Off: the same part changed twice in a row is searched both times.
   net.churn(0);
   net.churn(0);
@@ -98,6 +98,62 @@ TEST(KeptPart, KeepingAskedForIsNeverTurnedOff) {
   EXPECT_EQ(net.s.kept_fills(), 1u);
   EXPECT_EQ(net.s.keeping().windows_unpaid(), 0u);
   net.expect_whole_fill();
+}
+
+// A part that its own fill cuts in two stays kept whole ("A union of parts"): flows f on link A
+// (capacity 1), flows g on links D (capacity 5) and B (capacity 10), and one flow x on A and B.
+// Added together they are one part, A, B and D without slack; the fill saturates A (1/71 each),
+// then D (5/70 each), and leaves B with slack, which cuts x and the f from the g. Changes on
+// either side are then filled from the kept part, with the rates of whole fills.
+TEST(KeptPart, APartCutByItsFillIsKeptWhole) {
+  MaxMinSystem s;
+  s.keep_parts_from(64);
+  const ConstraintId a = s.add_constraint(1.0), b = s.add_constraint(10.0), d = s.add_constraint(5.0);
+  std::vector<VariableId> f, g;
+  auto add_f = [&] {
+    f.push_back(s.add_variable(kInf));
+    s.expand(f.back(), a, 1.0);
+  };
+  auto add_g = [&] {
+    g.push_back(s.add_variable(kInf));
+    s.expand(g.back(), d, 1.0);
+    s.expand(g.back(), b, 1.0);
+  };
+  for (std::size_t k = 0; k < kFlows; ++k) {
+    add_f();
+    add_g();
+  }
+  const VariableId x = s.add_variable(kInf);
+  s.expand(x, a, 1.0);
+  s.expand(x, b, 1.0);
+  s.solve();
+  ASSERT_TRUE(s.saturated(a) && s.saturated(d) && !s.saturated(b));
+  EXPECT_EQ(s.kept_fills(), 0u);
+  auto expect_whole_fill = [&] {
+    EXPECT_TRUE(MaxMinSystem(s).kept_part_is_closed());
+    MaxMinSystem full(s);
+    full.solve_all();
+    for (const std::vector<VariableId>* flows : {&f, &g}) {
+      for (VariableId v : *flows) ASSERT_EQ(s.rate(v), full.rate(v));
+    }
+    ASSERT_EQ(s.rate(x), full.rate(x));
+  };
+  // One f ends and another starts: A's side, filled from the kept part.
+  s.remove_variable(f.front());
+  f.erase(f.begin());
+  add_f();
+  s.solve();
+  EXPECT_EQ(s.kept_fills(), 1u);
+  expect_whole_fill();
+  EXPECT_DOUBLE_EQ(s.rate(x), 1.0 / 71);
+  // The same on D's side.
+  s.remove_variable(g.front());
+  g.erase(g.begin());
+  add_g();
+  s.solve();
+  EXPECT_EQ(s.kept_fills(), 2u);
+  expect_whole_fill();
+  EXPECT_DOUBLE_EQ(s.rate(g.front()), 5.0 / 70);
 }
 
 }  // namespace

@@ -483,7 +483,7 @@ TEST(MaxMin, IncrementalEqualsFullOnRandomFlowSets) {
       }
       s.solve();
       expect_changes_listed(s, before, live_ids, "seed " + std::to_string(seed) + " step " + std::to_string(step));
-      ASSERT_TRUE(MaxMinSystem(s).kept_part_is_searched()) << "seed " << seed << " step " << step;
+      ASSERT_TRUE(MaxMinSystem(s).kept_part_is_closed()) << "seed " << seed << " step " << step;
       MaxMinSystem full = s;
       full.solve_all();
       std::vector<Flow> flows;
@@ -585,7 +585,7 @@ TEST(MaxMin, PartsEqualWholeComponentsOnSparseFlowSets) {
       s.solve();
       expect_changes_listed(s, before, live, "seed " + std::to_string(seed) + " step " + std::to_string(step));
       expect_listed_in_id_order(links_of, added, emptied, s.solved_variables(), "seed " + std::to_string(seed) + " step " + std::to_string(step));
-      ASSERT_TRUE(MaxMinSystem(s).kept_part_is_searched()) << "seed " << seed << " step " << step;
+      ASSERT_TRUE(MaxMinSystem(s).kept_part_is_closed()) << "seed " << seed << " step " << step;
       MaxMinSystem full = s;
       full.solve_all();
       for (VariableId v : live) ASSERT_EQ(s.rate(v), full.rate(v)) << "seed " << seed << " step " << step;
@@ -638,7 +638,7 @@ TEST(MaxMin, ReplayedFillsEqualWholeComponentsOnATree) {
       s.solve();
       const std::string where = "seed " + std::to_string(seed) + " step " + std::to_string(step);
       expect_changes_listed(s, before, live, where);
-      ASSERT_TRUE(MaxMinSystem(s).kept_part_is_searched()) << where;
+      ASSERT_TRUE(MaxMinSystem(s).kept_part_is_closed()) << where;
       MaxMinSystem full = s;
       full.solve_all();
       for (VariableId v : live) ASSERT_EQ(s.rate(v), full.rate(v)) << where;
@@ -744,7 +744,7 @@ TEST(MaxMin, ResetVariableEqualsRemoveAndAddBack) {
       const std::string where = "seed " + std::to_string(seed) + " step " + std::to_string(step);
       ASSERT_EQ(reset.solved_variables(), readd.solved_variables()) << where;
       ASSERT_EQ(reset.solved_constraints(), readd.solved_constraints()) << where;
-      ASSERT_TRUE(MaxMinSystem(reset).kept_part_is_searched()) << where;
+      ASSERT_TRUE(MaxMinSystem(reset).kept_part_is_closed()) << where;
       for (const auto& [v, flows] : flows_of) {
         ASSERT_EQ(reset.rate(v), readd.rate(v)) << where;
         ASSERT_EQ(reset.fixed_by(v), readd.fixed_by(v)) << where;
