@@ -127,7 +127,9 @@ bool MaxMinSystem::recheck_edges(bool clamp_free, bool from_kept) {
 }
 
 // A filled constraint's R_c is what its variables leave of it (summed in fill order): it has
-// slack when that is at least kSlack of its capacity, unless the clamp acted.
+// slack when that is at least kSlack of its capacity, unless the clamp acted. Only here does a
+// constraint gain slack, and only when it is not full: so an edge, which has slack, is not full
+// already.
 void MaxMinSystem::set_part_slack(bool clamp_free) {
   for (ConstraintId c : parts_.cons()) {
     const double capacity = problem_.cons(c).capacity;
@@ -135,7 +137,6 @@ void MaxMinSystem::set_part_slack(bool clamp_free) {
     parts_.set_slack(c, clamp_free && !full_[c]);
     if (parts_.slack(c)) edges_.set_bound(c, capacity - fill_.remaining(c));
   }
-  for (ConstraintId c : parts_.edges()) full_[c] = 0;
 }
 
 // fill_part's start: none fixed, the bounded ones (FillState::start), the replay, which stops

@@ -505,7 +505,11 @@ TEST(MaxMin, IncrementalEqualsFullOnRandomFlowSets) {
         ASSERT_EQ(s.fixed_by(v), full.fixed_by(v)) << "seed " << seed << " step " << step;
         ASSERT_NEAR(s.rate(v), ref[k], kRefTolerance * ref[k]) << "seed " << seed << " step " << step;
       }
-      for (int l = 0; l < nlinks; ++l) ASSERT_EQ(s.load(l), full.load(l)) << "seed " << seed;
+      for (int l = 0; l < nlinks; ++l) {
+        ASSERT_EQ(s.load(l), full.load(l)) << "seed " << seed;
+        // Full when under 1e-9 of its capacity is left (max_min.hpp, saturated()).
+        ASSERT_EQ(s.saturated(l), cap[l] - s.load(l) < cap[l] * 1e-9) << "seed " << seed << " step " << step << " link " << l;
+      }
     }
   }
 }
@@ -545,10 +549,11 @@ TEST(MaxMin, PartsEqualWholeComponentsOnSparseFlowSets) {
     const int nlinks = std::uniform_int_distribution<int>(20, 120)(rng);
     MaxMinSystem s;
     if (seed % 2 == 1) s.keep_parts_from(1 + seed % 5);  // small parts kept too (max_min_kept.hpp)
+    std::vector<double> cap;
     for (int l = 0; l < nlinks; ++l) {
       // Equal capacities (many ties), multiples of one, or any.
-      const double cap = seed % 3 == 0 ? 1.0 : seed % 3 == 1 ? (l % 3 + 1) * 25e9 : std::uniform_real_distribution<double>(0.5, 10.0)(rng);
-      s.add_constraint(cap);
+      cap.push_back(seed % 3 == 0 ? 1.0 : seed % 3 == 1 ? (l % 3 + 1) * 25e9 : std::uniform_real_distribution<double>(0.5, 10.0)(rng));
+      s.add_constraint(cap.back());
     }
     std::vector<VariableId> live;
     std::map<VariableId, std::vector<int>> links_of;  // per live flow, its links
@@ -589,7 +594,11 @@ TEST(MaxMin, PartsEqualWholeComponentsOnSparseFlowSets) {
       MaxMinSystem full = s;
       full.solve_all();
       for (VariableId v : live) ASSERT_EQ(s.rate(v), full.rate(v)) << "seed " << seed << " step " << step;
-      for (int l = 0; l < nlinks; ++l) ASSERT_EQ(s.load(l), full.load(l)) << "seed " << seed << " step " << step;
+      for (int l = 0; l < nlinks; ++l) {
+        ASSERT_EQ(s.load(l), full.load(l)) << "seed " << seed << " step " << step;
+        // Full when under 1e-9 of its capacity is left (max_min.hpp, saturated()).
+        ASSERT_EQ(s.saturated(l), cap[l] - s.load(l) < cap[l] * 1e-9) << "seed " << seed << " step " << step << " link " << l;
+      }
     }
   }
 }
