@@ -42,12 +42,8 @@ class FillState {
 
   void add_variable() { fixed_.push_back(0); }
   void add_constraint() {
-    remaining_.push_back(0);
-    usage_.push_back(0);
-    unfixed_.push_back(0);
-    ratio_.push_back(0);
+    cons_.emplace_back();
     key_.push_back(0);
-    is_touched_.push_back(0);
   }
 
   // A new fill of `vars` (ascending): none fixed; the bounded ones, by bound, if any is live.
@@ -63,40 +59,40 @@ class FillState {
   }
   // c before any step: all of `entries` unfixed, R_c its capacity, U_c `usage`.
   void reset(ConstraintId c, double capacity, const std::vector<Entry>& entries, double usage) {
-    remaining_[c] = capacity;
-    unfixed_[c] = static_cast<std::int32_t>(entries.size());
-    usage_[c] = usage;
+    cons_[c].remaining = capacity;
+    cons_[c].unfixed = static_cast<std::int32_t>(entries.size());
+    cons_[c].usage = usage;
     if (!entries.empty()) update_ratio(c, entries);
   }
   // R_c only: c has no variable (max_min_fill.cpp, solve_lone).
-  void set_remaining(ConstraintId c, double remaining) { remaining_[c] = remaining; }
+  void set_remaining(ConstraintId c, double remaining) { cons_[c].remaining = remaining; }
 
-  double remaining(ConstraintId c) const { return remaining_[c]; }
-  std::int32_t unfixed(ConstraintId c) const { return unfixed_[c]; }
-  double ratio(ConstraintId c) const { return ratio_[c]; }
+  double remaining(ConstraintId c) const { return cons_[c].remaining; }
+  std::int32_t unfixed(ConstraintId c) const { return cons_[c].unfixed; }
+  double ratio(ConstraintId c) const { return cons_[c].ratio; }
   bool fixed(VariableId v) const { return fixed_[v] != 0; }
   void mark_fixed(VariableId v) { fixed_[v] = 1; }
   Snapshot snapshot(ConstraintId c) const {
-    return Snapshot{c, unfixed_[c], remaining_[c], usage_[c], ratio_[c]};
+    return Snapshot{c, cons_[c].unfixed, cons_[c].remaining, cons_[c].usage, cons_[c].ratio};
   }
   void restore(const Snapshot& s) {
-    remaining_[s.c] = s.remaining;
-    usage_[s.c] = s.usage;
-    unfixed_[s.c] = s.unfixed;
-    ratio_[s.c] = s.ratio;
+    cons_[s.c].remaining = s.remaining;
+    cons_[s.c].usage = s.usage;
+    cons_[s.c].unfixed = s.unfixed;
+    cons_[s.c].ratio = s.ratio;
   }
 
   // A variable of c with coefficient a fixed at x: R_c and U_c lose its share.
   void subtract(ConstraintId c, double a, double x) {
-    remaining_[c] -= a * x;
-    usage_[c] -= a;
-    --unfixed_[c];
+    cons_[c].remaining -= a * x;
+    cons_[c].usage -= a;
+    --cons_[c].unfixed;
   }
   // The same in this step (the constraints it touched are settled at its end).
   void take(ConstraintId c, double a, double x) {
     subtract(c, a, x);
-    if (!is_touched_[c]) {
-      is_touched_[c] = 1;
+    if (!cons_[c].touched) {
+      cons_[c].touched = 1;
       touched_.push_back(c);
     }
   }
@@ -104,11 +100,11 @@ class FillState {
   // A touched constraint at the step's end: its ratio brought up to date, and pushed again when
   // it fell below its key.
   void settle(ConstraintId c, const std::vector<Entry>& entries) {
-    is_touched_[c] = 0;
-    if (unfixed_[c] > 0) {  // else dropped when it surfaces
+    cons_[c].touched = 0;
+    if (cons_[c].unfixed > 0) {  // else dropped when it surfaces
       update_ratio(c, entries);
-      if (ratio_[c] < key_[c]) {
-        key_[c] = ratio_[c];
+      if (cons_[c].ratio < key_[c]) {
+        key_[c] = cons_[c].ratio;
         heap_push(HeapEntry{key_[c], c});
       }
     }
@@ -117,16 +113,16 @@ class FillState {
 
   // R_c / U_c into ratio_ (`entries`: c's).
   void update_ratio(ConstraintId c, const std::vector<Entry>& entries) {
-    if (!(usage_[c] > 0)) {
+    if (!(cons_[c].usage > 0)) {
       // U_c is kept by subtraction; should rounding leave it non-positive while variables
       // remain, sum it again from the remaining variables (in id order).
       double u = 0;
       for (const Entry& en : entries) {
         if (!fixed_[en.v]) u += en.a;
       }
-      usage_[c] = u;
+      cons_[c].usage = u;
     }
-    ratio_[c] = remaining_[c] / usage_[c];
+    cons_[c].ratio = cons_[c].remaining / cons_[c].usage;
   }
 
   const std::vector<std::pair<double, VariableId>>& bounded() const { return bounded_; }
@@ -158,8 +154,8 @@ class FillState {
   void build_heap(const std::vector<ConstraintId>& cons) {
     heap_.clear();
     for (ConstraintId c : cons) {
-      if (unfixed_[c] == 0) continue;
-      key_[c] = ratio_[c];
+      if (cons_[c].unfixed == 0) continue;
+      key_[c] = cons_[c].ratio;
       heap_.push_back(HeapEntry{key_[c], c});
     }
     for (auto pos = static_cast<std::ptrdiff_t>(heap_.size()) / 2 - 1; pos >= 0; --pos) {
@@ -172,10 +168,10 @@ class FillState {
   HeapEntry heap_top() {
     while (!heap_.empty()) {
       HeapEntry& top = heap_.front();
-      if (unfixed_[top.c] == 0 || top.key != key_[top.c]) {
+      if (cons_[top.c].unfixed == 0 || top.key != key_[top.c]) {
         heap_pop();
-      } else if (ratio_[top.c] != top.key) {
-        top.key = key_[top.c] = ratio_[top.c];
+      } else if (cons_[top.c].ratio != top.key) {
+        top.key = key_[top.c] = cons_[top.c].ratio;
         heap_sift_down(0);
       } else {
         return top;
@@ -229,14 +225,21 @@ class FillState {
     heap_sift_up(pos);
   }
 
-  std::vector<double> remaining_;          // R_c
-  std::vector<double> usage_;              // U_c
-  std::vector<std::int32_t> unfixed_;      // unfixed variables left in c
-  std::vector<double> ratio_;              // R_c / U_c, current
-  std::vector<double> key_;                // key of c's live heap entry: <= ratio_ (lazy)
+  // Per constraint, what a step reads and writes of it together: a fill's resets and steps meet
+  // constraints in no order, and one line each instead of one per array (five, as they were) took
+  // a ninth off the first-level cache misses of `placesim simulate` on the mixed tree at 10k
+  // flows (cachegrind: 45.9M -> 40.8M; CPU time -4%).
+  struct alignas(32) Cons {
+    double remaining = 0;       // R_c
+    double usage = 0;           // U_c
+    double ratio = 0;           // R_c / U_c, current
+    std::int32_t unfixed = 0;   // unfixed variables left in c
+    char touched = 0;           // in touched_
+  };
+  std::vector<Cons> cons_;
+  std::vector<double> key_;                // key of c's live heap entry: <= ratio (lazy)
   std::vector<char> fixed_;                // per variable
   std::vector<ConstraintId> touched_;      // constraints changed by the current step
-  std::vector<char> is_touched_;
   std::vector<VariableId> unfixed_vars_;   // a saturated constraint's variables left to fix
   std::vector<HeapEntry> heap_;  // min-heap; an entry whose key is not key_[c] is superseded
   std::vector<std::pair<double, VariableId>> bounded_;  // (bound, variable), ascending

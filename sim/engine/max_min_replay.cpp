@@ -46,7 +46,7 @@ void ReplayRecord::finish(bool clamp_free, const std::vector<ConstraintId>& part
   std::swap(rec_, next_);
   modified_.clear();  // each changed before it was made
   modified_lost_ = false;
-  for (ConstraintId c : part_cons) cons_rec_[c] = rec_.id;
+  for (ConstraintId c : part_cons) cons_[c].rec = rec_.id;
 }
 
 std::size_t ReplayRecord::replay(const MaxMinProblem& problem, const std::vector<double>& rates,
@@ -83,14 +83,14 @@ void ReplayRecord::start_constraints(const MaxMinProblem& problem, const Parts& 
   walk_fixes_.clear();
   for (ConstraintId c : parts.cons()) {
     const std::vector<Entry>& entries = problem.cons(c).entries;
-    if (!(rec_.id != 0 && cons_rec_[c] == rec_.id && cons_mod_[c] <= rec_.made)) {
+    if (!(rec_.id != 0 && cons_[c].rec == rec_.id && cons_[c].mod <= rec_.made)) {
       double u = 0;
       for (const Entry& en : entries) u += en.a;
-      rec_usage_[c] = u;
+      cons_[c].usage = u;
       walks_.push_back(Walk{c, 0, 0});
-      cons_walked_[c] = parts.epoch();
+      cons_[c].walked = parts.epoch();
     }
-    fill.reset(c, problem.cons(c).capacity, entries, rec_usage_[c]);
+    fill.reset(c, problem.cons(c).capacity, entries, cons_[c].usage);
   }
 }
 
@@ -125,7 +125,7 @@ void ReplayRecord::start_walks(const MaxMinProblem& problem) {
 inline bool ReplayRecord::takes(const Step& st, const Parts& parts, const FillState& fill, double limit,
                          std::uint32_t changed_at) const {
   if (!(st.level < limit) || st.fixed_end > changed_at) return false;
-  if (st.c >= 0 ? !parts.fills(st.c) || cons_walked_[st.c] == parts.epoch()
+  if (st.c >= 0 ? !parts.fills(st.c) || cons_[st.c].walked == parts.epoch()
                 : !parts.holds(st.bounded) || var_mod_[st.bounded] > rec_.made) {
     return false;
   }
@@ -146,7 +146,7 @@ inline void ReplayRecord::take(const Step& st, std::uint32_t fixed_begin, std::u
   }
   for (std::uint32_t i = log_begin; i < st.log_end; ++i) {
     const LogEntry& e = rec_.log[i];
-    if (!parts.fills(e.c) || cons_walked_[e.c] == parts.epoch()) continue;
+    if (!parts.fills(e.c) || cons_[e.c].walked == parts.epoch()) continue;
     fill.restore(e);
     log(e);
   }

@@ -41,10 +41,7 @@ class ReplayRecord {
     fix_pos_.push_back(0);
   }
   void add_constraint() {
-    cons_mod_.push_back(0);
-    cons_rec_.push_back(0);
-    rec_usage_.push_back(0);
-    cons_walked_.push_back(0);
+    cons_.emplace_back();
   }
 
   // v added or expanded (`variables`: how many there are): stamped, and listed among the
@@ -60,7 +57,7 @@ class ReplayRecord {
     modified_.push_back(v);
   }
   // c gained or lost a variable, or a coefficient.
-  void note_changed(ConstraintId c, std::uint64_t solve) { cons_mod_[c] = solve + 1; }
+  void note_changed(ConstraintId c, std::uint64_t solve) { cons_[c].mod = solve + 1; }
   void drop() { rec_.id = 0; }  // the next fill replays nothing
   std::uint64_t replayed_steps() const { return replayed_steps_; }
 
@@ -137,9 +134,16 @@ class ReplayRecord {
   std::uint64_t rec_serial_ = 0;
   bool touched_record_ = false;
   std::uint64_t replayed_steps_ = 0;  // the current fill fixed a variable the record had fixed
-  std::vector<std::uint64_t> var_mod_, cons_mod_;  // the solve before which it last changed
-  std::vector<std::uint64_t> cons_rec_;            // the record whose part holds it
-  std::vector<double> rec_usage_;                  // its initial U_c in that record
+  std::vector<std::uint64_t> var_mod_;  // the solve before which it last changed
+  // Per constraint, read together as a fill starts: one line, not one per array (on the mixed
+  // tree at 10k flows, 8% fewer first-level cache misses in `placesim simulate`: 40.8M -> 37.7M).
+  struct alignas(32) ConsRecord {
+    std::uint64_t mod = 0;     // the solve before which it last changed
+    std::uint64_t rec = 0;     // the record whose part holds it
+    std::uint64_t walked = 0;  // == the part's epoch: in walks_
+    double usage = 0;          // its initial U_c in that record
+  };
+  std::vector<ConsRecord> cons_;
   std::vector<std::uint64_t> var_rec_;             // the record that fixed it
   std::vector<std::uint32_t> fix_pos_;             // its place in that record's fixed
   // Variables added or expanded since the record was made (repeats and removed ones included):
@@ -149,7 +153,6 @@ class ReplayRecord {
   bool modified_lost_ = false;
   std::vector<Walk> walks_;
   std::vector<std::pair<std::uint32_t, Entry>> walk_fixes_;  // (fix position, entry)
-  std::vector<std::uint64_t> cons_walked_;  // == the part's epoch: in walks_
 };
 
 }  // namespace placesim::engine
