@@ -53,9 +53,9 @@ class Parts {
   }
   // A new part of the variables `vars` (ascending) and the constraints `cons` (each joins the
   // part's constraints or its edges, by its slack): the kept part, loaded. What add_var and
-  // add_cons over them do, with nothing that branches on slack: on the mixed tree at 10k flows a
-  // load is some 160 variables and 390 constraints, and a call for each was 4% of `placesim
-  // simulate`'s instructions.
+  // add_cons over them do, in one pass each, but for the edges' stamps (max_min_parts.cpp): on
+  // the mixed tree at 10k flows a load is some 160 variables and 390 constraints, and a call for
+  // each was 4% of `placesim simulate`'s instructions.
   void load(const MaxMinProblem& problem, const std::vector<VariableId>& vars, const std::vector<ConstraintId>& cons);
   // A new part: the variables linked to a changed variable or constraint through constraints
   // without slack (a constraint with slack is only an edge: its load changes, nothing is filled
