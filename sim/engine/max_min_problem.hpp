@@ -25,12 +25,12 @@ class MaxMinProblem {
     VariableId v;
     double a;
   };
-  // One cache line (element_list.hpp).
-  struct alignas(64) Var {
+  // One pair of cache lines, fetched together (element_list.hpp).
+  struct alignas(128) Var {
     double bound = 0;  // > 0 while the variable is alive, 0 once removed
     ElementList elems;  // in expand order
   };
-  static_assert(sizeof(Var) == 64);
+  static_assert(sizeof(Var) == 128);
   struct Cons {
     double capacity = 0;
     std::vector<Entry> entries;  // ascending variable id: the order sums are taken in
