@@ -37,7 +37,9 @@ class FillState {
   struct HeapEntry {
     double key;
     ConstraintId c;
-    bool operator<(const HeapEntry& o) const { return key != o.key ? key < o.key : c < o.c; }
+    // (key, c) in order, computed without a branch: which of two children is smaller follows no
+    // pattern a predictor learns, and the heap's comparisons were a third of a fill's time.
+    bool operator<(const HeapEntry& o) const { return (key < o.key) | ((key == o.key) & (c < o.c)); }
   };
 
   void add_variable() { fixed_.push_back(0); }
@@ -201,7 +203,7 @@ class FillState {
     for (;;) {
       std::size_t child = 2 * pos + 1;
       if (child >= n) break;
-      if (child + 1 < n && heap_[child + 1] < heap_[child]) ++child;
+      if (child + 1 < n) child += heap_[child + 1] < heap_[child];
       if (!(heap_[child] < e)) break;
       heap_[pos] = heap_[child];
       pos = child;
@@ -217,7 +219,7 @@ class FillState {
     if (n == 0) return;
     std::size_t pos = 0;
     for (std::size_t child = 1; child < n; child = 2 * pos + 1) {
-      if (child + 1 < n && heap_[child + 1] < heap_[child]) ++child;
+      if (child + 1 < n) child += heap_[child + 1] < heap_[child];
       heap_[pos] = heap_[child];
       pos = child;
     }
