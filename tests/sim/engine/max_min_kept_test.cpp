@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <functional>
 #include <limits>
 #include <vector>
 
@@ -138,19 +139,20 @@ TEST(KeptPart, APartCutByItsFillIsKeptWhole) {
     }
     ASSERT_EQ(s.rate(x), full.rate(x));
   };
-  // One f ends and another starts: A's side, filled from the kept part.
-  s.remove_variable(f.front());
-  f.erase(f.begin());
-  add_f();
-  s.solve();
+  // The first of `flows` ends and another starts (`add`), then a solve.
+  auto churn = [&](std::vector<VariableId>& flows, const std::function<void()>& add) {
+    s.remove_variable(flows.front());
+    flows.erase(flows.begin());
+    add();
+    s.solve();
+  };
+  // A's side, filled from the kept part.
+  churn(f, add_f);
   EXPECT_EQ(s.kept_fills(), 1u);
   expect_whole_fill();
   EXPECT_DOUBLE_EQ(s.rate(x), 1.0 / 71);
   // The same on D's side.
-  s.remove_variable(g.front());
-  g.erase(g.begin());
-  add_g();
-  s.solve();
+  churn(g, add_g);
   EXPECT_EQ(s.kept_fills(), 2u);
   expect_whole_fill();
   EXPECT_DOUBLE_EQ(s.rate(g.front()), 5.0 / 70);

@@ -269,13 +269,21 @@ TEST(MaxMin, UnconstrainedVariables) {
   EXPECT_EQ(s.load(l), 0.0);
 }
 
-TEST(MaxMin, OnlyTheTouchedComponentIsResolved) {
+// Two links of capacity 1, flow a alone on l1 and b alone on l2: two components, solved.
+struct TwoComponents {
   MaxMinSystem s;
-  const ConstraintId l1 = s.add_constraint(1), l2 = s.add_constraint(1);
-  const VariableId a = s.add_variable(kInf), b = s.add_variable(kInf);
-  s.expand(a, l1, 1);
-  s.expand(b, l2, 1);
-  s.solve();
+  ConstraintId l1 = s.add_constraint(1), l2 = s.add_constraint(1);
+  VariableId a = s.add_variable(kInf), b = s.add_variable(kInf);
+  TwoComponents() {
+    s.expand(a, l1, 1);
+    s.expand(b, l2, 1);
+    s.solve();
+  }
+};
+
+TEST(MaxMin, OnlyTheTouchedComponentIsResolved) {
+  TwoComponents two;
+  auto& [s, l1, l2, a, b] = two;
   EXPECT_EQ(s.solved_variables().size(), 2u);
   const VariableId c = s.add_variable(kInf);
   s.expand(c, l2, 1);
@@ -299,12 +307,8 @@ TEST(MaxMin, OnlyTheTouchedComponentIsResolved) {
 // solver met first (the executor places their events in this order, which orders the events of
 // one instant).
 TEST(MaxMin, ChangesInTwoComponentsAreListedInIdOrder) {
-  MaxMinSystem s;
-  const ConstraintId l1 = s.add_constraint(1), l2 = s.add_constraint(1);
-  const VariableId a = s.add_variable(kInf), b = s.add_variable(kInf);
-  s.expand(a, l1, 1);
-  s.expand(b, l2, 1);
-  s.solve();
+  TwoComponents two;
+  auto& [s, l1, l2, a, b] = two;
   const VariableId c = s.add_variable(kInf);
   s.expand(c, l2, 1);
   s.remove_variable(a);
