@@ -113,7 +113,7 @@ class FillState {
   }
   void clear_touched() { touched_.clear(); }
 
-  // R_c / U_c into ratio_ (`entries`: c's).
+  // R_c / U_c into its ratio (`entries`: c's).
   void update_ratio(ConstraintId c, const std::vector<Entry>& entries) {
     if (!(cons_[c].usage > 0)) {
       // U_c is kept by subtraction; should rounding leave it non-positive while variables
