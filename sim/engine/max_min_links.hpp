@@ -1,6 +1,6 @@
 // Whether constraints are still linked through variables and constraints without slack, for
-// the kept part (max_min_kept.hpp): after a change it stays whole only when what the change
-// linked is shown to be still linked. Union-find over the constraints a check adds, each stamped
+// the kept part (max_min_kept.hpp): after a removal it stays kept only when what the removed
+// variable linked is shown to be still linked. Union-find over the constraints a check adds, each stamped
 // with the check's epoch, then a search from the queued constraints that stops once all groups
 // are joined, or gives up past a budget.
 #pragma once
@@ -43,11 +43,11 @@ class ConstraintLinks {
     root_[c] = root;
     groups_ += root == c;
   }
-  void unite(ConstraintId a, ConstraintId b);
   // Whether the groups added are all linked, searching at most `budget` entries.
   bool join(const MaxMinProblem& problem, const Parts& parts, std::size_t budget);
 
  private:
+  void unite(ConstraintId a, ConstraintId b);
   ConstraintId find(ConstraintId c) {
     while (root_[c] != c) c = root_[c] = root_[root_[c]];
     return c;
