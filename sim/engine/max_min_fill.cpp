@@ -89,7 +89,7 @@ void MaxMinSystem::solve_part(VariableId seed_var, ConstraintId seed_cons) {
   bool searched = false;
   for (bool widened = from_kept || !solve_lone(seed_var, seed_cons); widened;) {
     if (from_kept) {
-      kept_.load(problem_, parts_);
+      kept_.load(problem_, parts_, list_edges_);
     } else if (searched) {
       parts_.widen(problem_);
     } else {
@@ -111,6 +111,7 @@ void MaxMinSystem::solve_part(VariableId seed_var, ConstraintId seed_cons) {
 // slack, a removed one only lowers it).
 bool MaxMinSystem::recheck_edges(bool clamp_free, bool from_kept) {
   bool widened = false;
+  if (!clamp_free && from_kept && !list_edges_) kept_.add_edges(parts_);  // loaded without
   for (ConstraintId c : clamp_free ? edges_.grown() : parts_.edges()) {
     const double capacity = problem_.cons(c).capacity;
     const double limit = capacity - capacity * kSlack;

@@ -90,6 +90,7 @@ void KeptPart::extend(const MaxMinProblem& problem, const Parts& parts) {
       if (!var_kept_[en.v]) join(problem, parts, en.v);
     }
   }
+  tight_.insert(tight_.end(), links_.queued().begin(), links_.queued().end());  // kept, without slack
   if (joined_.empty()) return;
   std::sort(joined_.begin(), joined_.end());
   const std::size_t old = vars_.size();
@@ -99,11 +100,16 @@ void KeptPart::extend(const MaxMinProblem& problem, const Parts& parts) {
 
 // Its variables and constraints stamped with a new epoch, the constraints split into those
 // without slack and the edges.
-void KeptPart::load(const MaxMinProblem& problem, Parts& parts) {
+void KeptPart::load(const MaxMinProblem& problem, Parts& parts, bool with_edges) {
   extend(problem, parts);
   ++fills_;
   switch_.note_gain(1);  // a search saved
-  parts.load(problem, vars_, cons_);
+  if (with_edges) {
+    parts.load(problem, vars_, cons_, true);
+    return;
+  }
+  std::erase_if(tight_, [this](ConstraintId c) { return cons_kept_[c] == 0; });
+  parts.load(problem, vars_, tight_, false);
 }
 
 // The current part becomes the kept one.
@@ -122,6 +128,7 @@ void KeptPart::drop() {
   for (ConstraintId c : cons_) cons_kept_[c] = 0;
   vars_.clear();
   cons_.clear();
+  tight_.clear();
   grown_.clear();
   joining_.clear();
   kept_ = false;
@@ -144,7 +151,10 @@ void KeptPart::after_fill(const MaxMinProblem& problem, const Parts& parts, bool
     drop();
     return;
   }
-  if (from_kept) return;
+  if (from_kept) {
+    keep_tight(parts);
+    return;
+  }
   const std::vector<VariableId>& vars = parts.vars();
   const bool overlaps = kept_ && std::any_of(vars.begin(), vars.end(), [this](VariableId v) { return var_kept_[v] != 0; });
   const bool large = vars.size() >= keep_min_ && (!kept_ || vars.size() >= vars_.size());
@@ -154,6 +164,15 @@ void KeptPart::after_fill(const MaxMinProblem& problem, const Parts& parts, bool
     return;
   }
   keep(problem, parts);
+  keep_tight(parts);
+}
+
+// The kept part's constraints without slack, once its fill has set which have slack.
+void KeptPart::keep_tight(const Parts& parts) {
+  tight_.clear();
+  for (ConstraintId c : parts.cons()) {
+    if (!parts.slack(c)) tight_.push_back(c);
+  }
 }
 
 // The part stays kept when the constraints without slack v used, and kept variables still use,

@@ -101,8 +101,11 @@ class KeptPart {
   // Whether a change's part is the kept one (a kept part is active).
   bool reaches(const MaxMinProblem& problem, const Parts& parts, VariableId seed_var,
                ConstraintId seed_cons) const;
-  // The kept part, brought up to date, as the current part (as Parts::collect leaves one).
-  void load(const MaxMinProblem& problem, Parts& parts);
+  // The kept part, brought up to date, as the current part (as Parts::collect leaves one, but
+  // for its edges unless `with_edges`).
+  void load(const MaxMinProblem& problem, Parts& parts, bool with_edges);
+  // The kept part's edges, into the current part loaded without them.
+  void add_edges(Parts& parts) const { parts.add_edges(cons_); }
   // v was expanded onto c (`added`: a new element; `had_slack`: c had slack before); a kept part
   // is active.
   void after_expand(VariableId v, ConstraintId c, bool had_slack, bool added);
@@ -127,6 +130,7 @@ class KeptPart {
   void extend(const MaxMinProblem& problem, const Parts& parts);
   void keep(const MaxMinProblem& problem, const Parts& parts);
   bool still_linked(const MaxMinProblem& problem, const Parts& parts);
+  void keep_tight(const Parts& parts);
 
   static constexpr double kLoadsPerKeep = 2;  // "When keeping pays"
   std::size_t keep_min_ = 64;
@@ -136,6 +140,11 @@ class KeptPart {
   bool kept_ = false;
   std::vector<VariableId> vars_;       // ascending
   std::vector<ConstraintId> cons_;     // every constraint a kept variable uses
+  // Every kept constraint without slack, and maybe some listed twice, with slack or no longer
+  // kept: those of its last fill, and those it took in or that lost their slack since (a
+  // constraint gains its slack only in a fill). A load reads these, not the ~390 of cons_, of
+  // which nine in ten are edges on the mixed tree.
+  std::vector<ConstraintId> tight_;
   std::vector<char> var_kept_;
   std::vector<std::int32_t> cons_kept_;  // the kept variables that use it
   std::vector<std::uint32_t> kept_at_;   // its place in cons_

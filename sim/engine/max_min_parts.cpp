@@ -70,7 +70,8 @@ void Parts::widen(const MaxMinProblem& problem) {
   search(problem, at, at.nv, searched);
 }
 
-void Parts::load(const MaxMinProblem& problem, const std::vector<VariableId>& vars, const std::vector<ConstraintId>& cons) {
+void Parts::load(const MaxMinProblem& problem, const std::vector<VariableId>& vars, const std::vector<ConstraintId>& cons,
+                 bool with_edges) {
   start();
   Search at = begin_search(problem);
   const std::uint64_t epoch = epoch_;
@@ -83,8 +84,8 @@ void Parts::load(const MaxMinProblem& problem, const std::vector<VariableId>& va
   // (cachegrind), though its model mispredicts this branch on one constraint in seven.
   for (ConstraintId c : cons) {
     if (slack_[c]) {
-      found_edges_[at.ne++] = c;
-    } else {
+      if (with_edges) found_edges_[at.ne++] = c;
+    } else if (cons_part_[c] != epoch) {
       cons_part_[c] = epoch;
       found_cons_[at.nc++] = c;
     }

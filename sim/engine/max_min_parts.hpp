@@ -51,12 +51,21 @@ class Parts {
     cons_part_[c] = epoch_;
     (slack_[c] ? edges_ : cons_).push_back(c);
   }
-  // A new part of the variables `vars` (ascending) and the constraints `cons` (each joins the
-  // part's constraints or its edges, by its slack): the kept part, loaded. What add_var and
-  // add_cons over them do, in one pass each, but for the edges' stamps (max_min_parts.cpp): on
-  // the mixed tree at 10k flows a load is some 160 variables and 390 constraints, and a call for
-  // each was 4% of `placesim simulate`'s instructions.
-  void load(const MaxMinProblem& problem, const std::vector<VariableId>& vars, const std::vector<ConstraintId>& cons);
+  // A new part of the variables `vars` (ascending) and the constraints `cons` without slack (a
+  // constraint listed twice joins once), with those with slack as its edges when `with_edges`
+  // (cons then lists each once): the kept part, loaded. What add_var and add_cons over them do,
+  // in one pass each, but for the edges' stamps (max_min_parts.cpp): on the mixed tree at 10k
+  // flows a load is some 160 variables and 390 constraints, and a call for each was 4% of
+  // `placesim simulate`'s instructions.
+  void load(const MaxMinProblem& problem, const std::vector<VariableId>& vars, const std::vector<ConstraintId>& cons,
+            bool with_edges);
+  // Those of `cons` with slack join the current part's edges (each listed once, none an edge
+  // yet): the kept part's, when it was loaded without them.
+  void add_edges(const std::vector<ConstraintId>& cons) {
+    for (ConstraintId c : cons) {
+      if (slack_[c]) edges_.push_back(c);
+    }
+  }
   // A new part: the variables linked to a changed variable or constraint through constraints
   // without slack (a constraint with slack is only an edge: its load changes, nothing is filled
   // through it).

@@ -449,6 +449,7 @@ TEST(MaxMin, IncrementalEqualsFullOnRandomFlowSets) {
     std::uniform_real_distribution<double> cap_d(0.5, 10.0);
     MaxMinSystem s;
     if (seed % 2 == 1) s.keep_parts_from(1);  // every part kept (max_min_kept.hpp)
+    s.list_edges(seed % 4 < 2);  // a kept part is loaded without its edges when they are not listed
     std::vector<double> cap;
     for (int l = 0; l < nlinks; ++l) {
       cap.push_back(seed % 3 == 0 ? 1.0 : cap_d(rng));  // a third with equal capacities: many ties
@@ -553,6 +554,7 @@ TEST(MaxMin, PartsEqualWholeComponentsOnSparseFlowSets) {
     const int nlinks = std::uniform_int_distribution<int>(20, 120)(rng);
     MaxMinSystem s;
     if (seed % 2 == 1) s.keep_parts_from(1 + seed % 5);  // small parts kept too (max_min_kept.hpp)
+    s.list_edges(seed % 4 < 2);
     std::vector<double> cap;
     for (int l = 0; l < nlinks; ++l) {
       // Equal capacities (many ties), multiples of one, or any.
@@ -621,6 +623,7 @@ TEST(MaxMin, ReplayedFillsEqualWholeComponentsOnATree) {
     const int hosts = leaves * per_leaf;
     MaxMinSystem s;
     if (seed % 3 == 2) s.keep_parts_from(8);
+    s.list_edges(seed % 4 < 2);
     // host up, host down, leaf up, leaf down
     for (int h = 0; h < 2 * hosts; ++h) s.add_constraint(seed % 2 == 0 ? 25.0 : std::uniform_real_distribution<double>(20, 30)(rng));
     for (int l = 0; l < 2 * leaves; ++l) s.add_constraint(seed % 2 == 0 ? 50.0 : std::uniform_real_distribution<double>(40, 60)(rng));
