@@ -191,6 +191,31 @@ bool MaxMinSystem::fill_part() {
   return clamp_free;
 }
 
+// What set_rate does, in the same pass over v's elements as the fill's: a fill fixes a million
+// variables on the mixed tree at 10k flows, and the second pass and the calls were 4% of
+// `placesim simulate`'s instructions.
+inline void MaxMinSystem::fix_variable(VariableId v, double value, ConstraintId by) {
+  const Var& var = problem_.var(v);
+  const double x = std::min(value, var.bound);
+  const double was = rates_[v];
+  fill_.mark_fixed(v);
+  fixed_by_[v] = by;
+  if (x != was) listing_.mark_changed(v);
+  record_.note_rate_set(v);
+  rates_[v] = x;
+  record_.record_fix(v);
+  for (const Element& e : var.elems) {
+    // An edge's R_c, U_c and count are never read: it is not filled through, and its slack is
+    // checked on its load, summed from the rates (a bound on it grows with its rates). On the
+    // tree, half of a flow's links.
+    if (parts_.slack(e.c)) {
+      if (x > was) edges_.grow(e.c, e.a * (x - was));
+    } else {
+      fill_.take(e.c, e.a, x);
+    }
+  }
+}
+
 // c saturates at `level`: its variables left unfixed are fixed at it (only they are asked for
 // ahead). How many.
 inline std::size_t MaxMinSystem::saturate(ConstraintId c, double level) {
@@ -213,20 +238,6 @@ inline void MaxMinSystem::end_step(double level, ConstraintId popped, VariableId
   record_.record_step(level, popped, bounded);
 }
 
-void MaxMinSystem::fix_variable(VariableId v, double value, ConstraintId by) {
-  const Var& var = problem_.var(v);
-  const double x = std::min(value, var.bound);
-  fill_.mark_fixed(v);
-  fixed_by_[v] = by;
-  set_rate(v, x);
-  record_.record_fix(v);
-  for (const Element& e : var.elems) {
-    // An edge's R_c, U_c and count are never read: it is not filled through, and its slack is
-    // checked on its load, summed from the rates. On the tree, half of a flow's links.
-    if (parts_.slack(e.c)) continue;
-    fill_.take(e.c, e.a, x);
-  }
-}
 
 void MaxMinSystem::set_rate(VariableId v, double x) {
   if (x != rates_[v]) listing_.mark_changed(v);
