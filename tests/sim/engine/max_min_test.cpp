@@ -324,6 +324,34 @@ TEST(MaxMin, ChangesInTwoComponentsAreListedInIdOrder) {
   EXPECT_EQ(s.rate(d), 0.5);
 }
 
+// A fill tells the variables it fixed by a one-byte fill number, which wraps after 255 fills
+// (max_min_fill_state.hpp). Component A is filled once, then component B hundreds of times; at
+// each count a copy adds a third flow to A's link of capacity 2, whose fill must fix all three
+// at 2/3 whatever number A's variables were left with.
+TEST(MaxMin, AFillLongAfterTheLastIsNotMisledByItsNumbers) {
+  MaxMinSystem s;
+  const ConstraintId a = s.add_constraint(2), b = s.add_constraint(2);
+  const VariableId a1 = s.add_variable(kInf), a2 = s.add_variable(kInf);
+  s.expand(a1, a, 1);
+  s.expand(a2, a, 1);
+  const VariableId b1 = s.add_variable(kInf);
+  s.expand(b1, b, 1);
+  VariableId b2 = s.add_variable(kInf);
+  s.expand(b2, b, 1);
+  s.solve();
+  for (int fills = 0; fills < 600; ++fills) {
+    s.remove_variable(b2);  // B's part: two flows on one link, filled (not lone)
+    b2 = s.add_variable(kInf);
+    s.expand(b2, b, 1);
+    s.solve();
+    MaxMinSystem t = s;
+    const VariableId a3 = t.add_variable(kInf);
+    t.expand(a3, a, 1);
+    t.solve();
+    for (VariableId v : {a1, a2, a3}) ASSERT_EQ(t.rate(v), 2.0 / 3) << "after " << fills << " fills of B";
+  }
+}
+
 // Two flows on links of capacity 1, both also on a link of capacity 10 that keeps slack: a
 // third flow beside one of them re-solves that one's part only, until the shared link fills up.
 // The same with and without the edges listed (MaxMinSystem::list_edges).
