@@ -25,19 +25,23 @@ class ElementList {
     std::int32_t c;
     double a;
   };
+  // Holds the arrays' places, found once a loop: found at each element (an inline list or not),
+  // they were read again after every store the loop made (which may alias them), and those
+  // loads were a tenth of following a recorded step's variables (max_min_replay.hpp).
   class Iterator {
    public:
-    Iterator(const ElementList* list, std::uint32_t k) : list_(list), k_(k) {}
-    Element operator*() const { return Element{list_->c(k_), list_->a(k_)}; }
+    Iterator(const std::int32_t* c, const double* a) : c_(c), a_(a) {}
+    Element operator*() const { return Element{*c_, *a_}; }
     Iterator& operator++() {
-      ++k_;
+      ++c_;
+      ++a_;
       return *this;
     }
-    bool operator!=(const Iterator& o) const { return k_ != o.k_; }
+    bool operator!=(const Iterator& o) const { return c_ != o.c_; }
 
    private:
-    const ElementList* list_;
-    std::uint32_t k_;
+    const std::int32_t* c_;
+    const double* a_;
   };
 
   ElementList() {}
@@ -55,8 +59,8 @@ class ElementList {
   std::int32_t c(std::uint32_t k) const { return ids()[k]; }
   double a(std::uint32_t k) const { return coefs()[k]; }
   void set_a(std::uint32_t k, double a) { coefs()[k] = a; }
-  Iterator begin() const { return Iterator(this, 0); }
-  Iterator end() const { return Iterator(this, size_); }
+  Iterator begin() const { return Iterator(ids(), coefs()); }
+  Iterator end() const { return Iterator(ids() + size_, coefs() + size_); }
 
   void push_back(Element e) {
     if (size_ == cap_) grow(2 * cap_);
