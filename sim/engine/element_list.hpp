@@ -26,8 +26,8 @@ class ElementList {
     double a;
   };
   // Holds the arrays' places, found once a loop: found at each element (an inline list or not),
-  // they were read again after every store the loop made (which may alias them), and those
-  // loads were a tenth of following a recorded step's variables (max_min_replay.hpp).
+  // they were read again after every store the loop made (which may alias them): 26M of
+  // `placesim simulate`'s 1,930M instructions on the mixed tree at 10k flows.
   class Iterator {
    public:
     Iterator(const std::int32_t* c, const double* a) : c_(c), a_(a) {}

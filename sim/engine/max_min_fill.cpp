@@ -238,7 +238,6 @@ inline void MaxMinSystem::end_step(double level, ConstraintId popped, VariableId
   record_.record_step(level, popped, bounded);
 }
 
-
 void MaxMinSystem::set_rate(VariableId v, double x) {
   if (x != rates_[v]) listing_.mark_changed(v);
   record_.note_rate_set(v);  // the record's rate may move

@@ -98,8 +98,8 @@ void KeptPart::extend(const MaxMinProblem& problem, const Parts& parts) {
   std::inplace_merge(vars_.begin(), vars_.begin() + static_cast<std::ptrdiff_t>(old), vars_.end());
 }
 
-// Its variables and constraints stamped with a new epoch, the constraints split into those
-// without slack and the edges.
+// Its variables and its constraints without slack (tight_) stamped with a new epoch, and its
+// edges listed when asked for (from cons_, which holds each constraint once).
 void KeptPart::load(const MaxMinProblem& problem, Parts& parts, bool with_edges) {
   extend(problem, parts);
   ++fills_;
